@@ -1,0 +1,29 @@
+# The README's commands. Everything installs into .venv, so a fresh machine needs only python3.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test lint bench demo
+
+$(BIN)/lald: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[all]'
+	touch $(BIN)/lald
+
+setup: $(BIN)/lald
+
+run: setup
+	$(BIN)/lald demo
+
+demo: run
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+
+test: setup lint
+	$(BIN)/pytest -q
+
+bench: setup
+	$(BIN)/python bench/engine.py

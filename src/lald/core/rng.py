@@ -1,0 +1,76 @@
+"""The portable shuffle: a seed names a deal on every machine and Python version.
+
+The generator is SplitMix64 (Steele, Lea and Flood, 2014), written out so that any
+program can reproduce it:
+
+- state ``s`` starts as ``seed mod 2**64``;
+- each draw: ``s = (s + 0x9E3779B97F4A7C15) mod 2**64``, then ``z = s``,
+  ``z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 mod 2**64``,
+  ``z = (z ^ (z >> 27)) * 0x94D049BB133111EB mod 2**64``, and the draw is ``z ^ (z >> 31)``;
+- a number below ``n`` draws until the value is below ``2**64 - (2**64 mod n)``
+  and returns it ``mod n`` (no bias);
+- a shuffle is Fisher–Yates from the top: for ``i`` from ``len - 1`` down to 1, swap
+  item ``i`` with item ``below(i + 1)``.
+
+The deck before shuffling is in card order ``AS AH AD AC 2S .. KC`` (card ``i`` is rank
+``i // 4``, suit ``i % 4`` of ``S H D C``).
+
+>>> r = PortableRandom(1)
+>>> r.next64()
+10451216379200822465
+>>> PortableRandom(7).below(10) == PortableRandom(7).below(10)
+True
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class PortableRandom:
+    """SplitMix64 with unbiased bounded draws and a Fisher–Yates shuffle."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = seed & _MASK64
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        s = (self._state + _GOLDEN) & _MASK64
+        self._state = s
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[T]) -> None:
+        """Shuffle ``items`` in place (``below`` and ``next64`` written inline, for speed)."""
+        state = self._state
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + _GOLDEN) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
+            items[i], items[j] = items[j], items[i]
+        self._state = state

@@ -1,0 +1,332 @@
+"""The rules as data: every option of RULES.md, the presets, variants and layouts.
+
+>>> r = Rules.make("survivor", players=4)
+>>> (r.prize, r.hand_size, r.table_size, r.deals)
+(3, 10, 12, 4)
+>>> Rules.make("last-capture", variants=["modern-laugh"]).no_capture
+<NoCapture.TRAIL: 'trail'>
+>>> Rules.make(options={"prize": 7}).spec()["options"]
+{'prize': 7}
+>>> Rules.make("classic")
+Traceback (most recent call last):
+  ...
+lald.core.rules.RulesError: unknown preset 'classic': choose survivor or last-capture
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from enum import StrEnum, unique
+from typing import Any
+
+
+class RulesError(ValueError):
+    """An unknown preset, variant, option or value."""
+
+
+@unique
+class PrizeRule(StrEnum):
+    """Who is paid the prize from the pot at the end of a deal."""
+
+    SURVIVOR = "survivor"
+    """The last seat holding cards."""
+    LAST_CAPTURE = "last_capture"
+    """The seat that made the deal's last turn capture (nobody if there was none)."""
+
+
+@unique
+class SingleTakesThree(StrEnum):
+    """What one card may do against three of its rank on the table."""
+
+    CHOICE = "choice"
+    """Sweep all three or take one, the mover decides."""
+    FORCED = "forced"
+    """Only the sweep: a single of that rank is illegal."""
+    OFF = "off"
+    """No sweep: one card takes one."""
+
+
+@unique
+class HandSetTiming(StrEnum):
+    """When prials and mournivals may be set aside from the hand."""
+
+    FOREPLAY = "foreplay"
+    """Only before the deal's first turn action."""
+    FOREPLAY_OR_OWN_TURN = "foreplay_or_own_turn"
+    """Also during the seat's own turns, before its capture."""
+
+
+@unique
+class DeadClaims(StrEnum):
+    """When a seat may lay down a rank whose live cards are all in its hand."""
+
+    ANY_TIME = "any_time"
+    """At any moment of the deal."""
+    OWN_TURN = "own_turn"
+    """Only while it is the seat to move."""
+    OFF = "off"
+    """Never."""
+
+
+@unique
+class NoCapture(StrEnum):
+    """What a seat does when it cannot capture."""
+
+    LIE_DOWN = "lie_down"
+    """Throw the whole hand face up on the table and leave the deal."""
+    TRAIL = "trail"
+    """Put one card of its choice face up on the table and stay in."""
+
+
+@unique
+class Rounding(StrEnum):
+    """How half pairs (odd surpluses) are rounded."""
+
+    TOWARD_ZERO = "toward_zero"
+    """-1.5 becomes -1, 1.5 becomes 1."""
+    FLOOR = "floor"
+    """-1.5 becomes -2, 1.5 becomes 1."""
+
+
+@unique
+class Scoring(StrEnum):
+    """What a deal is played for."""
+
+    CHIPS = "chips"
+    """Antes, prize and settlement in chips."""
+    CARD_COUNT = "card_count"
+    """No chips: most cards won wins the deal."""
+
+
+@unique
+class TieBreak(StrEnum):
+    """What happens on a tie for first place in a session."""
+
+    SHARED = "shared"
+    """The tied seats share the win."""
+    EXTRA_DEALS = "extra_deals"
+    """Each tied seat deals one more deal, repeated up to ``max_tie_cycles`` times."""
+
+
+@unique
+class FirstDealer(StrEnum):
+    """How the first dealer of a session is chosen."""
+
+    CUT = "cut"
+    """Every seat draws a card; the lowest deals; ties redraw."""
+    SEAT = "seat"
+    """Seat 0 deals first."""
+
+
+#: Cards per hand (the quota) and table cards, by number of players.
+LAYOUTS: Mapping[int, tuple[int, int]] = {5: (8, 12), 4: (10, 12), 3: (13, 13)}
+
+PRESET_NAMES = ("survivor", "last-capture")
+VARIANT_NAMES = ("modern-laugh", "low-stakes", "silent")
+
+_ENUMS: dict[str, type[StrEnum]] = {
+    "prize_rule": PrizeRule,
+    "single_takes_three": SingleTakesThree,
+    "hand_set_timing": HandSetTiming,
+    "dead_claims": DeadClaims,
+    "no_capture": NoCapture,
+    "rounding": Rounding,
+    "scoring": Scoring,
+    "tie_break": TieBreak,
+    "first_dealer": FirstDealer,
+}
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """Every option of RULES.md under its name. Build one with :meth:`make`."""
+
+    preset: str = "survivor"
+    players: int = 5
+    variants: tuple[str, ...] = ()
+    prize_rule: PrizeRule = PrizeRule.SURVIVOR
+    prize: int = 5
+    single_takes_three: SingleTakesThree = SingleTakesThree.CHOICE
+    pair_on_pair: bool = True
+    prial_on_single: bool = True
+    hand_sets: bool = True
+    hand_set_timing: HandSetTiming = HandSetTiming.FOREPLAY_OR_OWN_TURN
+    hand_sets_face_down: bool = False
+    dead_claims: DeadClaims = DeadClaims.ANY_TIME
+    spotter_claims: bool = True
+    table_mournival_to_dealer: bool = True
+    no_capture: NoCapture = NoCapture.LIE_DOWN
+    rounding: Rounding = Rounding.TOWARD_ZERO
+    scoring: Scoring = Scoring.CHIPS
+    tie_break: TieBreak = TieBreak.SHARED
+    laugh: bool = True
+    ante_dealer: int = 3
+    ante_other: int = 2
+    deals: int = 5
+    first_dealer: FirstDealer = FirstDealer.CUT
+    max_tie_cycles: int = 3
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each hand, which is also the quota."""
+        return LAYOUTS[self.players][0]
+
+    @property
+    def quota(self) -> int:
+        """The won-pile size that breaks even: the cards dealt to a hand."""
+        return LAYOUTS[self.players][0]
+
+    @property
+    def table_size(self) -> int:
+        """Cards dealt face up to the table."""
+        return LAYOUTS[self.players][1]
+
+    @property
+    def antes(self) -> int:
+        """Chips a deal's antes put into the pot (0 under card-count scoring)."""
+        if self.scoring is Scoring.CARD_COUNT:
+            return 0
+        return self.ante_dealer + (self.players - 1) * self.ante_other
+
+    @classmethod
+    def make(
+        cls,
+        preset: str = "survivor",
+        players: int = 5,
+        variants: Iterable[str] = (),
+        options: Mapping[str, Any] | None = None,
+    ) -> Rules:
+        """The preset, then its player-count adaptation, then variants, then options."""
+        if preset not in PRESETS:
+            raise RulesError(f"unknown preset {preset!r}: choose {_choices(PRESET_NAMES)}")
+        if players not in LAYOUTS:
+            raise RulesError(f"unknown player count {players!r}: choose 3, 4 or 5")
+        variants = tuple(variants)
+        values: dict[str, Any] = dict(PRESETS[preset])
+        values["deals"] = players
+        values.update(ADAPTATIONS.get((preset, players), {}))
+        for name in variants:
+            if name not in VARIANTS:
+                raise RulesError(f"unknown variant {name!r}: choose {_choices(VARIANT_NAMES)}")
+            values.update(VARIANTS[name])
+        if len(set(variants)) != len(variants):
+            raise RulesError("a variant is named twice")
+        for key, raw in (options or {}).items():
+            values[key] = parse_option(key, raw)
+        order = {name: i for i, name in enumerate(VARIANT_NAMES)}
+        return cls(
+            preset=preset,
+            players=players,
+            variants=tuple(sorted(variants, key=order.__getitem__)),
+            **values,
+        )
+
+    def spec(self) -> dict[str, Any]:
+        """The record's ``rules`` object: preset, players, variants and the options
+        that differ from what preset, players and variants give."""
+        base = Rules.make(self.preset, self.players, self.variants)
+        options: dict[str, Any] = {}
+        for name in OPTION_NAMES:
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                options[name] = value.value if isinstance(value, StrEnum) else value
+        return {
+            "preset": self.preset,
+            "players": self.players,
+            "variants": list(self.variants),
+            "options": options,
+        }
+
+    def replace(self, **options: Any) -> Rules:
+        """A copy with some options changed (values checked as in :meth:`make`)."""
+        parsed = {key: parse_option(key, value) for key, value in options.items()}
+        return dataclasses.replace(self, **parsed)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """Every option with its value as text, in RULES.md order."""
+        out = []
+        for name in OPTION_NAMES:
+            value = getattr(self, name)
+            if isinstance(value, bool):
+                text = "on" if value else "off"
+            elif isinstance(value, StrEnum):
+                text = value.value
+            else:
+                text = str(value)
+            out.append((name, text))
+        return out
+
+
+#: The names of all single options (everything but preset, players and variants).
+OPTION_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name not in ("preset", "players", "variants")
+)
+_INTS = ("prize", "ante_dealer", "ante_other", "deals", "max_tie_cycles")
+
+PRESETS: Mapping[str, Mapping[str, Any]] = {
+    "survivor": {
+        "prize_rule": PrizeRule.SURVIVOR,
+        "prize": 5,
+        "single_takes_three": SingleTakesThree.CHOICE,
+        "hand_set_timing": HandSetTiming.FOREPLAY_OR_OWN_TURN,
+        "hand_sets_face_down": False,
+        "spotter_claims": True,
+        "tie_break": TieBreak.SHARED,
+    },
+    "last-capture": {
+        "prize_rule": PrizeRule.LAST_CAPTURE,
+        "prize": 5,
+        "single_takes_three": SingleTakesThree.OFF,
+        "hand_set_timing": HandSetTiming.FOREPLAY,
+        "hand_sets_face_down": True,
+        "spotter_claims": False,
+        "tie_break": TieBreak.EXTRA_DEALS,
+    },
+}
+#: Player-count adaptations of a preset (deals = players is applied to all).
+ADAPTATIONS: Mapping[tuple[str, int], Mapping[str, Any]] = {
+    ("survivor", 4): {"prize": 3},
+}
+VARIANTS: Mapping[str, Mapping[str, Any]] = {
+    "modern-laugh": {"no_capture": NoCapture.TRAIL},
+    "low-stakes": {"scoring": Scoring.CARD_COUNT},
+    "silent": {"laugh": False},
+}
+
+
+def _choices(names: Iterable[str]) -> str:
+    names = list(names)
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+def parse_option(key: str, raw: Any) -> Any:
+    """Check and convert one option value (``"on"``/``"off"`` read as booleans)."""
+    if key not in OPTION_NAMES:
+        raise RulesError(f"unknown option {key!r}: choose {_choices(OPTION_NAMES)}")
+    default = getattr(Rules(), key)
+    if key in _ENUMS:
+        enum = _ENUMS[key]
+        try:
+            return enum(raw)
+        except ValueError:
+            raise RulesError(
+                f"bad value {raw!r} for {key}: choose {_choices(m.value for m in enum)}"
+            ) from None
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        if raw in ("on", "off"):
+            return raw == "on"
+        raise RulesError(f"bad value {raw!r} for {key}: choose on or off")
+    if key in _INTS:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+                raw = int(raw)
+            else:
+                raise RulesError(f"bad value {raw!r} for {key}: give a whole number")
+        low = 1 if key == "deals" else 0
+        if raw < low:
+            raise RulesError(f"bad value {raw} for {key}: it must be at least {low}")
+        return raw
+    raise RulesError(f"unknown option {key!r}")  # pragma: no cover - every option is typed

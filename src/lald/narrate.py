@@ -1,0 +1,119 @@
+"""The game told in words: each operation of a deal's history as a sentence.
+
+>>> from lald.core import Rules, State
+>>> s = State.deal(Rules.make(), seed=1)
+>>> op = s.apply(s.turn_actions()[0])
+>>> describe(op, default_names(5))
+'Seat 1 plays 2♥ and takes 2♣.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .core import (
+    Capture,
+    CaptureKind,
+    Card,
+    Claimed,
+    ClaimKind,
+    DealEnded,
+    DealResult,
+    LaidDown,
+    Operation,
+    Rules,
+    TableMournival,
+    Trail,
+)
+from .core.rules import PrizeRule, Scoring
+from .i18n import Catalog
+
+_EN = Catalog("en")
+
+
+def glyphs(cards: Iterable[Card]) -> str:
+    """Cards for people: ``Q♠ 10♥``."""
+    return " ".join(c.glyph for c in cards)
+
+
+def default_names(players: int, catalog: Catalog = _EN) -> list[str]:
+    """``Seat 0`` .. ``Seat n-1`` in the catalog's language."""
+    return [catalog.t("seat_name", seat=s) for s in range(players)]
+
+
+def describe(op: Operation, names: Sequence[str], catalog: Catalog = _EN) -> str:
+    """One sentence for one operation of the (possibly censored) history."""
+    t = catalog.t
+    if isinstance(op, Capture):
+        key = "plays_sweeps" if op.kind is CaptureKind.SWEEP else "plays_takes"
+        return t(key, name=names[op.seat], play=glyphs(op.play), take=glyphs(op.take))
+    if isinstance(op, Claimed):
+        if op.cards is None:
+            return t("sets_aside_hidden", name=names[op.seat], count=op.count)
+        key = {ClaimKind.HAND_SET: "sets_aside", ClaimKind.DEAD: "lays_dead",
+               ClaimKind.SPOTTER: "spots"}[op.kind]
+        return t(key, name=names[op.seat], cards=glyphs(op.cards))
+    if isinstance(op, LaidDown):
+        if not op.cards:
+            return t("lies_down_empty", name=names[op.seat])
+        return t("lies_down", name=names[op.seat], cards=glyphs(op.cards))
+    if isinstance(op, Trail):
+        return t("trails", name=names[op.seat], card=op.card.glyph)
+    if isinstance(op, TableMournival):
+        return t("table_mournival", name=names[op.dealer], cards=glyphs(op.cards))
+    if isinstance(op, DealEnded):
+        cards = op.hand + op.table
+        if not cards:
+            return t("deal_ended_nothing", name=names[op.survivor], dealer=names[op.dealer])
+        return t("deal_ended", name=names[op.survivor], cards=glyphs(cards),
+                 dealer=names[op.dealer])
+    raise TypeError(f"not an operation: {op!r}")
+
+
+def join_names(names: Sequence[str], catalog: Catalog = _EN) -> str:
+    """``Anne``, ``Anne and Ben``, ``Anne, Ben and Cis``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" {catalog.t('and')} " + names[-1]
+
+
+def explain_settlement(
+    rules: Rules,
+    result: DealResult,
+    dealer: int,
+    names: Sequence[str],
+    balances: Sequence[int],
+    catalog: Catalog = _EN,
+) -> list[str]:
+    """The settlement line by line: antes, who paid, the prize and why, who took,
+    each seat's chips and balance, the pot. ``balances`` are after the deal."""
+    t = catalog.t
+    n = rules.players
+    lines = []
+    if rules.scoring is Scoring.CARD_COUNT:
+        lines.append(t("card_count_winners", names=join_names([names[s] for s in result.winners],
+                                                              catalog),
+                       won=result.won[result.winners[0]]))
+        return lines
+    assert result.pairs is not None
+    lines.append(t("settle_antes", dealer=names[dealer], dealer_ante=rules.ante_dealer,
+                   other_ante=rules.ante_other))
+    for s in range(n):
+        lines.append(t("settle_won", name=names[s], won=result.won[s], pairs=result.pairs[s],
+                       quota=rules.quota))
+    for s in range(n):
+        if result.pairs[s] < 0:
+            lines.append(t("settle_pays", name=names[s], amount=-result.pairs[s]))
+    if result.prize_to is None:
+        lines.append(t("settle_prize_none", prize=rules.prize))
+    else:
+        key = ("settle_prize_survivor" if rules.prize_rule is PrizeRule.SURVIVOR
+               else "settle_prize_last_capture")
+        lines.append(t(key, name=names[result.prize_to], prize=rules.prize))
+    for s in range(n):
+        if result.pairs[s] > 0:
+            lines.append(t("settle_takes", name=names[s], amount=result.pairs[s]))
+    for s in range(n):
+        lines.append(t("settle_chips", name=names[s], chips=result.chips[s], balance=balances[s]))
+    lines.append(t("settle_pot", before=result.pot_before, after=result.pot_after))
+    return lines
