@@ -289,7 +289,9 @@ def test_rules_4_capture_errors_are_sentences() -> None:
     assert illegal(state, cap(1, "QS", "QD")) == "QD is not on the table"
     assert "one rank" in illegal(state, cap(1, "QS", "KH"))
     assert "twice" in illegal(state, Capture(1, cards("QS"), cards("QH QH")))
-    assert "no capture" in illegal(state, Capture(1, cards("QS 9S"), cards("QH")))
+    two = position(SURVIVOR, ["4S 4H", "QS 9S", "3S 3H", "5S 5H", "9H KS KH QC"], "QH QD",
+                   to_move=1)
+    assert "no capture" in illegal(two, cap(1, "QS", "QH QD"))
     illegal(state, Trail(1, C("QS")), "modern-laugh")
     illegal(state, cap(7, "QS", "QH"), "no seat 7")
 
