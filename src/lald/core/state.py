@@ -500,7 +500,7 @@ class State:
     def _check_seat(self, seat: int) -> None:
         if self.over:
             raise IllegalActionError("the deal is over")
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
+        if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalActionError(f"there is no seat {seat}: seats are 0 to {self.n - 1}")
 
     def _check_turn(self, seat: int) -> None:
@@ -691,6 +691,8 @@ class State:
         An illegal action raises :class:`IllegalActionError` and changes nothing.
         """
         seat = action.seat
+        if type(seat) is not int or not 0 <= seat < self.n:
+            self._check_seat(seat)
         hands = self.hands
         had_cards = hands[seat] != 0
         op: Operation
