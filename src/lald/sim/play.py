@@ -14,32 +14,48 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from time import perf_counter
 
 from ..bots import Bot
-from ..core import Action, Operation, Rules, Session, State
+from ..core import Action, Claim, Operation, Rules, Session, State
 
 Listener = Callable[[State, Action, Operation], None]
+Timer = Callable[[int, str, float], None]
+"""Hears each decision a bot made: its seat, ``"act"`` or ``"claim"``, and the seconds
+the bot's method took (building the view is not counted)."""
 
 
-def step(state: State, bots: Sequence[Bot]) -> tuple[Action, Operation]:
+def step(state: State, bots: Sequence[Bot], timer: Timer | None = None) -> tuple[Action, Operation]:
     """One action: the first claim taken when claims are offered clockwise from the left
-    of the seat that acted last, else the turn action of the seat to move."""
+    of the seat that acted last, else the turn action of the seat to move. ``timer``, if
+    given, hears how long each bot call took."""
     for seat in state.claim_order():
         claims = state.claims(seat)
         if claims:
-            choice = bots[seat].claim(state.view(seat), claims)
+            view = state.view(seat)
+            start = perf_counter()
+            choice: Claim | None = bots[seat].claim(view, claims)
+            if timer is not None:
+                timer(seat, "claim", perf_counter() - start)
             if choice is not None:
                 return choice, state.apply(choice)
     mover = state.to_move
     assert mover is not None
-    action = bots[mover].act(state.view(mover), state.turn_actions())
+    view = state.view(mover)
+    start = perf_counter()
+    action = bots[mover].act(view, state.turn_actions())
+    if timer is not None:
+        timer(mover, "act", perf_counter() - start)
     return action, state.apply(action)
 
 
-def play_deal(state: State, bots: Sequence[Bot], listener: Listener | None = None) -> State:
-    """Play ``state`` to its end; ``listener`` hears every action and its operation."""
+def play_deal(
+    state: State, bots: Sequence[Bot], listener: Listener | None = None, timer: Timer | None = None
+) -> State:
+    """Play ``state`` to its end; ``listener`` hears every action and its operation,
+    ``timer`` every bot decision and its duration."""
     while not state.over:
-        action, op = step(state, bots)
+        action, op = step(state, bots, timer)
         if listener is not None:
             listener(state, action, op)
     return state
