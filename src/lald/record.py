@@ -271,8 +271,7 @@ class Record:
         """Read a record in either form (JSON text or object, or the text notation)."""
         if isinstance(text, dict):
             return cls.from_json(text)
-        stripped = text.lstrip()
-        if stripped.startswith("{") or not stripped.startswith("["):
+        if not _TAG_START.match(text.lstrip()):
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
@@ -281,6 +280,7 @@ class Record:
         return cls.from_text(text)
 
 
+_TAG_START = re.compile(r'\[\w+\s+"')
 _TAG = re.compile(r'\[(\w+)\s+"([^"]*)"(?:\s+"([^"]*)")?\]')
 _TEXT_TAGS = {"Format", "Preset", "Players", "Variants", "Dealer", "Pot", "Seed", "Table"}
 

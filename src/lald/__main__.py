@@ -1,0 +1,5 @@
+"""``python -m lald``: the same as the ``lald`` command."""
+
+from .cli import main
+
+main()
