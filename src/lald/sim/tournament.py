@@ -1,0 +1,266 @@
+"""Duplicate tournaments: every deal is replayed with the bots rotated through all seats,
+so the luck of the cards cancels.
+
+Deal group ``g`` deals the cards of seed :meth:`Tournament.deal_seed` with seat
+``g % players`` dealing, then plays them once per *rotation*. With ``k`` bots and ``n``
+seats the lineup has ``L = max(k, n)`` places, place ``i`` holding bot ``i % k``, and in
+rotation ``r`` seat ``s`` is played by the bot at place ``(s + r) % L``: so every bot
+plays every seat of every deal equally often (once when ``k >= n``). Each bot's results
+are averaged over the rotations of a group first: a group is one sample.
+
+The groups are independent of each other and of the order they are played in (every
+bot gets its own generator, seeded by tournament seed, group, rotation and seat), so a
+tournament can run on many processes, be interrupted and be resumed, and give the same
+results. Finished groups are appended to a checkpoint file, one JSON line each.
+
+>>> from lald.core import Rules
+>>> from lald.sim.spec import parse_specs
+>>> t = Tournament(Rules.make(players=3), tuple(parse_specs(["random", "random"])))
+>>> t.lineups()
+[(0, 1, 0), (1, 0, 0), (0, 0, 1)]
+>>> group = play_group(t, 0)
+>>> len(group["rotations"]), sum(group["rotations"][0]["won"])
+(3, 52)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import multiprocessing
+import multiprocessing.util
+import os
+import random
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..bots.external import DEFAULT_TIMEOUT, POOL, ExternalBot
+from ..core import Rules, State
+from .play import play_deal
+from .spec import BotSpec, parse_specs
+from .stats import LogHistogram
+
+FORMAT = "lald-tournament/1"
+CHECKPOINT = "deals.jsonl"
+IDENTITY = "tournament.json"
+
+#: A finished deal group as plain JSON data (see :func:`play_group`).
+GroupResult = dict[str, Any]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tournament:
+    """What is played: the rules, the bots (at least one), the seed, and how long an
+    outside program may think."""
+
+    rules: Rules
+    bots: tuple[BotSpec, ...]
+    seed: int = 1
+    timeout: float = DEFAULT_TIMEOUT
+
+    def __post_init__(self) -> None:
+        if not self.bots:
+            raise ValueError("a tournament needs at least one bot")
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    def lineups(self) -> list[tuple[int, ...]]:
+        """For each rotation, the index of the bot in each seat."""
+        k, n = len(self.bots), self.players
+        places = max(k, n)
+        return [tuple((s + r) % places % k for s in range(n)) for r in range(places)]
+
+    def deal_seed(self, group: int) -> int:
+        """The seed of group ``group``'s cards: a hash of tournament seed and group."""
+        digest = hashlib.blake2b(f"{FORMAT}/{self.seed}/{group}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def dealer(self, group: int) -> int:
+        """Who deals group ``group``: the deal passes to the left from group to group, so
+        ``players`` consecutive groups make a session in which every seat deals once."""
+        return group % self.players
+
+    def bot_rng(self, group: int, rotation: int, seat: int) -> random.Random:
+        """The generator of the bot in ``seat`` for one rotation of one group."""
+        return random.Random(f"{FORMAT}/{self.seed}/{group}/{rotation}/{seat}")
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two runs the same tournament (the number of deals does not: a
+        rerun with more deals extends the checkpoint)."""
+        return {"format": FORMAT, "rules": self.rules.spec(), "bots": [b.text for b in self.bots],
+                "seed": self.seed, "timeout": self.timeout}
+
+    def key(self) -> str:
+        """A short hash of :meth:`identity`, naming the default results directory."""
+        text = json.dumps(self.identity(), sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+def play_group(t: Tournament, group: int) -> GroupResult:
+    """Play every rotation of one deal group. The result holds, per rotation, each
+    seat's chips and won cards and why a seat fell back to random (or None), and per
+    bot the histograms of its decision times (``act`` and ``claim`` calls)."""
+    n = t.players
+    times = [{"act": LogHistogram(), "claim": LogHistogram()} for _ in t.bots]
+    rotations = []
+    for r, lineup in enumerate(t.lineups()):
+        bots = [t.bots[b].make(s, t.rules, t.bot_rng(group, r, s), t.timeout) for s, b in enumerate(lineup)]
+
+        def timer(seat: int, kind: str, seconds: float, lineup: tuple[int, ...] = lineup) -> None:
+            times[lineup[seat]][kind].add(seconds)
+
+        state = play_deal(State.deal(t.rules, t.deal_seed(group), dealer=t.dealer(group)), bots, timer=timer)
+        assert state.result is not None
+        fallback: list[str | None] = [None] * n
+        for s, bot in enumerate(bots):
+            if isinstance(bot, ExternalBot):
+                bot.finish(state.view(s))
+                if bot.fallback is not None:
+                    fallback[s] = f"{bot.fallback.kind.value}: {bot.fallback.message}"
+        rotations.append({"chips": list(state.result.chips), "won": list(state.result.won),
+                          "fallback": fallback})
+    return {"group": group, "rotations": rotations,
+            "times": [{kind: h.to_json() for kind, h in tt.items()} for tt in times]}
+
+
+# -- running on many processes ----------------------------------------------------------
+
+_WORKER: Tournament | None = None
+
+
+def _worker_init(t: Tournament) -> None:
+    """Set up a worker process: Ctrl-C is the parent's to handle, and the worker's outside
+    programs are stopped when it exits."""
+    global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = t
+    multiprocessing.util.Finalize(POOL, POOL.close, exitpriority=10)
+
+
+def _worker_group(group: int) -> GroupResult:
+    assert _WORKER is not None, "the worker was not initialised"
+    return play_group(_WORKER, group)
+
+
+def play_groups(t: Tournament, groups: Iterable[int], jobs: int) -> Iterator[GroupResult]:
+    """Play ``groups``, on ``jobs`` processes (1: in this process), yielding each result
+    as it finishes (in any order). Closing the iterator early, or Ctrl-C, stops the
+    workers at once."""
+    todo = list(groups)
+    if jobs <= 1 or len(todo) <= 1:
+        for g in todo:
+            yield play_group(t, g)
+        return
+    # forkserver: workers are not forked from this process, whose threads (the progress
+    # bar's) would otherwise be copied mid-flight.
+    ctx = multiprocessing.get_context("forkserver")
+    pool = ctx.Pool(min(jobs, len(todo)), initializer=_worker_init, initargs=(t,))
+    try:
+        yield from pool.imap_unordered(_worker_group, todo)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+# -- the checkpoint ---------------------------------------------------------------------
+
+
+class CheckpointError(ValueError):
+    """A results directory that holds another tournament, or unreadable results."""
+
+
+class Checkpoint:
+    """A results directory: ``tournament.json`` (what is played) and ``deals.jsonl``
+    (one finished group per line, appended and flushed as each finishes)."""
+
+    def __init__(self, directory: Path, t: Tournament, fresh: bool = False) -> None:
+        self.directory = directory
+        self.path = directory / CHECKPOINT
+        directory.mkdir(parents=True, exist_ok=True)
+        identity_path = directory / IDENTITY
+        if identity_path.exists() and not fresh:
+            try:
+                stored = json.loads(identity_path.read_text(encoding="utf-8"))
+            except ValueError:
+                raise CheckpointError(f"{identity_path} is not JSON") from None
+            if stored != t.identity():
+                raise CheckpointError(
+                    f"{directory} holds another tournament: use another --out, or --fresh to start over")
+        identity_path.write_text(json.dumps(t.identity(), indent=2) + "\n", encoding="utf-8")
+        if fresh and self.path.exists():
+            self.path.unlink()
+        self.done: dict[int, GroupResult] = {}
+        self._load(t)
+        self._file = self.path.open("a", encoding="utf-8")
+
+    def _load(self, t: Tournament) -> None:
+        if not self.path.exists():
+            return
+        good = 0
+        with self.path.open("rb") as f:
+            for raw in f:
+                try:
+                    result = json.loads(raw)
+                    group = result["group"]
+                    if not raw.endswith(b"\n") or len(result["rotations"]) != len(t.lineups()):
+                        raise ValueError
+                except (ValueError, KeyError, TypeError):
+                    break  # a line cut short by a hard kill: the group is played again
+                self.done[group] = result
+                good += len(raw)
+        with self.path.open("r+b") as f:
+            f.truncate(good)
+
+    def add(self, result: GroupResult) -> None:
+        """Record one finished group."""
+        self.done[result["group"]] = result
+        self._file.write(json.dumps(result, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Flush to disk and close."""
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+
+
+def run(
+    t: Tournament,
+    deals: int,
+    jobs: int = 1,
+    checkpoint: Checkpoint | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[int, GroupResult]:
+    """Play deal groups ``0 .. deals - 1`` (those not already in ``checkpoint``), calling
+    ``progress(done, deals)`` after each; return every group's result. On Ctrl-C the
+    finished groups are already saved; KeyboardInterrupt propagates."""
+    results = {g: r for g, r in (checkpoint.done.items() if checkpoint else ()) if g < deals}
+    todo = [g for g in range(deals) if g not in results]
+    if progress:
+        progress(len(results), deals)
+    try:
+        for result in play_groups(t, todo, jobs):
+            results[result["group"]] = result
+            if checkpoint:
+                checkpoint.add(result)
+            if progress:
+                progress(len(results), deals)
+    finally:
+        if checkpoint:
+            checkpoint.close()
+    return results
+
+
+def tournament_from_identity(data: dict[str, Any]) -> Tournament:
+    """Rebuild a tournament from :meth:`Tournament.identity` (a results directory's
+    ``tournament.json``)."""
+    spec = data["rules"]
+    rules = Rules.make(spec["preset"], spec["players"], spec["variants"], spec["options"])
+    return Tournament(rules, tuple(parse_specs(data["bots"])), data["seed"], data["timeout"])
