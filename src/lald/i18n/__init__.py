@@ -52,6 +52,10 @@ class Catalog:
         self._messages = messages(self.lang)
         self._fallback = messages("en")
 
+    def has(self, key: str) -> bool:
+        """Whether the catalog knows ``key``."""
+        return key in self._fallback
+
     def t(self, key: str, **values: Any) -> str:
         """The message ``key`` filled with ``values``."""
         template = self._messages.get(key) or self._fallback[key]

@@ -1,0 +1,245 @@
+"""The table's driver, shared by the full-screen table and ``--plain``: a session, who sits
+where, and the turn loop of :func:`lald.sim.play.step` with people in some seats.
+
+The loop offers open claims in :meth:`State.claim_order` before each turn action, as
+``step`` does; a person's seat is asked like a bot's, except that the question waits for an
+answer (a :class:`Prompt`).  Claims a person has let pass are not offered again until a
+new one opens.
+
+See ``tests/tui/test_game.py`` for a whole session driven through it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from enum import StrEnum, unique
+from typing import Any
+
+from ..bots import LEVELS, Bot, make_bot
+from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
+
+HUMAN = "human"
+
+#: Bot levels from the strongest down; the first one that exists is the default.
+LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
+
+SAVE_FORMAT = "lald-play-save"
+
+
+def best_level() -> str:
+    """The strongest bot level there is."""
+    for level in LEVEL_ORDER:
+        if level in LEVELS:
+            return level
+    return next(iter(LEVELS))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who plays a seat: ``human`` or a bot level, and the name shown."""
+
+    kind: str
+    name: str
+
+    @property
+    def human(self) -> bool:
+        """Whether a person plays this seat."""
+        return self.kind == HUMAN
+
+
+@unique
+class PromptKind(StrEnum):
+    """What a person is asked."""
+
+    TURN = "turn"
+    """Its turn: one turn action, or a claim first."""
+    CLAIM = "claim"
+    """Out of turn (or before the turn loop reaches it): take an open claim or let it pass."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Prompt:
+    """A person's decision: ``seat`` chooses one of ``actions`` (or passes a claim prompt)."""
+
+    seat: int
+    kind: PromptKind
+    actions: tuple[Action, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Decision:
+    """Where a person acted, so that undo can go back there."""
+
+    seat: int
+    index: int  # the action's place in the deal's actions
+    cursor: int
+    declined: tuple[frozenset[Claim], ...]
+
+
+class Game:
+    """A session at one table: seats, bots, the current deal and the turn loop."""
+
+    def __init__(self, session: Session, seats: Sequence[SeatSpec]) -> None:
+        rules = session.rules
+        if len(seats) != rules.players:
+            raise ValueError(f"{len(seats)} seats given for {rules.players} players")
+        for spec in seats:
+            if not spec.human and spec.kind not in LEVELS:
+                raise ValueError(f"unknown bot level {spec.kind!r}: choose human, {', '.join(LEVELS)}")
+        self.session = session
+        self.seats = tuple(seats)
+        self.names = [s.name for s in seats]
+        self.bots: dict[int, Bot] = {
+            s: make_bot(spec.kind, s, rules, random.Random(session.seed * 7919 + s))
+            for s, spec in enumerate(seats) if not spec.human}
+        self._cursor = 0
+        self._declined: list[frozenset[Claim]] = [frozenset()] * rules.players
+        self._decisions: list[_Decision] = []
+        self.last_result: DealResult | None = None
+        self.tie_leaders: tuple[int, ...] = ()
+
+    @classmethod
+    def new(cls, rules: Rules, seats: Sequence[SeatSpec], seed: int) -> Game:
+        """A fresh session."""
+        return cls(Session(rules, seed), seats)
+
+    # -- who is who ---------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The session's rules."""
+        return self.session.rules
+
+    @property
+    def humans(self) -> list[int]:
+        """The seats people play."""
+        return [s for s, spec in enumerate(self.seats) if spec.human]
+
+    @property
+    def state(self) -> State | None:
+        """The deal being played (None between deals)."""
+        return self.session.current
+
+    @property
+    def undo_allowed(self) -> bool:
+        """Undo is for one person against bots only."""
+        return len(self.humans) == 1
+
+    # -- the deal -----------------------------------------------------------------------
+
+    def start_deal(self) -> State:
+        """Deal the next deal."""
+        self._cursor = 0
+        self._declined = [frozenset()] * self.rules.players
+        self._decisions = []
+        self.last_result = None
+        return self.session.start_deal()
+
+    def advance(self) -> Prompt | Operation | None:
+        """One step of the turn loop: a bot's operation, a person's prompt, or None once
+        the deal is over."""
+        state = self.state
+        if state is None or state.over:
+            return None
+        order = state.claim_order()
+        while self._cursor < len(order):
+            seat = order[self._cursor]
+            claims = state.claims(seat)
+            if claims:
+                if seat in self.bots:
+                    choice = self.bots[seat].claim(state.view(seat), claims)
+                    if choice is not None:
+                        return self._apply(choice)
+                elif not set(claims) <= self._declined[seat]:
+                    return Prompt(seat, PromptKind.CLAIM, tuple(claims))
+            self._cursor += 1
+        mover = state.to_move
+        assert mover is not None
+        if mover in self.bots:
+            return self._apply(self.bots[mover].act(state.view(mover), state.turn_actions()))
+        return Prompt(mover, PromptKind.TURN, tuple(state.legal_actions(mover)))
+
+    def act(self, prompt: Prompt, action: Action) -> Operation:
+        """A person's choice; it must be one of the prompt's actions."""
+        state = self.state
+        assert state is not None
+        if action not in prompt.actions:
+            raise ValueError(f"{action} was not offered")
+        self._decisions.append(_Decision(prompt.seat, len(state.actions), self._cursor,
+                                         tuple(self._declined)))
+        return self._apply(action)
+
+    def decline(self, prompt: Prompt) -> None:
+        """A person lets the open claims of a claim prompt pass."""
+        assert prompt.kind is PromptKind.CLAIM
+        claims = frozenset(a for a in prompt.actions if isinstance(a, Claim))
+        self._declined[prompt.seat] = self._declined[prompt.seat] | claims
+        self._cursor += 1
+
+    def _apply(self, action: Action) -> Operation:
+        state = self.state
+        assert state is not None
+        op = state.apply(action)
+        self._cursor = 0
+        return op
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a person's action in this deal to take back."""
+        state = self.state
+        return (self.undo_allowed and state is not None and not state.over
+                and bool(self._decisions))
+
+    def undo(self) -> bool:
+        """Take back the person's last action and everything after it, rebuilding the deal
+        by replaying the actions before it through the engine."""
+        if not self.can_undo:
+            return False
+        state = self.state
+        assert state is not None and state.seed is not None
+        back = self._decisions.pop()
+        rebuilt = State.deal(self.rules, state.seed, dealer=state.dealer, pot=state.pot_before,
+                             balances=state.balances_before)
+        for action in state.actions[:back.index]:
+            rebuilt.apply(action)
+        self.session.current = rebuilt
+        self.session.deals[-1] = rebuilt
+        self._cursor = back.cursor
+        self._declined = list(back.declined)
+        return True
+
+    def finish_deal(self) -> DealResult:
+        """Book the finished deal; note tie-break deals if the rules added some."""
+        state = self.state
+        assert state is not None and state.over
+        scheduled = len(self.session.schedule)
+        result = self.session.end_deal(state)
+        self.tie_leaders = tuple(self.session.schedule[scheduled:])
+        self.last_result = result
+        return result
+
+    @property
+    def last_deal(self) -> State | None:
+        """The most recent deal, finished or not."""
+        return self.session.deals[-1] if self.session.deals else None
+
+    # -- saving -------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain data for a save file."""
+        return {
+            "format": SAVE_FORMAT,
+            "version": 1,
+            "session": self.session.snapshot(),
+            "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
+        }
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a saved game by replaying the session through the engine."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ValueError("not a saved lald game")
+        seats = [SeatSpec(str(s["kind"]), str(s["name"])) for s in data["seats"]]
+        return cls(Session.restore(data["session"]), seats)
