@@ -1,0 +1,212 @@
+"""The database: tables, their seats, and every accepted action (SQLAlchemy).
+
+A table is stored as its configuration, its session seed, how many deals have been
+started and the list of actions of each deal. Nothing derived is stored: loading a table
+rebuilds its session by replaying those actions through the engine, so a restored table
+is exactly the table that was saved, checked move by move.
+
+SQLite is the default (``sqlite:///lald.db``); any SQLAlchemy URL works, PostgreSQL
+included (``postgresql+psycopg://user@host/db`` with its driver installed).
+
+>>> store = Store("sqlite://")
+>>> store.create_table(TableData("t1", 0.0, {"rules": {}}, 7, 0, "waiting",
+...     [SeatData(0, "x" * 22, True, "random", None, False)]))
+>>> store.add_action("t1", 0, 0, {"seat": 0, "type": "lie_down"}, "human")
+>>> [t.actions for t in store.load_tables()]
+[[[({'seat': 0, 'type': 'lie_down'}, 'human')]]]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["SeatData", "Store", "TableData"]
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class _Table(_Base):
+    __tablename__ = "lald_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+    config: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    deals_started: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+
+
+class _Seat(_Base):
+    __tablename__ = "lald_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("lald_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    human: Mapped[bool] = mapped_column(Boolean)
+    level: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    joined: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class _Action(_Base):
+    __tablename__ = "lald_actions"
+    __table_args__ = (UniqueConstraint("table_id", "deal", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("lald_tables.id"), index=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclasses.dataclass
+class SeatData:
+    """One seat as stored: its secret token, who plays it, its bot level, its name."""
+
+    seat: int
+    token: str
+    human: bool
+    level: str
+    name: str | None
+    joined: bool
+
+
+@dataclasses.dataclass
+class TableData:
+    """One table as stored; ``actions[d]`` holds deal d's actions as (JSON, source)."""
+
+    id: str
+    created: float
+    config: dict[str, Any]
+    seed: int
+    deals_started: int
+    status: str
+    seats: list[SeatData]
+    actions: list[list[tuple[dict[str, Any], str]]] = dataclasses.field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL: a commit is durable against a killed process (the OS
+    # holds the write), without an fsync per action.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """Synchronous persistence; every write is committed before it returns."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        _Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create_table(self, data: TableData) -> None:
+        """Store a new table and its seats."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(_Table).values(
+                id=data.id, created=data.created, config=json.dumps(data.config), seed=data.seed,
+                deals_started=data.deals_started, status=data.status))
+            conn.execute(insert(_Seat), [dataclasses.asdict(s) | {"table_id": data.id}
+                                         for s in data.seats])
+
+    def add_action(self, table_id: str, deal: int, seq: int, action: dict[str, Any],
+                   source: str) -> None:
+        """Commit action ``seq`` of deal ``deal``; a duplicate raises (the pair is unique)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(_Action).values(
+                table_id=table_id, deal=deal, seq=seq, action=json.dumps(action),
+                source=source, at=time.time()))
+
+    def update_table(self, table_id: str, **values: Any) -> None:
+        """Change ``deals_started`` or ``status``."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Table).where(_Table.id == table_id).values(**values))
+
+    def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+        """Change a seat's ``human``, ``joined`` or ``name``."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Seat).where(_Seat.table_id == table_id, _Seat.seat == seat)
+                         .values(**values))
+
+    # -- reading ------------------------------------------------------------------------
+
+    def table_of_token(self, token: str) -> str | None:
+        """The id of the table a seat's secret token belongs to."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(_Seat.table_id).where(_Seat.token == token)).scalar()
+
+    def load_tables(self, statuses: Iterable[str] | None = None,
+                    ids: Iterable[str] | None = None) -> list[TableData]:
+        """Every table (or those with one of ``statuses``, or these ``ids``) with its seats
+        and actions."""
+        with self.engine.connect() as conn:
+            query = select(_Table).order_by(_Table.created)
+            if statuses is not None:
+                query = query.where(_Table.status.in_(list(statuses)))
+            if ids is not None:
+                query = query.where(_Table.id.in_(list(ids)))
+            tables = {row.id: TableData(row.id, row.created, json.loads(row.config), row.seed,
+                                        row.deals_started, row.status, [])
+                      for row in conn.execute(query)}
+            if not tables:
+                return []
+            ids = list(tables)
+            for s in conn.execute(select(_Seat).where(_Seat.table_id.in_(ids))
+                                  .order_by(_Seat.table_id, _Seat.seat)):
+                tables[s.table_id].seats.append(
+                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined))
+            for t in tables.values():
+                t.actions = [[] for _ in range(t.deals_started)]
+            for a in conn.execute(select(_Action).where(_Action.table_id.in_(ids))
+                                  .order_by(_Action.table_id, _Action.deal, _Action.seq)):
+                deals = tables[a.table_id].actions
+                while len(deals) <= a.deal:
+                    deals.append([])
+                if a.seq != len(deals[a.deal]):
+                    raise ValueError(f"table {a.table_id}, deal {a.deal}: action {a.seq} is "
+                                     f"stored after {len(deals[a.deal])} actions")
+                deals[a.deal].append((json.loads(a.action), a.source))
+        return list(tables.values())

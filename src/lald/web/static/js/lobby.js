@@ -1,0 +1,110 @@
+// The lobby: open a table (rules, seats, bots), hand out the seat links, list open tables.
+import { applyStatic, initialLang, langSelect, loadCatalog, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+let levels = [];
+
+function seatRows() {
+  const form = $("create");
+  const players = Number(form.players.value);
+  const box = $("seat-rows");
+  const old = [...box.querySelectorAll(".seatrow")].map((row) => ({
+    human: row.querySelector("select.who").value === "human",
+    level: row.querySelector("select.level").value,
+    name: row.querySelector("input").value,
+  }));
+  box.textContent = "";
+  for (let s = 0; s < players; s++) {
+    const prev = old[s] || { human: s === 0, level: levels[0], name: "" };
+    const row = document.createElement("div");
+    row.className = "seatrow";
+    row.innerHTML = `<b>${t("seat_name", { seat: s }).replace("{seat}", s)}</b>
+      <select class="who" aria-label="${t("web_seat_kind")}">
+        <option value="human">${t("web_human")}</option><option value="bot">${t("web_bot")}</option></select>
+      <label>${t("web_level")} <select class="level">${levels.map((l) => `<option>${l}</option>`).join("")}</select></label>
+      <input type="text" maxlength="40" placeholder="${t("web_name")}" aria-label="${t("web_name")}">`;
+    row.querySelector("select.who").value = prev.human ? "human" : "bot";
+    row.querySelector("select.level").value = prev.level;
+    row.querySelector("input").value = prev.name;
+    box.append(row);
+  }
+}
+
+async function create(event) {
+  event.preventDefault();
+  const form = $("create");
+  const seats = [...document.querySelectorAll(".seatrow")].map((row) => ({
+    human: row.querySelector("select.who").value === "human",
+    level: row.querySelector("select.level").value,
+    name: row.querySelector("input").value.trim() || null,
+  }));
+  const body = {
+    preset: form.preset.value,
+    players: Number(form.players.value),
+    variants: [...form.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
+    turn_seconds: Number(form.turn_seconds.value) || 0,
+    seats,
+  };
+  const response = await fetch("/api/tables", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) { toast(data.error); return; }
+  const list = $("links");
+  list.textContent = "";
+  for (const s of data.seats) {
+    const li = document.createElement("li");
+    const who = s.human ? t("web_human") : `${t("web_bot")} (${s.level})`;
+    li.innerHTML = `<b>${t("seat_name", { seat: s.seat })}</b> · ${who}: <a href="${s.url}" target="_blank"></a> `;
+    li.querySelector("a").textContent = s.url;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = t("web_copy");
+    copy.addEventListener("click", () => navigator.clipboard?.writeText(s.url));
+    li.append(copy);
+    list.append(li);
+  }
+  const li = document.createElement("li");
+  li.innerHTML = `<b>${t("web_watch")}</b>: <a href="${data.watch}" target="_blank"></a>`;
+  li.querySelector("a").textContent = data.watch;
+  list.append(li);
+  $("created").hidden = false;
+  refresh();
+}
+
+async function refresh() {
+  const tables = await (await fetch("/api/tables")).json();
+  const ul = $("tables");
+  ul.textContent = "";
+  if (!tables.length) {
+    const li = document.createElement("li");
+    li.textContent = t("web_no_tables");
+    ul.append(li);
+  }
+  for (const table of tables) {
+    const li = document.createElement("li");
+    const free = table.seats.filter((s) => s.human && !s.joined).length;
+    const rules = [table.rules.preset, `${table.rules.players}`, ...table.rules.variants].join(" · ");
+    const state = table.status === "waiting" ? t("web_waiting_count", { count: free })
+      : `${t("web_deal")} ${table.deal}/${table.deals}`;
+    li.innerHTML = `<code>${table.id}</code> ${rules} — ${state} — <a href="/play#w=${table.id}">${t("web_watch")}</a>`;
+    ul.append(li);
+  }
+}
+
+function toast(message) {
+  const el = $("toast");
+  el.textContent = message;
+  el.classList.add("show");
+  setTimeout(() => el.classList.remove("show"), 4000);
+}
+
+await loadCatalog(initialLang());
+levels = await (await fetch("/api/levels")).json();
+applyStatic();
+$("lang-slot").append(langSelect(() => { seatRows(); refresh(); }));
+$("create").players.addEventListener("change", seatRows);
+$("create").addEventListener("submit", create);
+seatRows();
+refresh();
+setInterval(refresh, 5000);

@@ -1,0 +1,483 @@
+"""A live table: its session, its seats, the bots that play server-side, and the
+connections that watch it.
+
+The engine is the only authority. Every action, whoever sends it, goes through
+:meth:`Table.submit`: checked by the engine, committed to the store, applied, and only
+then told to the connections. A table's *version* counts the deals started and the
+actions applied, so a message built on an older picture of the table is refused as stale.
+
+A driver task per table runs the turn loop of :func:`lald.sim.play.step` in real time:
+before each turn action the open claims are offered to the bot seats in
+``state.claim_order()``, then the seat to move acts if a bot plays it; a human seat is
+waited for (or played by the bot of its level when its turn timer runs out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+from ..bots import Bot, make_bot
+from ..core import (
+    Action,
+    Claim,
+    IllegalActionError,
+    LaidDown,
+    PlayerView,
+    Rules,
+    Session,
+    State,
+    action_from_json,
+    censor,
+)
+from ..i18n import Catalog
+from ..narrate import describe, explain_settlement, join_names
+from ..store import SeatData, Store, TableData
+from .wire import op_json, view_json
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+log = logging.getLogger("lald.web")
+T = TypeVar("T")
+Step = Callable[[], Awaitable[None]]
+
+
+@dataclasses.dataclass
+class Settings:
+    """The pace of the server's bots (seconds)."""
+
+    bot_delay: float = 0.6
+    """How long a bot waits before it acts, so people can follow the play."""
+    claim_window: float = 1.5
+    """How long bots hold back when a human seat has just been given a new claim."""
+    deal_pause: float = 4.0
+    """The pause before the next deal at a table of bots only."""
+    threaded_bots: bool = True
+    """Let bots think in a worker thread, so a slow bot does not stall other tables."""
+    max_backlog: int = 256
+    """Messages queued for one connection before it is dropped (it reconnects)."""
+
+
+class Entry(NamedTuple):
+    """One line of a table's log, rendered per recipient and language on sending."""
+
+    kind: str
+    """header, op, timer, laugh, settle, tie or winner."""
+    deal: int
+    ref: int
+    """The operation's index in the deal's history (op), or a seat (timer, laugh)."""
+
+
+class Conn:
+    """One websocket: who it is at which table, its language, and what it was sent.
+
+    Frames are built lazily by :meth:`pump`: a burst of actions becomes one frame holding
+    the latest view and every new log line, so a slow reader never makes work pile up.
+    """
+
+    def __init__(self, ws: WebSocket, settings: Settings) -> None:
+        self.ws = ws
+        self.settings = settings
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.lang = "en"
+        self.cursor = 0
+        self.dirty = False
+        self.outbox: collections.deque[str] = collections.deque()
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (errors, replies) ahead of the next state frame."""
+        if len(self.outbox) >= self.settings.max_backlog:
+            self.closed = True
+        self.outbox.append(json.dumps(message))
+        self.wake.set()
+
+    def touch(self) -> None:
+        """The table changed: send a fresh frame when the socket is free."""
+        self.dirty = True
+        self.wake.set()
+
+    async def pump(self) -> None:
+        """Write queued messages and frames to the socket until it closes."""
+        while not self.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox and not self.closed:
+                await self.ws.send_text(self.outbox.popleft())
+            if self.dirty and self.table is not None and not self.closed:
+                self.dirty = False
+                await self.ws.send_text(self.table.frame(self))
+        await self.ws.close(code=1013)
+
+
+class Table:
+    """One table: session, seats, bots, log, connections and the driver task."""
+
+    def __init__(self, data: TableData, store: Store, settings: Settings) -> None:
+        self.id = data.id
+        self.created = data.created
+        self.store = store
+        self.settings = settings
+        self.config = data.config
+        spec = data.config["rules"]
+        self.rules = Rules.make(spec.get("preset", "survivor"), spec.get("players", 5),
+                                spec.get("variants", ()), spec.get("options", {}))
+        self.turn_seconds = float(data.config.get("turn_seconds", 0))
+        self.seats: list[SeatData] = sorted(data.seats, key=lambda s: s.seat)
+        self.session = Session(self.rules, data.seed)
+        self.seed = data.seed
+        rng = random.Random(data.seed)
+        self.bots: list[Bot] = [make_bot(s.level, s.seat, self.rules, random.Random(rng.random()))
+                                for s in self.seats]
+        self.entries: list[Entry] = []
+        self.sources: list[list[str]] = []
+        self.version = 0
+        self.conns: set[Conn] = set()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.changed_at = time.monotonic()
+        self.turn_started = self.changed_at
+        self._offered = -1
+        self._claims_version = -1
+        self._human_claims: frozenset[Claim] = frozenset()
+        self._window = False
+        for d in range(data.deals_started):
+            self._begin_deal()
+            for obj, source in (data.actions[d] if d < len(data.actions) else []):
+                self._apply(action_from_json(obj), source)
+        self.status = ("over" if self.session.over else
+                       "playing" if data.deals_started else "waiting")
+
+    # -- the game -----------------------------------------------------------------------
+
+    @property
+    def state(self) -> State | None:
+        """The current deal (the last one once it is over), or None before the first."""
+        return self.session.deals[-1] if self.session.deals else None
+
+    @property
+    def deal_index(self) -> int:
+        """The index of the current deal (0-based)."""
+        return len(self.session.deals) - 1
+
+    def _begin_deal(self) -> None:
+        state = self.session.start_deal()
+        d = self.deal_index
+        self.sources.append([])
+        self.entries.append(Entry("header", d, 0))
+        self.entries.extend(Entry("op", d, i) for i in range(len(state.history)))
+        self.version += 1
+        self._changed()
+
+    def _apply(self, action: Action, source: str) -> None:
+        state = self.state
+        assert state is not None
+        d, before, mover = self.deal_index, len(state.history), state.to_move
+        if source == "timer":
+            self.entries.append(Entry("timer", d, action.seat))
+        op = state.apply(action)
+        self.sources[d].append(source)
+        for i in range(before, len(state.history)):
+            self.entries.append(Entry("op", d, i))
+            if i == before and isinstance(op, LaidDown) and self.rules.laugh:
+                self.entries.append(Entry("laugh", d, op.seat))
+        self.version += 1
+        if state.over:
+            planned = len(self.session.schedule)
+            self.session.end_deal(state)
+            self.entries.append(Entry("settle", d, 0))
+            if self.session.over:
+                self.entries.append(Entry("winner", d, 0))
+            elif len(self.session.schedule) > planned:
+                self.entries.append(Entry("tie", d, 0))
+        self._changed(state.to_move != mover)
+
+    def _changed(self, new_turn: bool = True) -> None:
+        self.changed_at = time.monotonic()
+        if new_turn:
+            self.turn_started = self.changed_at
+
+    def submit(self, action: Action, source: str) -> None:
+        """Check ``action`` with the engine, commit it, apply it, then tell everyone.
+
+        Raises :class:`IllegalActionError` (nothing changed) if the engine refuses it.
+        """
+        state = self.state
+        if self.status != "playing" or state is None or state.over:
+            raise IllegalActionError("no deal is being played at this table")
+        state.verify(action)
+        self.store.add_action(self.id, self.deal_index, len(state.actions), action.to_json(), source)
+        self._apply(action, source)
+        if self.session.over:
+            self.status = "over"
+            self.store.update_table(self.id, status="over")
+        self.notify()
+
+    def next_deal(self) -> None:
+        """Deal the next deal of the session (the first one starts the table)."""
+        if self.session.over:
+            raise IllegalActionError("the session is over")
+        state = self.state
+        if state is not None and not state.over:
+            raise IllegalActionError("the deal is not over yet")
+        self.store.update_table(self.id, deals_started=len(self.session.deals) + 1, status="playing")
+        self.status = "playing"
+        self._begin_deal()
+        self.notify()
+
+    def set_seat(self, seat: int, **values: Any) -> None:
+        """Change who plays a seat, its name, or mark it joined (stored first)."""
+        self.store.update_seat(self.id, seat, **values)
+        for key, value in values.items():
+            setattr(self.seats[seat], key, value)
+        if "human" in values:
+            self._claims_version = -1
+        self.notify()
+
+    def notify(self) -> None:
+        """Tell every connection and the driver that the table changed."""
+        for conn in self.conns:
+            conn.touch()
+        self.wake.set()
+
+    # -- the driver ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the driver task."""
+        if self.task is None:
+            self.task = asyncio.create_task(self.run(), name=f"table {self.id}")
+
+    async def stop(self) -> None:
+        """Stop the driver task."""
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+            self.task = None
+
+    async def run(self) -> None:
+        """The turn loop: wait for what the plan says, or for a change, then act."""
+        try:
+            while self.status != "over":
+                self.wake.clear()
+                delay, step = self.plan()
+                if step is None:
+                    await self.wake.wait()
+                    continue
+                if delay > 0:
+                    try:
+                        await asyncio.wait_for(self.wake.wait(), delay)
+                        continue
+                    except TimeoutError:
+                        pass
+                await step()
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s stopped", self.id)
+
+    def plan(self) -> tuple[float, Step | None]:
+        """What the driver does next and in how many seconds (no step: wait for a change)."""
+        if self.status == "over":
+            return 0.0, None
+        if self.status == "waiting":
+            ready = all(s.joined for s in self.seats if s.human)
+            return 0.0, (self._deal_step if ready else None)
+        state = self.state
+        assert state is not None
+        now = time.monotonic()
+        if state.over:
+            if self.session.over:
+                return 0.0, None
+            if not any(s.human for s in self.seats):
+                return max(0.0, self.changed_at + self.settings.deal_pause - now), self._deal_step
+            if self.turn_seconds > 0:
+                return max(0.0, self.changed_at + self.turn_seconds - now), self._deal_step
+            return 0.0, None
+        open_claims = state.open_claims()
+        if self._claims_version != self.version:
+            human = frozenset(c for c in open_claims if self.seats[c.seat].human)
+            self._window = bool(human - self._human_claims)
+            self._human_claims, self._claims_version = human, self.version
+        mover = state.to_move
+        assert mover is not None
+        bot_claims = self._offered != self.version and any(
+            not self.seats[c.seat].human for c in open_claims)
+        if bot_claims or not self.seats[mover].human:
+            wait = self.settings.bot_delay
+            if self._window:
+                wait = max(wait, self.settings.claim_window)
+            return max(0.0, self.changed_at + wait - now), self._bot_step
+        if self.turn_seconds > 0:
+            return max(0.0, self.turn_started + self.turn_seconds - now), self._timer_step
+        return 0.0, None
+
+    async def _think(self, fn: Callable[[PlayerView, Sequence[T]], Any],
+                     view: PlayerView, options: Sequence[T]) -> Any:
+        if self.settings.threaded_bots:
+            return await asyncio.to_thread(fn, view, options)
+        return fn(view, options)
+
+    async def _deal_step(self) -> None:
+        self.next_deal()
+
+    async def _bot_step(self) -> None:
+        state, version = self.state, self.version
+        assert state is not None
+        self._offered = version
+        for seat in state.claim_order():
+            if self.seats[seat].human:
+                continue
+            claims = state.claims(seat)
+            if claims:
+                choice = await self._think(self.bots[seat].claim, state.view(seat), claims)
+                if self.version != version:
+                    return
+                if choice is not None:
+                    self._submit_bot(choice, "bot", claims)
+                    return
+        mover = state.to_move
+        if mover is not None and not self.seats[mover].human:
+            legal = state.turn_actions()
+            action = await self._think(self.bots[mover].act, state.view(mover), legal)
+            if self.version == version:
+                self._submit_bot(action, "bot", legal)
+
+    async def _timer_step(self) -> None:
+        state, version = self.state, self.version
+        assert state is not None and state.to_move is not None
+        seat = state.to_move
+        legal = state.turn_actions()
+        action = await self._think(self.bots[seat].act, state.view(seat), legal)
+        if self.version == version:
+            self._submit_bot(action, "timer", legal)
+
+    def _submit_bot(self, action: Action, source: str, legal: Sequence[Action]) -> None:
+        try:
+            self.submit(action, source)
+        except IllegalActionError as e:
+            # A bot that breaks the rules must not stop the table: play its first legal move.
+            log.error("table %s: bot of seat %s chose %s: %s", self.id, action.seat, action, e)
+            if not isinstance(action, Claim):
+                self.submit(legal[0], source)
+
+    # -- what each recipient is sent ----------------------------------------------------
+
+    def names(self, catalog: Catalog) -> list[str]:
+        """Seat names in ``catalog``'s language (a seat without a name is "Seat n")."""
+        return [s.name or catalog.t("seat_name", seat=s.seat) for s in self.seats]
+
+    def render(self, entry: Entry, seat: int | None, catalog: Catalog,
+               names: Sequence[str]) -> dict[str, Any]:
+        """One log entry as ``seat`` may see it, in ``catalog``'s language."""
+        kind, d, index = entry
+        state = self.session.deals[d]
+        t = catalog.t
+        if kind == "op":
+            op = censor(state.history[index], seat)
+            return {"kind": kind, "deal": d, "text": describe(op, names, catalog), "op": op_json(op)}
+        if kind == "header":
+            text = t("deal_header", number=d + 1, dealer=names[state.dealer],
+                     eldest=names[state.eldest])
+            return {"kind": kind, "deal": d, "text": text}
+        if kind == "timer":
+            return {"kind": kind, "deal": d, "seat": index,
+                    "text": t("web_timer_expired", name=names[index], level=self.seats[index].level)}
+        if kind == "laugh":
+            return {"kind": kind, "deal": d, "seat": index, "text": t("laugh")}
+        result = self.session.results[d]
+        if kind == "settle":
+            balances = [b + c for b, c in zip(state.balances_before, result.chips, strict=True)]
+            lines = explain_settlement(self.rules, result, state.dealer, names, balances, catalog)
+            return {"kind": kind, "deal": d, "text": "\n".join(lines), "lines": lines}
+        if kind == "tie":
+            leaders = self.session.schedule[len(self.session.results):]
+            return {"kind": kind, "deal": d,
+                    "text": t("tie_extra_deals", names=join_names([names[s] for s in leaders], catalog))}
+        winners = self.session.winners
+        key = "session_winner" if len(winners) == 1 else "session_shared"
+        return {"kind": kind, "deal": d, "seats": list(winners),
+                "text": t(key, names=join_names([names[s] for s in winners], catalog))}
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby lists: rules, seats and progress (no secrets)."""
+        return {
+            "id": self.id,
+            "rules": self.rules.spec(),
+            "status": self.status,
+            "deal": len(self.session.deals),
+            "deals": len(self.session.schedule),
+            "turn_seconds": self.turn_seconds,
+            "seats": [{"seat": s.seat, "name": s.name, "human": s.human, "level": s.level,
+                       "joined": s.joined, "online": self.online(s.seat)} for s in self.seats],
+        }
+
+    def online(self, seat: int) -> bool:
+        """Whether a connection is open on ``seat``."""
+        return any(c.seat == seat for c in self.conns)
+
+    def frame(self, conn: Conn) -> str:
+        """The state frame for ``conn``: its own view, its legal actions, new log lines."""
+        catalog = Catalog(conn.lang)
+        names = self.names(catalog)
+        seat = conn.seat
+        state = self.state
+        reset = conn.cursor == 0
+        entries = self.entries[conn.cursor:]
+        conn.cursor = len(self.entries)
+        legal: list[dict[str, Any]] = []
+        if (seat is not None and state is not None and self.seats[seat].human
+                and self.status == "playing"):
+            legal = [a.to_json() for a in state.legal_actions(seat)]
+        session = self.session
+        results = [{"deal": i, "dealer": session.deals[i].dealer, "won": list(r.won),
+                    "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
+                    "prize_to": r.prize_to, "winners": list(r.winners)}
+                   for i, r in enumerate(session.results)]
+        frame = {
+            "type": "state",
+            "v": self.version,
+            "table": self.summary() | {"names": names},
+            "you": seat,
+            "deal": self.deal_index,
+            "view": None if state is None else view_json(state.view(seat)),
+            "legal": legal,
+            "can_next": (seat is not None and self.seats[seat].human and state is not None
+                         and state.over and not session.over),
+            "turn_deadline": self._deadline(),
+            "reset": reset,
+            "log": [self.render(e, seat, catalog, names) for e in entries],
+            "session": {"pot": session.pot, "balances": list(session.balances),
+                        "results": results, "over": session.over,
+                        "winners": list(session.winners),
+                        "laugh": self.rules.laugh},
+        }
+        return json.dumps(frame, ensure_ascii=False)
+
+    def _deadline(self) -> float | None:
+        """Seconds left on the clock of the seat to move, if the table has a timer."""
+        state = self.state
+        if self.turn_seconds <= 0 or state is None or state.over or state.to_move is None:
+            return None
+        if not self.seats[state.to_move].human:
+            return None
+        return round(max(0.0, self.turn_started + self.turn_seconds - time.monotonic()), 1)
+
+    def record(self, deal: int) -> State:
+        """Deal ``deal`` (0-based) once it is over; a deal in play is not disclosed."""
+        if not 0 <= deal < len(self.session.deals) or not self.session.deals[deal].over:
+            raise KeyError(deal)
+        return self.session.deals[deal]

@@ -1,0 +1,54 @@
+"""What goes on the wire: an engine view, legal actions and log lines as JSON.
+
+Everything a recipient receives is built from ``state.view(seat)`` (``None`` for a
+spectator) and the censored operations of that view, so a frame holds no card the
+engine would not show that recipient.
+
+>>> from lald.core import Rules, State
+>>> s = State.deal(Rules.make(), seed=1)
+>>> v = view_json(s.view(None))
+>>> v["hand"], len(v["table"]), v["seat"]
+([], 12, None)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Capture, CaptureKind, Claimed, LaidDown, Operation, PlayerView, Trail
+
+
+def view_json(v: PlayerView) -> dict[str, Any]:
+    """The view as JSON: cards in canonical notation, no history (the log carries it)."""
+    return {
+        "seat": None if v.seat < 0 else v.seat,
+        "dealer": v.dealer,
+        "eldest": v.eldest,
+        "to_move": v.to_move,
+        "foreplay": v.foreplay,
+        "over": v.over,
+        "hand": [str(c) for c in v.hand],
+        "table": [str(c) for c in v.table],
+        "hand_sizes": list(v.hand_sizes),
+        "won_sizes": list(v.won_sizes),
+        "won_seen": [[str(c) for c in pile] for pile in v.won_seen],
+        "statuses": [str(s) for s in v.statuses],
+        "last_capture": v.last_capture,
+        "pot": v.pot,
+        "balances": list(v.balances),
+    }
+
+
+def op_json(op: Operation) -> dict[str, Any]:
+    """The structured form of a (censored) operation, for the page's highlights."""
+    if isinstance(op, Capture):
+        return {"kind": "sweep" if op.kind is CaptureKind.SWEEP else "capture", "seat": op.seat,
+                "cards": [str(c) for c in op.play + op.take]}
+    if isinstance(op, Claimed):
+        return {"kind": "claim", "seat": op.seat,
+                "cards": None if op.cards is None else [str(c) for c in op.cards]}
+    if isinstance(op, LaidDown):
+        return {"kind": "lie_down", "seat": op.seat, "cards": [str(c) for c in op.cards]}
+    if isinstance(op, Trail):
+        return {"kind": "trail", "seat": op.seat, "cards": [str(op.card)]}
+    return {"kind": type(op).__name__.lower(), "seat": None, "cards": None}
