@@ -173,6 +173,20 @@ def test_illegal_actions_rejected_state_unchanged(cfg: tuple[str, int, tuple[str
         assert state.can(action)
 
 
+@pytest.mark.parametrize("preset,players,variants", ALL_CONFIGS)
+def test_open_claims_are_every_seats_claims_in_claim_order(
+        preset: str, players: int, variants: tuple[str, ...]) -> None:
+    rules = Rules.make(preset, players, variants)
+    rng = random.Random(11)
+
+    def check(state: State) -> None:
+        expected = [c for seat in state.claim_order() for c in state.claims(seat)]
+        assert state.open_claims() == expected
+
+    for seed in range(15):
+        play_random(rules, seed, rng, rng.random(), check=check)
+
+
 @given(config, st.integers(0, 2**32), st.integers(0, 50))
 def test_legal_actions_are_exactly_the_accepted_ones(cfg: tuple[str, int, tuple[str, ...]], seed: int,
                                                      stop: int) -> None:

@@ -34,6 +34,7 @@ from .actions import (
 )
 from .cards import (
     CARDS,
+    FULL_DECK,
     NIBBLE_COUNT,
     NUM_CARDS,
     NUM_RANKS,
@@ -137,7 +138,7 @@ class State:
         "rules", "n", "dealer", "eldest", "hands", "table_mask", "won", "face_down",
         "lain", "to_move", "foreplay", "over", "last_capture", "last_actor", "pot_before",
         "balances_before", "history", "actions", "dealt_hands", "dealt_table", "result",
-        "seed", "holding", "_capture_table", "_claim_flags",
+        "seed", "holding", "_capture_table", "_claim_flags", "_dead", "_spotted",
     )
 
     rules: Rules
@@ -165,6 +166,10 @@ class State:
     holding: int
     _capture_table: dict[int, tuple[Capture, ...]]
     _claim_flags: tuple[bool, bool, bool, bool]
+    _dead: int
+    """Bit 4r set while rank r's live cards all lie in one hand."""
+    _spotted: int
+    """Bit 4r set while rank r's live cards all lie on the table."""
 
     # -- construction -------------------------------------------------------------------
 
@@ -246,6 +251,7 @@ class State:
             raise LayoutError(f"{len(s.balances_before)} balances given for {n} players")
         s.history, s.actions, s.result, s.seed = [], [], None, None
         s.holding = n
+        s._dead = s._spotted = 0
         key = (rules.single_takes_three, rules.pair_on_pair, rules.prial_on_single)
         s._capture_table = _CAPTURE_TABLES.setdefault(key, {})
         own_sets = rules.hand_set_timing is HandSetTiming.FOREPLAY_OR_OWN_TURN
@@ -262,6 +268,7 @@ class State:
                     s.table_mask ^= m
                     s.won[dealer] |= m
                     s.history.append(TableMournival(dealer, cards_of(m)))
+        s._rescan(FULL_DECK)
         return s
 
     def clone(self) -> State:
@@ -277,7 +284,34 @@ class State:
         c.dealt_hands, c.dealt_table = self.dealt_hands, self.dealt_table
         c.result, c.seed, c.holding = self.result, self.seed, self.holding
         c._capture_table, c._claim_flags = self._capture_table, self._claim_flags
+        c._dead, c._spotted = self._dead, self._spotted
         return c
+
+    def _rescan(self, cards: int) -> None:
+        """Recompute which ranks are dead in a hand or spotted on the table, for the
+        ranks of ``cards`` (the ranks an action touched)."""
+        flags = cards | cards >> 1
+        flags = (flags | flags >> 2) & _ONES
+        table, hands = self.table_mask, self.hands
+        dead, spotted = self._dead & ~flags, self._spotted & ~flags
+        while flags:
+            low = flags & -flags
+            flags ^= low
+            shift = low.bit_length() - 1
+            t = (table >> shift) & 15
+            live = t
+            for h in hands:
+                live |= (h >> shift) & 15
+            if not live:
+                continue
+            if t == live:
+                spotted |= low
+            elif not t:
+                for h in hands:
+                    if (h >> shift) & 15 == live:
+                        dead |= low
+                        break
+        self._dead, self._spotted = dead, spotted
 
     # -- what is where ------------------------------------------------------------------
 
@@ -426,6 +460,15 @@ class State:
         hands, table, mover, n = self.hands, self.table_mask, self.to_move, self.n
         own_sets, dead_all, dead_own, spotter = self._claim_flags
         sets_all = self.foreplay and self.rules.hand_sets
+        if not (spotter and self._spotted or sets_all):
+            dead = self._dead if dead_all or dead_own else 0
+            if not dead and not own_sets:
+                return []
+            assert mover is not None
+            if not (dead and dead_all) and not (
+                    dead and _nonzero(hands[mover]) & dead
+                    or own_sets and _at_least_three(hands[mover])):
+                return []
         live = table
         for hand in hands:
             live |= hand
@@ -698,6 +741,7 @@ class State:
         op: Operation
         if type(action) is Capture:
             play, take = self._check_capture(action)
+            touched = take
             hands[seat] ^= play
             self.table_mask ^= take
             self.won[seat] |= play | take
@@ -706,6 +750,7 @@ class State:
             op = action
         elif type(action) is Claim:
             m, is_set = self._check_claim(action)
+            touched = m
             if self.table_mask & m == m and not hands[seat] & m:
                 self.table_mask ^= m
                 kind = ClaimKind.SPOTTER
@@ -720,17 +765,19 @@ class State:
         else:
             self._check(action)
             if type(action) is LieDown:
-                hand = hands[seat]
+                hand = touched = hands[seat]
                 self.table_mask |= hand
                 hands[seat] = 0
                 self.lain[seat] = True
                 op = LaidDown(seat, cards_of(hand))
             else:
                 assert isinstance(action, Trail)
+                touched = 1 << action.card
                 hands[seat] ^= 1 << action.card
                 self.table_mask |= 1 << action.card
                 op = action
             self.foreplay = False
+        self._rescan(touched)
         self.actions.append(action)
         self.history.append(op)
         self.last_actor = seat
