@@ -50,5 +50,5 @@ def position(
     state.foreplay = foreplay
     state.history = []
     state.last_actor = None if foreplay else (to_move - 1) % rules.players
-    state._rescan(FULL_DECK)
+    state._recount()
     return state

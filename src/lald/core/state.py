@@ -121,8 +121,12 @@ def _plural(rank: int) -> str:
     return RANK_PLURALS[rank]
 
 
-#: Captures by (seat, rank, hand nibble, table nibble), one table per capture options.
-_CAPTURE_TABLES: dict[tuple[SingleTakesThree, bool, bool], dict[int, tuple[Capture, ...]]] = {}
+#: Captures by (seat, rank, hand nibble, table nibble), one table per capture options; and
+#: for each capture in it, by ``id``: its card sets and the nibbles that make it legal (the
+#: table keeps those objects alive, so their ids stay theirs).
+_CaptureInfo = tuple[int, int, int, int, int]
+_CAPTURE_TABLES: dict[tuple[SingleTakesThree, bool, bool],
+                      tuple[dict[int, tuple[Capture, ...]], dict[int, _CaptureInfo]]] = {}
 
 
 class State:
@@ -138,7 +142,7 @@ class State:
         "rules", "n", "dealer", "eldest", "hands", "table_mask", "won", "face_down",
         "lain", "to_move", "foreplay", "over", "last_capture", "last_actor", "pot_before",
         "balances_before", "history", "actions", "dealt_hands", "dealt_table", "result",
-        "seed", "holding", "_capture_table", "_claim_flags", "_dead", "_spotted",
+        "seed", "holding", "_capture_table", "_claim_flags", "_dead", "_spotted", "_live", "_capture_ids",
     )
 
     rules: Rules
@@ -165,11 +169,14 @@ class State:
     seed: int | None
     holding: int
     _capture_table: dict[int, tuple[Capture, ...]]
+    _capture_ids: dict[int, _CaptureInfo]
     _claim_flags: tuple[bool, bool, bool, bool]
     _dead: int
     """Bit 4r set while rank r's live cards all lie in one hand."""
     _spotted: int
     """Bit 4r set while rank r's live cards all lie on the table."""
+    _live: int
+    """The live cards: in a hand or on the table."""
 
     # -- construction -------------------------------------------------------------------
 
@@ -253,7 +260,7 @@ class State:
         s.holding = n
         s._dead = s._spotted = 0
         key = (rules.single_takes_three, rules.pair_on_pair, rules.prial_on_single)
-        s._capture_table = _CAPTURE_TABLES.setdefault(key, {})
+        s._capture_table, s._capture_ids = _CAPTURE_TABLES.setdefault(key, ({}, {}))
         own_sets = rules.hand_set_timing is HandSetTiming.FOREPLAY_OR_OWN_TURN
         s._claim_flags = (
             rules.hand_sets and own_sets,
@@ -268,7 +275,7 @@ class State:
                     s.table_mask ^= m
                     s.won[dealer] |= m
                     s.history.append(TableMournival(dealer, cards_of(m)))
-        s._rescan(FULL_DECK)
+        s._recount()
         return s
 
     def clone(self) -> State:
@@ -284,24 +291,31 @@ class State:
         c.dealt_hands, c.dealt_table = self.dealt_hands, self.dealt_table
         c.result, c.seed, c.holding = self.result, self.seed, self.holding
         c._capture_table, c._claim_flags = self._capture_table, self._claim_flags
-        c._dead, c._spotted = self._dead, self._spotted
+        c._capture_ids = self._capture_ids
+        c._dead, c._spotted, c._live = self._dead, self._spotted, self._live
         return c
+
+    def _recount(self) -> None:
+        """Recompute the live cards and the dead and spotted ranks from scratch."""
+        live = self.table_mask
+        for h in self.hands:
+            live |= h
+        self._live = live
+        self._rescan(FULL_DECK)
 
     def _rescan(self, cards: int) -> None:
         """Recompute which ranks are dead in a hand or spotted on the table, for the
         ranks of ``cards`` (the ranks an action touched)."""
         flags = cards | cards >> 1
         flags = (flags | flags >> 2) & _ONES
-        table, hands = self.table_mask, self.hands
+        table, hands, all_live = self.table_mask, self.hands, self._live
         dead, spotted = self._dead & ~flags, self._spotted & ~flags
         while flags:
             low = flags & -flags
             flags ^= low
             shift = low.bit_length() - 1
             t = (table >> shift) & 15
-            live = t
-            for h in hands:
-                live |= (h >> shift) & 15
+            live = (all_live >> shift) & 15
             if not live:
                 continue
             if t == live:
@@ -336,10 +350,7 @@ class State:
 
     def live_mask(self) -> int:
         """All live cards: in a hand or on the table."""
-        m = self.table_mask
-        for h in self.hands:
-            m |= h
-        return m
+        return self._live
 
     def dead_ranks(self) -> list[int]:
         """Ranks whose live cards all lie in one place (RULES.md §3)."""
@@ -396,9 +407,11 @@ class State:
             key = seat << 16 | shift << 8 | ((hand >> shift) & 15) << 4 | (table >> shift) & 15
             caps = known.get(key)
             if caps is None:
-                caps = known[key] = _captures(
-                    seat, shift >> 2, (hand >> shift) & 15, (table >> shift) & 15,
-                    rules.single_takes_three, rules.pair_on_pair, rules.prial_on_single)
+                h, t = (hand >> shift) & 15, (table >> shift) & 15
+                caps = known[key] = _captures(seat, shift >> 2, h, t, rules.single_takes_three,
+                                              rules.pair_on_pair, rules.prial_on_single)
+                for c in caps:
+                    self._capture_ids[id(c)] = (mask_of(c.play), mask_of(c.take), shift, h, t)
             out.extend(caps)
         if out:
             return out
@@ -469,9 +482,7 @@ class State:
                     dead and _nonzero(hands[mover]) & dead
                     or own_sets and _at_least_three(hands[mover])):
                 return []
-        live = table
-        for hand in hands:
-            live |= hand
+        live = self._live
         spot = 0
         if spotter and table:
             x = live & ~table
@@ -596,6 +607,13 @@ class State:
                 f"{format_cards(caps[0].take)}), so it may not {what}")
 
     def _check_capture(self, a: Capture) -> tuple[int, ...]:
+        info = self._capture_ids.get(id(a))
+        if info is not None:  # one of the engine's own capture objects: check its nibbles
+            play, take, shift, h, t = info
+            seat = a.seat
+            if (seat == self.to_move and (self.hands[seat] >> shift) & 15 == h
+                    and (self.table_mask >> shift) & 15 == t):
+                return (play, take)
         seat, play_cards, take_cards = a.seat, a.play, a.take
         if seat == self.to_move and play_cards and take_cards:
             play = take = 0
@@ -742,6 +760,7 @@ class State:
         if type(action) is Capture:
             play, take = self._check_capture(action)
             touched = take
+            self._live ^= play | take
             hands[seat] ^= play
             self.table_mask ^= take
             self.won[seat] |= play | take
@@ -751,6 +770,7 @@ class State:
         elif type(action) is Claim:
             m, is_set = self._check_claim(action)
             touched = m
+            self._live ^= m
             if self.table_mask & m == m and not hands[seat] & m:
                 self.table_mask ^= m
                 kind = ClaimKind.SPOTTER
@@ -807,7 +827,7 @@ class State:
         self.history.append(DealEnded(survivor, self.dealer, cards_of(hand), cards_of(table)))
         self.won[self.dealer] |= hand | table
         self.hands[survivor] = 0
-        self.table_mask = 0
+        self.table_mask = self._live = self._dead = self._spotted = 0
         self.over = True
         self.to_move = None
         self.result = settle(self.rules, tuple(w.bit_count() for w in self.won), self.dealer,
