@@ -1,0 +1,144 @@
+"""Helpers for the web tests: an app with instant bots, sockets that never hang, a
+real ``lald serve`` process on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from lald.web.app import create_app
+from lald.web.tables import Settings
+
+FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a fresh SQLite file, bots acting at once."""
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)
+    with TestClient(app) as c:
+        yield c
+
+
+def recv(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message, or a test failure after ``timeout`` seconds (never a hang)."""
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    result: dict[str, Any] = json.loads(message["text"])
+    return result
+
+
+def poll(ws: WebSocketTestSession) -> dict[str, Any] | None:
+    """The next message if one is waiting, else None."""
+    async def get() -> Any:
+        try:
+            return ws._send_rx.receive_nowait()
+        except anyio.WouldBlock:
+            return None
+
+    message = ws.portal.call(get)
+    if message is None:
+        return None
+    ws._raise_on_close(message)
+    result: dict[str, Any] = json.loads(message["text"])
+    return result
+
+
+def until(ws: WebSocketTestSession, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """Read messages until one satisfies ``pred``; fail on an error message."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = recv(ws, max(0.01, deadline - time.monotonic()))
+        if msg["type"] == "error":
+            raise AssertionError(f"unexpected error message: {msg}")
+        if pred(msg):
+            return msg
+
+
+def state_at(ws: WebSocketTestSession, v: int, timeout: float = 10.0) -> dict[str, Any]:
+    """The first state frame at version ``v`` or later."""
+    return until(ws, lambda m: m["type"] == "state" and m["v"] >= v, timeout)
+
+
+def create(client: TestClient | httpx.Client, humans: list[bool] | int, levels: str = "random",
+           **rules: Any) -> dict[str, Any]:
+    """Create a table; ``humans`` says which seats people play (an int: the first N)."""
+    players = rules.get("players", 5)
+    if isinstance(humans, int):
+        humans = [s < humans for s in range(players)]
+    body = {"seats": [{"human": h, "level": levels} for h in humans]} | rules
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``lald serve`` in a subprocess on 127.0.0.1."""
+
+    def __init__(self, db: str, *extra: str) -> None:
+        self.db = db
+        self.extra = extra
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start and wait until it answers."""
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "lald", "serve", "--port", str(self.port), "--db", self.db,
+             "--log-level", "warning", *self.extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ | {"PYTHONWARNINGS": ""})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"lald serve exited: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(self.base + "/api/levels", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("lald serve did not start in 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, nothing."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Stop gracefully if still running."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        if self.proc is not None and self.proc.stderr is not None:
+            self.proc.stderr.close()
