@@ -202,7 +202,9 @@ class PlainTable:
             answer = self.ask()
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return int(answer) - 1
-            if commands and answer.lower() in ("h", "u", "s", "?", "q"):
+            if answer.lower() == "q":
+                raise _Quit
+            if commands and answer.lower() in ("h", "u", "s", "?"):
                 return answer.lower()
             self.say(self.t("plain_bad_answer", count=len(labels)))
 
@@ -214,8 +216,6 @@ class PlainTable:
             "s": lambda: self._print(t("saved_to", path=str(self.store.save(game)))),
             "?": lambda: self._help(),
         }
-        if key == "q":
-            raise _Quit
         if key == "u":
             if game.undo():
                 self.say(t("undone"))

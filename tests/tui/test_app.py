@@ -1,0 +1,284 @@
+"""The full-screen table, played by key presses through Textual's headless pilot; what the
+screen shows is checked against the engine at every step."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Select
+
+from lald.core import LaidDown, Rules, State
+from lald.i18n import Catalog
+from lald.narrate import describe, explain_settlement
+from lald.tui.app import TableApp, TableScreen
+from lald.tui.game import Game, SeatSpec
+from lald.tui.screens import (
+    ChoiceScreen,
+    ConfirmScreen,
+    HelpScreen,
+    PassScreen,
+    SettlementScreen,
+    SetupScreen,
+)
+from lald.tui.store import Store
+from lald.tui.widgets import CardsView, LinesView, LogView, SeatsView
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+EN = Catalog("en")
+SIZE = (130, 42)
+
+
+def new_game(players: int = 5, humans: tuple[int, ...] = (0,), seed: int = 11,
+             variants: tuple[str, ...] = ()) -> Game:
+    names = ["Anne", "Ben", "Cis", "Dick", "Eve"]
+    seats = [SeatSpec("human" if s in humans else "random", names[s]) for s in range(players)]
+    return Game.new(Rules.make(players=players, variants=variants), seats, seed)
+
+
+def run_app(app: TableApp, body: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await body(pilot)
+
+    asyncio.run(main())
+
+
+def plain(widget: Any) -> str:
+    content = widget.content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+def glyph_words(text: str) -> list[str]:
+    return text.replace("[", " ").replace("]", " ").split()
+
+
+def check_table(app: TableApp, screen: TableScreen) -> None:
+    """Hand, table, seats, log, ledger and menu are what the engine says."""
+    game = app.game
+    state = game.state
+    prompt = screen.prompt
+    assert state is not None and prompt is not None
+    seat = prompt.seat
+    hand = screen.query_one("#hand", CardsView)
+    assert glyph_words(plain(hand)) == [c.glyph for c in sorted(state.hand(seat))]
+    assert str(hand.border_title) == EN.t("hand_title", name=game.names[seat])
+    table = screen.query_one("#table", CardsView)
+    if state.table:
+        assert glyph_words(plain(table)) == [c.glyph for c in sorted(state.table)]
+    rows = screen.query_one("#seats", SeatsView).rows
+    assert [r.hand for r in rows] == [len(state.hand(s)) for s in range(state.n)]
+    assert [r.won for r in rows] == [len(state.won_cards(s)) for s in range(state.n)]
+    assert [r.to_move for r in rows] == [s == state.to_move for s in range(state.n)]
+    assert [r.balance for r in rows] == [b + c for b, c in zip(state.balances_before, state.chips(),
+                                                               strict=True)]
+    log = screen.query_one("#log", LogView).lines
+    said = [describe(op, game.names, EN) for op in state.view(seat).history]
+    assert [line for line in log if line in said] == said
+    laughs = sum(isinstance(op, LaidDown) for op in state.history) if state.rules.laugh else 0
+    assert log.count(EN.t("laugh")) == laughs
+    ledger = screen.query_one("#ledger", LinesView).lines
+    for s, balance in enumerate(game.session.balances):
+        assert any(line.startswith(f"{game.names[s]}: balance {balance:+d},") for line in ledger)
+    menu = screen.query_one("#menu", OptionList)
+    assert menu.option_count == len(screen.menu)
+    offered = [a for choice in screen.menu for a in choice.actions]
+    assert offered == list(prompt.actions)
+    if prompt.kind == "turn":
+        assert offered == state.legal_actions(seat)
+
+
+def check_settlement(app: TableApp, screen: SettlementScreen) -> None:
+    game = app.game
+    deal = game.last_deal
+    assert deal is not None and deal.result is not None
+    assert screen.settlement == explain_settlement(game.rules, deal.result, deal.dealer, game.names,
+                                                   game.session.balances, EN)
+    shown = screen.query_one("#settle-lines", LinesView).lines
+    assert list(shown) == screen.settlement
+    for s, balance in enumerate(game.session.balances):
+        assert any(line.startswith(f"{game.names[s]}: balance {balance:+d},") for line in screen.ledger)
+
+
+def test_pilot_plays_a_five_deal_session_by_key_presses(tmp_path: Path) -> None:
+    game = new_game()
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False)
+    seen = {"table": 0, "settlement": 0, "choice": 0, "confirm": 0}
+
+    async def body(pilot: Pilot[None]) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for _ in range(600):
+            if not app.is_running:
+                break
+            screen = app.screen
+            if isinstance(screen, SettlementScreen):
+                check_settlement(app, screen)
+                if seen["settlement"] == 0:
+                    app.save_screenshot(path=str(ARTIFACTS), filename="settlement.svg")
+                seen["settlement"] += 1
+                await pilot.press("enter")
+            elif isinstance(screen, ChoiceScreen):
+                seen["choice"] += 1
+                await pilot.press("1")
+            elif isinstance(screen, ConfirmScreen):
+                seen["confirm"] += 1
+                await pilot.press("y")
+            else:
+                assert isinstance(screen, TableScreen)
+                check_table(app, screen)
+                if seen["table"] == 2:
+                    app.save_screenshot(path=str(ARTIFACTS), filename="table.svg")
+                seen["table"] += 1
+                await pilot.press("1")
+            await pilot.pause()
+
+    run_app(app, body)
+    assert game.session.over and not app.is_running
+    assert seen["settlement"] == len(game.session.results) >= 5
+    assert seen["table"] > 10 and seen["choice"] > 0
+    assert sum(game.session.balances) + game.session.pot == 0
+
+
+def test_help_screen_shows_the_rules_and_the_options(tmp_path: Path) -> None:
+    app = TableApp(new_game(variants=("silent",)), EN, Store(tmp_path), pace=0, claim_window=0,
+                   setup=False)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        rules_text = app.screen.query_one("#help-rules", LinesView).lines
+        assert rules_text[0].startswith(EN.t("help_title"))
+        options = app.screen.query_one("#help-options", LinesView).lines
+        assert "  laughter: off" in options and "  Variants: silent (nobody laughs)" in options
+        ARTIFACTS.mkdir(exist_ok=True)
+        app.save_screenshot(path=str(ARTIFACTS), filename="help.svg")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+    run_app(app, body)
+
+
+def test_hint_undo_save_and_quit_keys(tmp_path: Path) -> None:
+    game = new_game(seed=3)
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.prompt is not None
+        await pilot.press("h")
+        assert plain(screen.query_one("#hint", LinesView)).startswith("Hint (random bot): ")
+        state = game.state
+        assert state is not None
+        before = list(state.actions)
+        first = screen.prompt
+        await pilot.press("u")
+        assert plain(screen.query_one("#hint", LinesView)) == EN.t("undo_nothing")
+        single = next(i for i, c in enumerate(screen.menu) if len(c.actions) == 1)
+        await pilot.press(str(single + 1))
+        await pilot.pause()
+        while isinstance(app.screen, ConfirmScreen | ChoiceScreen):
+            await pilot.press("1")
+            await pilot.pause()
+        assert len(game.state.actions) > len(before)  # type: ignore[union-attr]
+        await pilot.press("u")
+        await pilot.pause()
+        assert game.state is not None and list(game.state.actions) == before
+        assert screen.prompt == first
+        await pilot.press("s")
+        assert (tmp_path / "session-3.json").exists()
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+    run_app(app, body)
+    again = Store.load(tmp_path / "session-3.json")
+    assert again.state is not None and list(again.state.actions) == list(game.state.actions)  # type: ignore[union-attr]
+
+
+def test_hot_seat_hides_each_hand_behind_a_pass_screen(tmp_path: Path) -> None:
+    game = new_game(players=3, humans=(0, 1, 2), seed=4)
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False)
+    passes: list[str] = []
+    after_pass: list[str] = []
+
+    async def body(pilot: Pilot[None]) -> None:
+        for _ in range(12):
+            screen = app.screen
+            if isinstance(screen, PassScreen):
+                title = plain(screen.query_one("#pass-title"))
+                passes.append(title)
+                table = app.table
+                assert table.viewer is None
+                assert plain(table.query_one("#hand", CardsView)) == EN.t("hand_hidden_text")
+                await pilot.press("enter")
+            elif isinstance(screen, TableScreen):
+                assert screen.prompt is not None and screen.viewer == screen.prompt.seat
+                if len(after_pass) < len(passes):
+                    after_pass.append(EN.t("pass_to", name=game.names[screen.prompt.seat]))
+                check_table(app, screen)
+                await pilot.press("u")
+                assert plain(screen.query_one("#hint", LinesView)) == EN.t("undo_not_allowed")
+                await pilot.press("1")
+            else:
+                await pilot.press("1")
+            await pilot.pause()
+
+    run_app(app, body)
+    assert len(passes) >= 3
+    assert passes[:len(after_pass)] == after_pass
+
+
+def _claim_seed() -> int:
+    """A seed whose first deal opens a claim to seat 0 while another seat is to move."""
+    for seed in range(500):
+        game = new_game(seed=seed)
+        state: State = game.start_deal()
+        if state.to_move != 0 and state.claims(0):
+            return seed
+    raise AssertionError("no seed")
+
+
+def test_an_out_of_turn_claim_window_closes_and_play_moves_on(tmp_path: Path) -> None:
+    game = new_game(seed=_claim_seed())
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0.5, setup=False)
+    offered: list[Any] = []
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        prompt = screen.prompt
+        assert prompt is not None and prompt.kind == "claim" and prompt.seat == 0
+        offered.append(prompt)
+        assert screen.menu[-1].label == EN.t("act_pass")
+        await pilot.pause(1.0)
+        assert screen.prompt is not prompt
+
+    run_app(app, body)
+    assert offered and set(offered[0].actions) <= game._declined[0]
+
+
+def test_setup_screen_builds_the_session(tmp_path: Path) -> None:
+    app = TableApp(new_game(), Catalog("de"), Store(tmp_path), pace=0, claim_window=0, setup=True)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#players", Select).value = 3
+        screen.query_one("#preset", Select).value = "last-capture"
+        await pilot.pause()
+        assert not screen.query_one("#seat-row-3").display
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert plain(app.screen.query_one("#status")).startswith("Runde 1 von 3")
+
+    run_app(app, body)
+    assert app.game.rules.players == 3 and app.game.rules.preset == "last-capture"
+    assert [s.kind for s in app.game.seats] == ["human", "random", "random"]

@@ -1,0 +1,88 @@
+"""``lald play --plain`` driven through a pipe, as a script or a screen reader would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from lald.i18n import Catalog
+from lald.narrate import join_names
+from lald.record import load
+
+LALD = [sys.executable, "-m", "lald"]
+
+
+def run(args: list[str], answers: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LALD_SAVE_DIR": str(tmp), "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([*LALD, "play", "--plain", *args], input=answers, capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+
+
+def test_plain_session_through_a_pipe_to_the_final_ledger(tmp_path: Path) -> None:
+    # "1" answers every question: the first offer, "yes" to lying down, Enter between deals
+    result = run(["--players", "3", "--seed", "17", "--seat", "1=random", "--seat", "2=random:Zed",
+                  "--export"], "1\n" * 2000, tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    en = Catalog("en")
+    assert out[0] == en.t("game_title")
+    assert "Anne, your turn: choose what to do." in out
+    assert "  1. " in "\n".join(out)
+    # every finished deal was exported as a record that replays through the engine
+    records = sorted((tmp_path / "records").glob("session-17-deal-*.json"))
+    assert len(records) >= 3
+    balances = [0, 0, 0]
+    for path in records:
+        record, state = load(path.read_text(encoding="utf-8"))
+        assert state.over and state.result is not None
+        for s, chips in enumerate(state.result.chips):
+            balances[s] += chips
+    # the printed ledger and winner agree with the replayed records
+    names = ["Anne", "Ben", "Zed"]
+    for s in range(3):
+        assert any(line.strip().startswith(f"{names[s]}: balance {balances[s]:+d},") for line in out)
+    best = max(balances)
+    winners = [names[s] for s in range(3) if balances[s] == best]
+    key = "session_winner" if len(winners) == 1 else "session_shared"
+    assert out[-1] == en.t(key, names=join_names(winners, en))
+
+
+def test_plain_quits_saves_and_resumes_in_german(tmp_path: Path) -> None:
+    first = run(["--players", "4", "--seed", "5", "--lang", "de", "--seat", "1=random",
+                 "--seat", "2=random", "--seat", "3=random"], "1\n1\nq\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    de = Catalog("de")
+    save = tmp_path / "session-5.json"
+    assert save.exists()
+    assert de.t("saved_to", path=str(save)) in first.stdout
+    assert "Tisch: " in first.stdout and "Deine Hand: " in first.stdout
+    data = json.loads(save.read_text())
+    assert data["session"]["seed"] == 5 and data["seats"][0]["kind"] == "human"
+    second = run(["--resume", "--lang", "de"], "1\n" * 2000, tmp_path)
+    assert second.returncode == 0, second.stderr
+    last = second.stdout.splitlines()[-1]
+    assert "gewinnt die Partie" in last or "teilen sich den Sieg" in last
+
+
+def test_plain_hint_undo_help_and_a_wrong_answer(tmp_path: Path) -> None:
+    answers = "h\n?\n99\n3\nu\nq\n"
+    result = run(["--players", "5", "--seed", "2", "--seat", "1=random", "--seat", "2=random",
+                  "--seat", "3=random", "--seat", "4=random"], answers, tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Hint (" in out and " bot): " in out
+    assert "How to play Laugh and Lie Down" in out and "prize: 5" in out
+    assert "Please answer with a number from 1 to" in out
+    assert "Your last action was taken back." in out
+
+
+def test_plain_with_two_people_passes_the_keyboard(tmp_path: Path) -> None:
+    result = run(["--players", "3", "--seed", "9", "--seat", "1=human", "--seat", "2=random"],
+                 "\n1\n" * 30 + "q\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Pass the keyboard to Anne." in result.stdout
+    assert "Pass the keyboard to Ben." in result.stdout
+    assert "Undo is only for games against bots." not in result.stdout
