@@ -258,7 +258,10 @@ class Program:
 
     def _crash(self, what: str) -> BotProtocolError:
         self._drain(0.2)
-        code = self.proc.poll()
+        try:  # a program that closed its output is usually exiting: get its status
+            code: int | None = self.proc.wait(0.2)
+        except subprocess.TimeoutExpired:
+            code = None
         status = f"exited with status {code}" if code is not None else what
         tail = self.stderr_tail()
         return BotProtocolError(Failure.CRASH, status + (f": {_clip(tail, 120)}" if tail else ""))

@@ -73,29 +73,29 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     console = Console(file=sys.stdout, width=None if sys.stdout.isatty() else 160)
     err = Console(file=sys.stderr)
     resumed = sum(1 for g in checkpoint.done if g < args.deals)
-    err.print(f"{rules.preset}, {rules.players} players"
-              + (f" ({', '.join(rules.variants)})" if rules.variants else "")
-              + f"; bots {', '.join(b.name for b in bots)}; {args.deals} deals × "
-              f"{len(t.lineups())} rotations; seed {args.seed}; {jobs} process(es); results in {out}"
-              + (f"; resuming with {resumed} done" if resumed else ""), highlight=False)
+    print(f"{rules.preset}, {rules.players} players"
+          + (f" ({', '.join(rules.variants)})" if rules.variants else "")
+          + f"; bots {', '.join(b.name for b in bots)}; {args.deals} deals × "
+          f"{len(t.lineups())} rotations; seed {args.seed}; {jobs} process(es); results in {out}"
+          + (f"; resuming with {resumed} done" if resumed else ""), file=sys.stderr, flush=True)
     try:
         results = _run_with_progress(t, args.deals, jobs, checkpoint, quiet=args.quiet, console=err)
     except KeyboardInterrupt:
         saved = sum(1 for g in checkpoint.done if g < args.deals)
-        err.print(f"interrupted: {saved} of {args.deals} deals saved in {out}; "
-                  "run the same command again to resume", highlight=False)
+        print(f"interrupted: {saved} of {args.deals} deals saved in {out}; "
+              "run the same command again to resume", file=sys.stderr)
         raise SystemExit(130) from None
 
     report = rep.summarize(t, results)
     _print_report(console, report)
     json_path, csv_path = rep.write(report, out)
-    console.print(f"wrote {json_path} and {csv_path}", highlight=False)
+    console.print(f"wrote {json_path} and {csv_path}", highlight=False, soft_wrap=True)
     if args.plot:
         try:
             rep.plot(report, Path(args.plot))
         except OSError as e:
             fail(f"cannot write {args.plot}: {e.strerror}")
-        console.print(f"wrote {args.plot}", highlight=False)
+        console.print(f"wrote {args.plot}", highlight=False, soft_wrap=True)
 
 
 def _run_with_progress(t: Any, deals: int, jobs: int, checkpoint: Any, quiet: bool, console: Any) -> Any:
@@ -140,8 +140,9 @@ def _print_report(console: Any, report: Any) -> None:
         table.add_row(*line)
     console.print(table)
     for diff in difference_lines(report):
-        console.print(diff, highlight=False)
+        console.print(diff, highlight=False, soft_wrap=True)
     for row in report.rows:
         if row.fallbacks:
             console.print(f"* {row.name} fell back to random in {sum(row.fallbacks.values())} of "
-                          f"{row.seat_deals} seat-deals, e.g. {row.fallback_example}", highlight=False)
+                          f"{row.seat_deals} seat-deals, e.g. {row.fallback_example}",
+                          highlight=False, soft_wrap=True)
