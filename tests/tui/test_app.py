@@ -282,3 +282,33 @@ def test_setup_screen_builds_the_session(tmp_path: Path) -> None:
     run_app(app, body)
     assert app.game.rules.players == 3 and app.game.rules.preset == "last-capture"
     assert [s.kind for s in app.game.seats] == ["human", "random", "random"]
+
+
+def test_watching_bots_through_tie_break_deals_at_a_pace(tmp_path: Path) -> None:
+    # under last-capture (tie_break = extra_deals), seed 4 ties seats 0 and 1 after three deals
+    rules = Rules.make("last-capture", players=3)
+    game = Game.new(rules, [SeatSpec("random", n) for n in ("Anne", "Ben", "Cis")], seed=4)
+    app = TableApp(game, EN, Store(tmp_path), pace=0.002, claim_window=0, setup=False, export=True)
+    outcomes: list[list[str]] = []
+
+    async def body(pilot: Pilot[None]) -> None:
+        for _ in range(400):
+            if not app.is_running:
+                return
+            screen = app.screen
+            if isinstance(screen, SettlementScreen):
+                check_settlement(app, screen)
+                outcomes.append(list(screen.outcome))
+                await pilot.press("enter")
+            else:
+                assert isinstance(screen, TableScreen) and screen.viewer is None
+                assert plain(screen.query_one("#hand", CardsView)) == EN.t("hand_hidden_text")
+            await pilot.pause(0.01)
+
+    run_app(app, body)
+    assert game.session.over and len(game.session.results) > rules.deals
+    assert outcomes[rules.deals - 1] == [EN.t("tie_extra_deals", names="Anne and Ben")]
+    winners = " and ".join(game.names[s] for s in game.session.winners)
+    key = "session_winner" if len(game.session.winners) == 1 else "session_shared"
+    assert outcomes[-1] == [EN.t(key, names=winners)]
+    assert len(list((tmp_path / "records").glob("*.json"))) == len(game.session.results)

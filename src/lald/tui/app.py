@@ -343,6 +343,7 @@ class TableApp(App[None]):
         """Book the finished deal and show its settlement and the ledger."""
         game, catalog = self.game, self.catalog
         lines: list[str] = []
+        status: list[str] = []
         if not booked:
             result = game.finish_deal()
             deal = game.last_deal
@@ -350,9 +351,9 @@ class TableApp(App[None]):
             lines = explain_settlement(game.rules, result, deal.dealer, game.names,
                                        game.session.balances, catalog)
             if self.export:
-                lines.append(catalog.t("exported_to", path=str(self.store.export(game, deal))))
+                status.append(catalog.t("exported_to", path=str(self.store.export(game, deal))))
         screen = SettlementScreen(lines, ledger_lines(game, catalog), outcome_lines(game, catalog),
-                                  catalog, game.session.over)
+                                  catalog, game.session.over, status)
         self.push_screen(screen, self._settled)
 
     def _settled(self, _: None) -> None:

@@ -130,8 +130,9 @@ class SettlementScreen(Screen[None]):
                 Binding("question_mark", "app.help", show=False)]
 
     def __init__(self, settlement: Sequence[str], ledger: Sequence[str], outcome: Sequence[str],
-                 catalog: Catalog, over: bool) -> None:
+                 catalog: Catalog, over: bool, status: Sequence[str] = ()) -> None:
         super().__init__(id="settlement")
+        self.status = list(status)
         self.settlement, self.ledger, self.outcome = list(settlement), list(ledger), list(outcome)
         self.catalog, self.over = catalog, over
 
@@ -156,6 +157,7 @@ class SettlementScreen(Screen[None]):
         ledger.border_title = t("ledger_title")
         ledger.show(self.ledger)
         self.query_one("#outcome-lines", LinesView).show(self.outcome)
+        self.query_one("#settle-status", LinesView).show(self.status)
 
     def action_next(self) -> None:
         """On to the next deal (or the end)."""
