@@ -4,7 +4,7 @@
 >>> s = State.deal(Rules.make(), seed=1)
 >>> op = s.apply(s.turn_actions()[0])
 >>> describe(op, default_names(5))
-'Seat 1 plays 2♥ and takes 2♣.'
+'Seat 1 plays 2♠ and takes 2♥.'
 """
 
 from __future__ import annotations

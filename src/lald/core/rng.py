@@ -10,7 +10,11 @@ program can reproduce it:
 - a number below ``n`` draws until the value is below ``2**64 - (2**64 mod n)``
   and returns it ``mod n`` (no bias);
 - a shuffle is Fisher–Yates from the top: for ``i`` from ``len - 1`` down to 1, swap
-  item ``i`` with item ``below(i + 1)``.
+  item ``i`` with item ``j``, a uniform number in ``[0, i]``. The ``j`` are drawn several
+  from one 64-bit output: take the moduli ``m = i + 1, i, i - 1, ...`` while their product
+  ``P`` stays at most ``2**64``; draw ``x`` until ``x < 2**64 - (2**64 mod P)``; then each
+  ``j`` in turn is ``x mod m`` and ``x`` becomes ``x // m`` (a mixed-radix reading of a
+  uniform number below ``P``, so every ``j`` is uniform and independent).
 
 The deck before shuffling is in card order ``AS AH AD AC 2S .. KC`` (card ``i`` is rank
 ``i // 4``, suit ``i % 4`` of ``S H D C``).
@@ -24,6 +28,7 @@ True
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -59,18 +64,28 @@ class PortableRandom:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (``below`` and ``next64`` written inline, for speed)."""
-        state = self._state
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = (1 << 64) - ((1 << 64) % n)
-            while True:
-                state = (state + _GOLDEN) & _MASK64
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % n
-            items[i], items[j] = items[j], items[i]
-        self._state = state
+        """Shuffle ``items`` in place (several swaps per 64-bit draw, as documented above)."""
+        i = len(items) - 1
+        for moduli, limit in _plan(len(items)):
+            x = self.next64()
+            while x >= limit:
+                x = self.next64()
+            for m in moduli:
+                x, j = divmod(x, m)
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+
+
+@cache
+def _plan(length: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The moduli read from each draw when shuffling ``length`` items, with the draw limit."""
+    plan = []
+    m = length
+    while m > 1:
+        product, moduli = 1, []
+        while m > 1 and product * m <= 1 << 64:
+            product *= m
+            moduli.append(m)
+            m -= 1
+        plan.append((tuple(moduli), (1 << 64) - ((1 << 64) % product)))
+    return tuple(plan)

@@ -34,7 +34,6 @@ from .actions import (
 )
 from .cards import (
     CARDS,
-    FULL_DECK,
     NIBBLE_COUNT,
     NUM_CARDS,
     NUM_RANKS,
@@ -195,8 +194,8 @@ class State:
         n = rules.players
         hands = [0] * n
         dealt = n * rules.hand_size
-        for i in range(dealt):
-            hands[(dealer + 1 + i) % n] |= 1 << deck[i]
+        for k in range(n):  # one card at a time clockwise: the k-th seat from the eldest
+            hands[(dealer + 1 + k) % n] = mask_of(deck[k:dealt:n])
         table = mask_of(deck[dealt:])
         state = cls._start(rules, tuple(hands), table, dealer, pot, balances)
         state.seed = seed
@@ -269,12 +268,14 @@ class State:
             rules.spotter_claims,
         )
         if rules.table_mournival_to_dealer:
-            for r in range(NUM_RANKS):
-                if (table >> 4 * r) & 15 == 15:
-                    m = 15 << 4 * r
-                    s.table_mask ^= m
-                    s.won[dealer] |= m
-                    s.history.append(TableMournival(dealer, cards_of(m)))
+            fours = table & table >> 1 & table >> 2 & table >> 3 & _ONES
+            while fours:
+                low = fours & -fours
+                fours ^= low
+                m = low * 15
+                s.table_mask ^= m
+                s.won[dealer] |= m
+                s.history.append(TableMournival(dealer, cards_of(m)))
         s._recount()
         return s
 
@@ -301,7 +302,12 @@ class State:
         for h in self.hands:
             live |= h
         self._live = live
-        self._rescan(FULL_DECK)
+        live_nz = _nonzero(live)
+        self._spotted = _nonzero(self.table_mask) & ~_nonzero(live & ~self.table_mask)
+        dead = 0
+        for h in self.hands:
+            dead |= live_nz & ~_nonzero(h ^ live)
+        self._dead = dead
 
     def _rescan(self, cards: int) -> None:
         """Recompute which ranks are dead in a hand or spotted on the table, for the
