@@ -101,8 +101,9 @@ def free_port() -> int:
 class Server:
     """``lald serve`` in a subprocess on 127.0.0.1."""
 
-    def __init__(self, db: str, *extra: str) -> None:
+    def __init__(self, db: str, *extra: str, log: Path | None = None) -> None:
         self.db = db
+        self.log = log or Path(os.devnull)
         self.extra = extra
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -110,14 +111,15 @@ class Server:
 
     def start(self) -> None:
         """Start and wait until it answers."""
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "lald", "serve", "--port", str(self.port), "--db", self.db,
-             "--log-level", "warning", *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ | {"PYTHONWARNINGS": ""})
+        with open(self.log, "ab") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "lald", "serve", "--port", str(self.port), "--db", self.db,
+                 "--log-level", "warning", *self.extra],
+                stdout=subprocess.DEVNULL, stderr=err, env=os.environ | {"PYTHONWARNINGS": ""})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"lald serve exited: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"lald serve exited with status {self.proc.returncode}")
             try:
                 if httpx.get(self.base + "/api/levels", timeout=1).status_code == 200:
                     return
@@ -140,5 +142,3 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        if self.proc is not None and self.proc.stderr is not None:
-            self.proc.stderr.close()
