@@ -21,10 +21,23 @@ from lald.bots.external import (
     act_message,
     claim_message,
     end_message,
+    operation_to_json,
     read_answer,
+    rules_to_json,
     view_to_json,
 )
-from lald.core import Card, Claim, Claimed, LieDown, Rules, State, Trail, mask_of, parse_cards
+from lald.core import (
+    Card,
+    Claim,
+    Claimed,
+    LieDown,
+    Rules,
+    State,
+    Trail,
+    action_from_json,
+    mask_of,
+    parse_cards,
+)
 from lald.sim.play import play_deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -220,3 +233,31 @@ def test_program_receives_deal_act_and_end_messages(tmp_path: Path) -> None:
     seat2 = [a for a in state.actions if a.seat == 2 and not isinstance(a, Claim)]
     assert [a.to_json() for a in seat2] == [m["legal"][-1] for m in acts]
     assert end_message(state.view(2))["view"]["over"] is True
+
+
+def test_documented_exchange_has_the_protocol_shape() -> None:
+    """docs/bot-protocol.md shows a real exchange: its messages must keep the shape the
+    engine writes, and its example bot must be examples/bot.js."""
+    doc = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)\n```", doc, flags=re.S)]
+    assert [b["type"] for b in blocks][:2] == ["deal", "act"] and blocks[-1]["type"] == "end"
+    rules = Rules.make()
+    state = State.deal(rules, 3)
+    shape = view_to_json(state.view(1))
+    ops: dict[str, set[str]] = {}
+    played = play_deal(State.deal(rules, 5), [RandomBot(s, rules, random.Random(s)) for s in range(5)])
+    for op in played.history:
+        obj = operation_to_json(op)
+        ops[obj["op"]] = set(obj)
+    assert set(blocks[0]["rules"]) == set(rules_to_json(rules))
+    assert blocks[0]["rules"]["resolved"] == rules_to_json(rules)["resolved"]
+    for msg in blocks[1:]:
+        assert set(msg["view"]) == set(shape)
+        for op in msg["view"]["history"]:
+            assert op["op"] not in ops or set(op) == ops[op["op"]]
+        for obj in msg.get("legal", []):
+            assert obj["seat"] == msg["seat"]
+            action_from_json(obj)
+    first_line = doc.split("```\n{")[1].split("\n")[0]
+    assert json.loads("{" + first_line) == blocks[0]  # the wire form of the first message
+    assert (ROOT / "examples" / "bot.js").read_text() in doc
