@@ -164,6 +164,7 @@ function render() {
     b.className = "move" + (a.type === "claim" ? " claim" : " turn");
     b.dataset.index = i;
     b.dataset.kind = a.type;
+    b.dataset.cards = actionCards(a).join(" ");
     b.innerHTML = (i < 9 ? `<kbd>${i + 1}</kbd>` : "") + escapeHtml(actionLabel(a));
     b.addEventListener("click", () => act(a));
     moves.append(b);
@@ -177,6 +178,10 @@ function render() {
   renderStatus();
   renderSettlement();
   renderLedger();
+  // For scripts and tests driving the page: what the page is showing now.
+  Object.assign(document.body.dataset, {
+    v: frame.v, toMove: view && view.to_move !== null ? view.to_move : "", over: view && view.over ? "1" : "0",
+  });
 }
 
 function card(code, usable, hints) {
@@ -293,7 +298,7 @@ function renderLedger() {
       + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank" title="${t("web_replay")}">▶</a></td></tr>`;
   }
   html += `<tr><th>${t("web_balance")}</th>` + frame.session.balances.map((b) => `<th>${signed(b)}</th>`).join("")
-    + `<th></th></tr></tbody></table><p>${t("web_pot")}: ${frame.session.pot}</p>`;
+    + `<th></th></tr></tbody></table>`;
   el.innerHTML = html;
 }
 
