@@ -296,3 +296,47 @@ def test_random_against_itself_is_even_in_a_bigger_run() -> None:
     assert not diff.diff.excludes_zero()
     # survivor with five players balances: all chips of a deal sum to zero
     assert math.isclose(sum(r.chips.mean * r.seat_deals for r in report.rows), 0, abs_tol=1e-9)
+
+
+class _Seer(Bot):
+    """Declares ``needs_state`` like the oracle; checks it is shown the state it decides in."""
+
+    needs_state = True
+    shown: list[int] = []
+
+    def __init__(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        super().__init__(seat, rules, rng)
+        self.state: Any = None
+
+    def see(self, state: Any) -> None:
+        self.state = state
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        assert self.state is not None and self.state.to_move == self.seat
+        assert self.state.hand(self.seat) == view.hand and len(self.state.history) == len(view.history)
+        self.shown.append(self.seat)
+        return super().act(view, legal)
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        assert self.state is not None and self.state.claims(self.seat) == list(claims)
+        return super().claim(view, claims)
+
+
+def test_a_bot_that_needs_the_state_is_shown_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, "seer", _Seer)
+    monkeypatch.setattr(_Seer, "shown", [])
+    t = _t(["seer", "random"], players=3)
+    play_group(t, 0)
+    assert set(_Seer.shown) == {0, 1, 2}
+
+
+def test_a_level_judges_its_parameters_when_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def picky(seat: int, rules: Rules, rng: random.Random, off: frozenset[str] = frozenset()) -> Bot:
+        if off - {"deny"}:
+            raise ValueError(f"unknown habit {sorted(off - {'deny'})[0]!r}")
+        return Bot(seat, rules, rng)
+
+    monkeypatch.setitem(LEVELS, "picky", picky)
+    assert parse_spec("picky:-deny").params == (("-", "deny"),)
+    with pytest.raises(ValueError, match="bot 'picky:-dny': unknown habit 'dny'"):
+        parse_spec("picky:-dny")

@@ -25,6 +25,13 @@ Timer = Callable[[int, str, float], None]
 the bot's method took (building the view is not counted)."""
 
 
+def _show_state(bot: Bot, state: State) -> None:
+    """A bot that declares ``needs_state`` (the oracle, a yardstick for measurements that
+    sees every hand) is shown the true state with ``see`` before each decision."""
+    if getattr(bot, "needs_state", False):
+        bot.see(state)  # type: ignore[attr-defined]
+
+
 def step(state: State, bots: Sequence[Bot], timer: Timer | None = None) -> tuple[Action, Operation]:
     """One action: the first claim taken when claims are offered clockwise from the left
     of the seat that acted last, else the turn action of the seat to move. ``timer``, if
@@ -33,6 +40,7 @@ def step(state: State, bots: Sequence[Bot], timer: Timer | None = None) -> tuple
         claims = state.claims(seat)
         if claims:
             view = state.view(seat)
+            _show_state(bots[seat], state)
             start = perf_counter()
             choice: Claim | None = bots[seat].claim(view, claims)
             if timer is not None:
@@ -42,6 +50,7 @@ def step(state: State, bots: Sequence[Bot], timer: Timer | None = None) -> tuple
     mover = state.to_move
     assert mover is not None
     view = state.view(mover)
+    _show_state(bots[mover], state)
     start = perf_counter()
     action = bots[mover].act(view, state.turn_actions())
     if timer is not None:

@@ -3,9 +3,12 @@
 A spec is ``LEVEL``, ``LEVEL:PARAM:PARAM...`` or ``cmd:COMMAND``:
 
 - ``LEVEL`` is a name of :data:`lald.bots.LEVELS` (``random``, ``greedy``, ...).
-- ``PARAM`` is ``-name`` (switch the named habit off), ``+name`` (switch it on) or
-  ``key=value``; the level's factory must accept them (see :func:`_with_params`).
-  ``heuristic:-deny`` is the heuristic bot without its ``deny`` habit, for ablations.
+- ``PARAM`` is ``-name``, ``+name`` or ``key=value``; they reach the level's factory as
+  the keywords ``off`` and ``on`` (frozensets of names) and ``key="value"`` (see
+  :func:`_with_params`), and the level says what they mean. For the heuristic,
+  ``heuristic:-deny`` is the bot without its ``deny`` habit, and ``heuristic:+deny:+keep_sets``
+  the bare policy with only those two habits; the search bots take ``worlds=N`` and
+  ``time_limit=SECONDS`` (``pimc:worlds=8``).
 - ``cmd:COMMAND`` runs an outside program speaking ``lald-bot/1`` (docs/bot-protocol.md);
   COMMAND is split like a shell would split it, but no shell runs it.
 
@@ -13,10 +16,10 @@ A spec is ``LEVEL``, ``LEVEL:PARAM:PARAM...`` or ``cmd:COMMAND``:
 BotSpec(text='random', level='random', params=(), command=None, name='random')
 >>> parse_spec("cmd:node examples/bot.js").command
 'node examples/bot.js'
->>> parse_spec("chess")
+>>> parse_spec("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
   ...
-ValueError: unknown bot 'chess': choose random or cmd:COMMAND
+ValueError: unknown bot 'chess': choose ...random... or cmd:COMMAND
 """
 
 from __future__ import annotations
@@ -119,6 +122,11 @@ def parse_spec(text: str) -> BotSpec:
     spec = BotSpec(head if not params else head + ":" + ":".join(_param_text(p) for p in params),
                    head, tuple(params))
     _check_params(spec)
+    if params:  # let the level judge its parameters now, not in a worker mid-tournament
+        try:
+            spec.make(0, Rules.make(), random.Random(0))
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"bot {spec.text!r}: {e}") from None
     return spec
 
 
