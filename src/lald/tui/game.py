@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from enum import StrEnum, unique
 from typing import Any
 
+from .. import bots as _bots
 from ..bots import LEVELS, Bot, make_bot
 from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
 
@@ -28,12 +29,16 @@ LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
 SAVE_FORMAT = "lald-play-save"
 
 
+def playable_levels() -> tuple[str, ...]:
+    """The bot levels a person may play against (never one that sees every hand)."""
+    menu: tuple[str, ...] = getattr(_bots, "MENU_LEVELS", tuple(LEVELS))
+    ordered = [lv for lv in LEVEL_ORDER if lv in menu]
+    return tuple(ordered + [lv for lv in menu if lv not in ordered])
+
+
 def best_level() -> str:
     """The strongest bot level there is."""
-    for level in LEVEL_ORDER:
-        if level in LEVELS:
-            return level
-    return next(iter(LEVELS))
+    return playable_levels()[0]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,8 +91,9 @@ class Game:
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats given for {rules.players} players")
         for spec in seats:
-            if not spec.human and spec.kind not in LEVELS:
-                raise ValueError(f"unknown bot level {spec.kind!r}: choose human, {', '.join(LEVELS)}")
+            if not spec.human and spec.kind not in playable_levels():
+                raise ValueError(f"unknown bot level {spec.kind!r}: choose human, "
+                                 f"{', '.join(playable_levels())}")
         self.session = session
         self.seats = tuple(seats)
         self.names = [s.name for s in seats]

@@ -1,8 +1,8 @@
 """The hint key: what the best available bot would do here, and why, in one line.
 
-The bots part may offer ``lald.bots.hint(view, legal)``; when it does not, the strongest
-level in :data:`lald.bots.LEVELS` is asked for its choice and the reason is told from
-what that choice does.
+``lald.bots.hint(view, legal)`` gives the expert's choice and its reason (in English; in
+other languages the reason is told from what the choice does).  Without it, the strongest
+level in :data:`lald.bots.LEVELS` is asked for its choice.
 """
 
 from __future__ import annotations
@@ -45,17 +45,16 @@ def _reason(action: Action | None, state: State, catalog: Catalog) -> str:
 
 def hint_line(state: State, prompt: Prompt, catalog: Catalog) -> str:
     """One line: the suggested action and the reason."""
-    fn: Any = getattr(bots, "hint", None)
     level = best_level()
-    if fn is not None:
-        view = state.view(prompt.seat)
-        suggestion = fn(view, list(prompt.actions))
-        action = getattr(suggestion, "action", suggestion if not isinstance(suggestion, tuple)
-                         else suggestion[0])
-        why = getattr(suggestion, "reason", suggestion[1] if isinstance(suggestion, tuple) else "")
-        what = (action_label(action, state, catalog) if action is not None
-                else catalog.t("act_pass"))
-        return catalog.t("hint_line", level=level, action=what, why=why or _reason(action, state, catalog))
-    action = _bot_choice(state, prompt)
+    fn: Any = getattr(bots, "hint", None)
+    if fn is None:
+        action = _bot_choice(state, prompt)
+        why = _reason(action, state, catalog)
+    else:
+        action, why = fn(state.view(prompt.seat), list(prompt.actions))
+        if catalog.lang != "en" or not why:
+            # the bots explain themselves in English only
+            why = _reason(action, state, catalog)
     what = action_label(action, state, catalog) if action is not None else catalog.t("act_pass")
-    return catalog.t("hint_line", level=level, action=what, why=_reason(action, state, catalog))
+    return catalog.t("hint_line", level=catalog.t(f"level_{level}") if catalog.has(f"level_{level}")
+                     else level, action=what, why=why)

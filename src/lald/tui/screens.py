@@ -14,10 +14,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from ..bots import LEVELS
 from ..core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
 from ..i18n import Catalog
-from .game import HUMAN, LEVEL_ORDER, Game, SeatSpec, best_level
+from .game import HUMAN, Game, SeatSpec, best_level, playable_levels
 from .plain import HELP_KEYS
 from .widgets import LinesView
 from .words import default_names, options_lines
@@ -214,7 +213,7 @@ class SetupScreen(Screen[Game]):
         self.game, self.catalog = game, catalog
 
     def _kinds(self) -> list[tuple[str, str]]:
-        levels = [lv for lv in LEVEL_ORDER if lv in LEVELS] + [lv for lv in LEVELS if lv not in LEVEL_ORDER]
+        levels = playable_levels()
         return [(self.catalog.t("level_human"), HUMAN)] + [(level_label(lv, self.catalog), lv)
                                                            for lv in levels]
 
@@ -230,7 +229,7 @@ class SetupScreen(Screen[Game]):
                 yield Static(Text(t("setup_players")), classes="label")
                 yield Select([(str(n), n) for n in (3, 4, 5)], value=rules.players,
                              allow_blank=False, id="players")
-            with Horizontal(classes="row"):
+            with Vertical(classes="row variants"):
                 for v in VARIANT_NAMES:
                     yield Checkbox(t(f"variant_{v.replace('-', '_')}"), v in rules.variants,
                                    id=f"variant-{v}")
