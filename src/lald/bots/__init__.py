@@ -52,3 +52,30 @@ def make_bot(level: str, seat: int, rules: Rules, rng: random.Random) -> Bot:
     except KeyError:
         raise ValueError(f"unknown bot level {level!r}: choose {', '.join(LEVELS)}") from None
     return factory(seat, rules, rng)
+
+
+def _register() -> None:
+    from .heuristic import GreedyBot, HeuristicBot
+    from .search import ExpertBot, OracleBot, PimcBot
+
+    LEVELS["greedy"] = GreedyBot
+    LEVELS["heuristic"] = HeuristicBot
+    LEVELS["pimc"] = PimcBot
+    LEVELS["expert"] = ExpertBot
+    LEVELS["oracle"] = OracleBot
+
+
+_register()
+
+#: The levels a person may choose as opponents (the oracle sees every hand: never offered).
+MENU_LEVELS: tuple[str, ...] = tuple(name for name in LEVELS if name != "oracle")
+
+#: Each level's version, for result tables.
+VERSIONS: dict[str, str] = {name: getattr(factory, "version", "1") for name, factory in LEVELS.items()}
+
+
+def hint(view: PlayerView, legal: Sequence[Action]) -> tuple[Action | None, str]:
+    """What the best bot would do here and why, in one line (the terminal's hint key)."""
+    from .search import hint as search_hint
+
+    return search_hint(view, legal)

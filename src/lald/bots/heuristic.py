@@ -1,0 +1,236 @@
+"""The greedy and heuristic levels: rules of thumb over move codes.
+
+The heuristic is a :class:`HeuristicPolicy`: a score per move, built from named habits
+(:data:`HABITS`), each of which can be switched off for an ablation
+(``HeuristicBot(..., off={"deny"})``).  The same policy plays the bot's own moves (read
+from its view) and every seat's moves in the search bots' roll-outs (read from a
+sampled world's :class:`~lald.core.fast.FastState`), so it reads only what a seat may
+know: its own hand, the table, hand sizes, and per rank how many live cards lie
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from ..core import Action, Claim, PlayerView, PrizeRule, Rules
+from ..core.cards import NUM_RANKS, mask_of
+from ..core.fast import (
+    HAND_CLAIM,
+    LIE,
+    PAIR,
+    PRIAL,
+    RANKS_OF,
+    SHAPES,
+    SINGLE,
+    TABLE_CLAIM,
+    FastState,
+    choose_action,
+    code_of,
+)
+from . import Bot
+from .knowledge import fill, read
+
+#: The habits of the heuristic, each a rule that can be switched off on its own.
+HABITS: dict[str, str] = {
+    "keep_sets": "keep pairs and prials together for the four-card captures",
+    "set_aside": "set dealt prials and mournivals aside early",
+    "deny": "deny rather than grab: take the last table cards of ranks others hold",
+    "safe_keep": "keep a capture nobody else can take for later",
+    "read_table": "count every card shown (won piles, claims) when judging who holds what",
+    "survivor_hold": "under the survivor prize keep cards to outlast, and hold dead-rank claims",
+    "last_capture_play": "under last-capture claim at once and play for the final capture",
+    "spotter_now": "claim spotter pairs at once",
+}
+
+
+def outside_counts(fs: FastState, seat: int, read_table: bool = True) -> list[int]:
+    """Per rank, the live cards in other hands (``read_table`` off: every card not in
+    ``seat``'s hand or on the table, as a player who counts nothing would think)."""
+    hand, tc = fs.hc[seat], fs.tc
+    if read_table:
+        lc = fs.lc
+        return [lc[r] - hand[r] - tc[r] for r in range(NUM_RANKS)]
+    return [4 - hand[r] - tc[r] for r in range(NUM_RANKS)]
+
+
+class HeuristicPolicy:
+    """The heuristic's choices on a fast state, habits switched by name."""
+
+    def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
+        off = frozenset(off)
+        unknown = off - HABITS.keys()
+        if unknown:
+            raise ValueError(f"unknown habit {sorted(unknown)[0]!r}: choose {', '.join(HABITS)}")
+        self.off = off
+        self.rules = rules
+        on = {name: name not in off for name in HABITS}
+        survivor = rules.prize_rule is PrizeRule.SURVIVOR and rules.prize > 0
+        self.keep_sets = on["keep_sets"]
+        self.set_aside = on["set_aside"]
+        self.deny = on["deny"]
+        self.safe_keep = on["safe_keep"]
+        self.read_table = on["read_table"]
+        self.survivor_hold = on["survivor_hold"] and survivor
+        self.last_capture_play = on["last_capture_play"] and not survivor and rules.prize > 0
+        self.spotter_now = on["spotter_now"]
+
+    # -- turns --------------------------------------------------------------------------
+
+    def turn_scores(self, fs: FastState, codes: Sequence[int], outside: Sequence[int]) -> list[float]:
+        """A score per turn move of the seat to move (higher is better)."""
+        seat = fs.to_move
+        hand, tc = fs.hc[seat], fs.tc
+        size = fs.hs[seat]
+        last_two = fs.holding <= 2
+        safe = [r for r in RANKS_OF[fs.hp[seat] & fs.tp] if outside[r] <= 0]
+        some_unsafe = any(outside[(c >> 3) & 15] > 0 for c in codes if c & 7 < LIE)
+        scores: list[float] = []
+        for code in codes:
+            kind, r = code & 7, code >> 3 & 15
+            if kind >= LIE:
+                if kind == LIE:
+                    scores.append(0.0)
+                    continue
+                score = -float(outside[r]) if self.deny else 0.0  # trail what nobody can take
+                if self.keep_sets and hand[r] >= 2:
+                    score -= 1.5
+                scores.append(score)
+                continue
+            play, take = SHAPES[kind]
+            h, t, out = hand[r], tc[r], outside[r]
+            score = float(play + take)
+            if self.keep_sets:
+                if kind == PAIR or kind == PRIAL:
+                    score += 1.0
+                elif kind == SINGLE and h >= 2:
+                    score -= 1.0
+            if self.deny and out > 0:
+                score += 0.6 * min(out, 2) if t == take else -0.3
+            if self.safe_keep and out <= 0 and some_unsafe:
+                score -= 3.0 if self.last_capture_play else 2.0
+            if self.survivor_hold:
+                score -= 0.4 * (play - 1)
+                if size == play:
+                    score -= 6.0
+            if self.last_capture_play:
+                if last_two and size == play:
+                    score += 5.0  # this capture ends the deal: it is the last one
+                elif last_two and any(s != r for s in safe):
+                    score += 1.0
+            scores.append(score)
+        return scores
+
+    def turn(self, fs: FastState, codes: list[int], outside: Sequence[int] | None = None,
+             rng: random.Random | None = None) -> int:
+        """The chosen turn move (ties: the first, or one at random given ``rng``)."""
+        if len(codes) == 1:
+            return codes[0]
+        if outside is None:
+            outside = outside_counts(fs, fs.to_move, self.read_table)
+        scores = self.turn_scores(fs, codes, outside)
+        best = max(scores)
+        if rng is None:
+            return codes[scores.index(best)]
+        return rng.choice([c for c, s in zip(codes, scores, strict=True) if s == best])
+
+    # -- claims -------------------------------------------------------------------------
+
+    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
+        """The claim to make now, or None to hold."""
+        hand = fs.hc[seat]
+        for code in codes:
+            kind, r = code & 7, code >> 3 & 15
+            if kind == TABLE_CLAIM:
+                if self.spotter_now or seat == fs.to_move:
+                    return code
+                continue
+            assert kind == HAND_CLAIM
+            held = hand[r]
+            if held == 3 or held == 4 and fs.foreplay:  # a hand set
+                if self.set_aside:
+                    return code
+                if held == 3:
+                    continue
+            if self._hold_dead(fs, seat, held):
+                continue
+            return code
+        return None
+
+    def _hold_dead(self, fs: FastState, seat: int, count: int) -> bool:
+        """Whether to keep a dead rank in hand for now."""
+        if self.last_capture_play or not self.survivor_hold:
+            return False
+        if fs.hs[seat] == count:
+            return True  # laying it down would empty the hand and leave the deal
+        if fs.holding <= 2:
+            return False  # the deal may end at any moment: bank it
+        if seat == fs.to_move and not fs.hp[seat] & fs.tp:
+            return False  # about to lie down: the cards would go to the table
+        return True
+
+
+def _view_state(view: PlayerView) -> tuple[FastState, list[int]]:
+    k = read(view)
+    return k.world(fill(k)), k.outside()
+
+
+class GreedyBot(Bot):
+    """The capture that takes most cards now: most from the table, then (a tie) the one
+    that spends fewest from the hand, then at random; claims at once."""
+
+    name = "greedy"
+    version = "1"
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The capture taking most cards."""
+        best = max(_size(a) for a in legal)
+        return self.rng.choice([a for a in legal if _size(a) == best])
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        """The claim of most cards, at once."""
+        return max(claims, key=lambda c: len(c.cards))
+
+
+def _size(action: Action) -> tuple[int, int]:
+    take = getattr(action, "take", None)
+    if take is not None:
+        return len(take), -len(action.play)  # type: ignore[union-attr]
+    return 0, 0
+
+
+class HeuristicBot(Bot):
+    """The habits of :data:`HABITS`, each switchable (``off={...}``) for an ablation."""
+
+    name = "heuristic"
+    version = "1"
+
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, off: Iterable[str] = (),
+                 on: Iterable[str] = ()) -> None:
+        super().__init__(seat, rules, rng)
+        off = frozenset(off)
+        on = frozenset(on)
+        if on:  # ``on``: only these habits (an ablation from the bare policy)
+            off = off | (frozenset(HABITS) - on)
+        self.policy = HeuristicPolicy(rules, off)
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The best-scored turn move."""
+        if len(legal) == 1:
+            return legal[0]
+        fs, outside = _view_state(view)
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in legal))
+        if not self.policy.read_table:
+            outside = outside_counts(fs, self.seat, False)
+        code = self.policy.turn(fs, codes, outside, self.rng)
+        return choose_action(code, legal, table)
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        """A claim the habits want now, or None."""
+        fs, _ = _view_state(view)
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in claims))
+        code = self.policy.claim(fs, self.seat, codes)
+        return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]

@@ -1,0 +1,163 @@
+"""What a seat knows, read from its :class:`~lald.core.PlayerView` alone.
+
+The public history is replayed backwards from the table now, so that the table is known
+at every moment; from it come the inferences a careful player makes: the cards seen go
+out of play, a seat that trailed held no card of any rank then on the table, a face-down
+set of two came from a prial.  Search bots draw their worlds from this (see
+:mod:`lald.bots.sampler`); the heuristic reads the counts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..core import Capture, Claimed, DealEnded, LaidDown, PlayerView, Status, TableMournival, Trail
+from ..core.cards import NUM_RANKS
+from ..core.fast import FastState, counts, presence
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HiddenSet:
+    """A face-down hand set the seat did not see: who, how many cards, when."""
+
+    seat: int
+    count: int
+    index: int
+    """Its place in the history."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Removal:
+    """Cards of one rank a seat put out of its hand, in plain sight."""
+
+    seat: int
+    rank: int
+    count: int
+    index: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The seat's knowledge of the deal, in per-rank counts."""
+
+    view: PlayerView
+    seat: int
+    hand: list[int]
+    table: list[int]
+    unknown: list[int]
+    """Per rank: the cards whose place this seat does not know (other hands, and other
+    seats' face-down sets)."""
+    sizes: list[int]
+    """Hand sizes."""
+    hidden_sets: list[HiddenSet]
+    forbidden: list[int]
+    """Per seat: a 13-bit mask of ranks its hand cannot hold now (it trailed with them
+    on the table)."""
+    trail_tables: list[tuple[int, int, int]]
+    """(seat, history index, 13-bit mask of the table's ranks) for every trail."""
+    removals: list[Removal]
+    """Every card that left a hand face up, by seat, rank and time."""
+    last_actor: int
+
+    @property
+    def others(self) -> list[int]:
+        """The other seats that still hold cards."""
+        return [s for s in range(self.view.players) if s != self.seat and self.sizes[s]]
+
+    def world(self, hands: list[list[int]]) -> FastState:
+        """The fast state of a world whose hands are ``hands`` (this seat's own included)."""
+        v = self.view
+        won = list(v.won_sizes)
+        pot_before = v.pot - v.rules.antes if not v.over else v.pot
+        return FastState.from_world(
+            v.rules, hands, self.table, won, [st is Status.LAIN_DOWN for st in v.statuses],
+            v.dealer, v.to_move, v.foreplay, v.last_capture, self.last_actor, pot_before, v.over)
+
+    def outside(self) -> list[int]:
+        """Per rank: how many live cards lie in other hands, as far as this seat knows (the
+        face-down sets it did not see are counted as if they were live)."""
+        return list(self.unknown)
+
+
+def last_actor(view: PlayerView) -> int:
+    """The seat that acted last (-1 before the first action), read from the history."""
+    for op in reversed(view.history):
+        if isinstance(op, (Capture, Claimed, LaidDown, Trail)):
+            return op.seat
+    return -1
+
+
+def read(view: PlayerView) -> Knowledge:
+    """Everything ``view`` tells about where the cards are."""
+    seat, n = view.seat, view.players
+    hand = counts(_mask(view.hand))
+    table_now = _mask(view.table)
+    seen = [0] * NUM_RANKS
+    for pile in view.won_seen:
+        for c in pile:
+            seen[c >> 2] += 1
+    table = counts(table_now)
+    unknown = [4 - hand[r] - table[r] - seen[r] for r in range(NUM_RANKS)]
+    hidden: list[HiddenSet] = []
+    removals: list[Removal] = []
+    trails: list[tuple[int, int, int]] = []
+    # Walk back from the table now to know the table before every operation.
+    t = table_now
+    history = view.history
+    for i in range(len(history) - 1, -1, -1):
+        op = history[i]
+        if isinstance(op, Capture):
+            for c in op.take:
+                t |= 1 << c
+            removals.append(Removal(op.seat, op.play[0] >> 2, len(op.play), i))
+        elif isinstance(op, Claimed):
+            if op.cards is None:
+                hidden.append(HiddenSet(op.seat, op.count, i))
+            elif op.kind.value == "spotter":
+                for c in op.cards:
+                    t |= 1 << c
+            else:
+                removals.append(Removal(op.seat, op.cards[0] >> 2, len(op.cards), i))
+        elif isinstance(op, LaidDown):
+            for c in op.cards:
+                t &= ~(1 << c)
+        elif isinstance(op, Trail):
+            t &= ~(1 << op.card)
+            trails.append((op.seat, i, presence(counts(t))))
+            removals.append(Removal(op.seat, op.card >> 2, 1, i))
+        elif isinstance(op, (TableMournival, DealEnded)):
+            continue
+    forbidden = [0] * n
+    for s, _, ranks in trails:
+        forbidden[s] |= ranks
+    return Knowledge(
+        view=view, seat=seat, hand=hand, table=table, unknown=unknown,
+        sizes=list(view.hand_sizes), hidden_sets=hidden[::-1], forbidden=forbidden,
+        trail_tables=trails[::-1], removals=removals[::-1], last_actor=last_actor(view))
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def fill(k: Knowledge) -> list[list[int]]:
+    """Hands for every seat with the unknown cards handed out in rank order, respecting
+    sizes and forbidden ranks where it can (no randomness: for policies that read only
+    their own hand and public counts, which is all the heuristic does)."""
+    n = k.view.players
+    pool = list(k.unknown)
+    hands = [[0] * NUM_RANKS for _ in range(n)]
+    hands[k.seat] = list(k.hand)
+    for s in k.others:
+        need = k.sizes[s]
+        for strict in (True, False):
+            for r in range(NUM_RANKS):
+                if need and pool[r] and not (strict and k.forbidden[s] >> r & 1):
+                    take = min(need, pool[r])
+                    hands[s][r] += take
+                    pool[r] -= take
+                    need -= take
+    return hands

@@ -1,0 +1,253 @@
+"""Search bots: ``pimc`` (determinized sampling), ``expert`` (a better search on top of
+it) and ``oracle`` (the same search with every hand in sight, a yardstick only).
+
+Every candidate move is played out to the end of the deal on the fast path
+(:mod:`lald.core.fast`) with the heuristic as roll-out policy for every seat, in worlds
+drawn by :mod:`lald.bots.sampler`; the move with the best mean value for this seat
+(chips under the active rules, prize included) is chosen.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+
+from ..core import Action, Claim, PlayerView, Rules, State
+from ..core.cards import mask_of
+from ..core.fast import FastState, choose_action, code_of
+from . import Bot
+from .heuristic import HeuristicPolicy, outside_counts
+from .knowledge import Knowledge, fill, read
+from .sampler import sample
+
+
+class _Rollout:
+    """The heuristic as a roll-out policy on fast states (every seat plays it)."""
+
+    def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
+        self.policy = HeuristicPolicy(rules, off)
+
+    def turn(self, fs: FastState, codes: list[int]) -> int:
+        if len(codes) == 1:
+            return codes[0]
+        return self.policy.turn(fs, codes, outside_counts(fs, fs.to_move, self.policy.read_table))
+
+    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
+        return self.policy.claim(fs, seat, codes)
+
+    def value_after(self, fs: FastState, code: int, seat: int) -> float:
+        f = fs.copy()
+        f.apply(code)
+        f.playout(self.turn, self.claim)
+        return f.value(seat)
+
+
+class PimcBot(Bot):
+    """Perfect-information Monte Carlo: ``worlds`` sampled worlds (or as many as
+    ``time_limit`` seconds allow), every candidate rolled out once in each."""
+
+    name = "pimc"
+    version = "1"
+
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 24,
+                 time_limit: float | str = 0.25) -> None:
+        super().__init__(seat, rules, rng)
+        self.worlds = int(worlds)
+        self.time_limit = float(time_limit)
+        self.rollout = _Rollout(rules)
+        self.fallback = HeuristicPolicy(rules)
+
+    def _worlds(self, k: Knowledge) -> Iterable[FastState]:
+        deadline = time.perf_counter() + self.time_limit
+        for i in range(self.worlds):
+            if i and time.perf_counter() > deadline:
+                return
+            (hands, _), _ = sample(k, self.rng)
+            yield k.world(hands)
+
+    def _search(self, k: Knowledge, codes: list[int], claims: bool) -> list[float]:
+        totals = [0.0] * len(codes)
+        seat = self.seat
+        count = 0
+        for fs in self._worlds(k):
+            count += 1
+            for i, code in enumerate(codes):
+                if claims and code < 0:  # pass: the roll-out plays on without this claim now
+                    f = fs.copy()
+                    f.apply(self.rollout.turn(f, f.turn_codes()))
+                    f.playout(self.rollout.turn, self.rollout.claim)
+                    totals[i] += f.value(seat)
+                else:
+                    totals[i] += self.rollout.value_after(fs, code, seat)
+        return [t / max(count, 1) for t in totals]
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The turn move with the best mean value over sampled worlds."""
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in legal))
+        if len(codes) == 1:
+            return legal[0]
+        means = self._search(read(view), codes, claims=False)
+        best = max(means)
+        code = self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == best])
+        return choose_action(code, legal, table)
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        """Claims as the heuristic makes them (the search is spent on turn moves)."""
+        k = read(view)
+        fs = k.world(fill(k))
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in claims))
+        code = self.fallback.claim(fs, self.seat, codes)
+        return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]
+
+
+class ExpertBot(PimcBot):
+    """PIMC made stronger at the same budget: the worlds are shared by all candidates
+    and spent by successive halving (weak moves are dropped early, the survivors get the
+    remaining roll-outs), claims are searched too (claim now against letting them pass),
+    and the budget is a time limit (default 80 ms) as well as a world count."""
+
+    name = "expert"
+    version = "1"
+
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 48,
+                 time_limit: float | str = 0.08) -> None:
+        super().__init__(seat, rules, rng, worlds, time_limit)
+
+    def _halving(self, k: Knowledge, codes: list[int], with_pass: bool) -> int:
+        seat = self.seat
+        deadline = time.perf_counter() + self.time_limit
+        alive = list(range(len(codes)))
+        totals = [0.0] * len(codes)
+        counts = [0] * len(codes)
+        rounds = 0
+        worlds_used = 0
+        while len(alive) > 1 and worlds_used < self.worlds:
+            batch = max(2, 2 << rounds)
+            for _ in range(batch):
+                if worlds_used and time.perf_counter() > deadline:
+                    break
+                (hands, _), _ = sample(k, self.rng)
+                fs = k.world(hands)
+                worlds_used += 1
+                for i in alive:
+                    code = codes[i]
+                    if code < 0:
+                        f = fs.copy()
+                        f.apply(self.rollout.turn(f, f.turn_codes()))
+                        f.playout(self.rollout.turn, self.rollout.claim)
+                        totals[i] += f.value(seat)
+                    else:
+                        totals[i] += self.rollout.value_after(fs, code, seat)
+                    counts[i] += 1
+            if time.perf_counter() > deadline:
+                break
+            alive.sort(key=lambda i: -totals[i] / max(counts[i], 1))
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+            rounds += 1
+        best = max(alive, key=lambda i: totals[i] / max(counts[i], 1))
+        return codes[best]
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The turn move that survives successive halving over shared worlds."""
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in legal))
+        if len(codes) == 1:
+            return legal[0]
+        return choose_action(self._halving(read(view), codes, False), legal, table)
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        """Claim now, or let pass, whichever the search likes (only when the seat to move
+        is this seat, so that 'pass' is a turn move it can play out; else the heuristic)."""
+        if view.to_move != self.seat or view.foreplay:
+            return super().claim(view, claims)
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in claims))
+        code = self._halving(read(view), [*codes, -1], True)
+        return None if code < 0 else choose_action(code, claims, table)  # type: ignore[return-value]
+
+
+class OracleBot(ExpertBot):
+    """The expert's search in the one true world: it sees every hand.  A yardstick for
+    measurements, never an opponent in the menus.  It needs the true state: the loop
+    that runs it calls :meth:`see` with the state before every decision."""
+
+    name = "oracle"
+    version = "1"
+    needs_state = True
+
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 8,
+                 time_limit: float | str = 0.08) -> None:
+        super().__init__(seat, rules, rng, worlds, time_limit)
+        self.state: State | None = None
+
+    def see(self, state: State) -> None:
+        """Be shown the true state of the deal (every hand)."""
+        self.state = state
+
+    def _halving(self, k: Knowledge, codes: list[int], with_pass: bool) -> int:
+        if self.state is None:
+            raise RuntimeError("the oracle needs the true state: call see(state) before each decision")
+        truth = FastState.from_state(self.state)
+        seat = self.seat
+        best, best_value = codes[0], float("-inf")
+        for code in codes:
+            if code < 0:
+                f = truth.copy()
+                f.apply(self.rollout.turn(f, f.turn_codes()))
+                f.playout(self.rollout.turn, self.rollout.claim)
+                value = f.value(seat)
+            else:
+                value = self.rollout.value_after(truth, code, seat)
+            if value > best_value:
+                best, best_value = code, value
+        return best
+
+
+def _describe(code: int, view: PlayerView) -> str:
+    kind, rank = code & 7, code >> 3 & 15
+    from ..core.cards import RANK_PLURALS
+    from ..core.fast import SHAPES, TABLE_CLAIM, TRAIL
+
+    name = RANK_PLURALS[rank]
+    if kind < 4:
+        play, take = SHAPES[kind]
+        return f"take {take} {name} with {play}: {play + take} cards now"
+    if kind == 4:
+        return "no capture is possible: lie down"
+    if kind == TRAIL:
+        return f"no capture is possible: trail one of your {name}"
+    if kind == TABLE_CLAIM:
+        return f"claim the {name} on the table before anyone else does"
+    return f"lay your {name} into your won pile"
+
+
+def hint(view: PlayerView, legal: Sequence[Action]) -> tuple[Action | None, str]:
+    """What the expert would do here, and why, in one line (for the terminal's hint key).
+
+    ``legal`` may mix open claims and turn actions; the answer is None when the best is
+    to let the claims pass and it is not this seat's turn."""
+    bot = ExpertBot(view.seat, view.rules, random.Random(len(view.history)))
+    claims = [a for a in legal if isinstance(a, Claim)]
+    turns = [a for a in legal if not isinstance(a, Claim)]
+    table = mask_of(view.table)
+    if claims:
+        choice = bot.claim(view, claims)
+        if choice is not None:
+            return choice, _describe(code_of(choice, table), view) + " (the search prefers it to waiting)"
+        if not turns:
+            return None, "let the claim pass for now: holding it is worth more"
+    if not turns:
+        raise ValueError("hint needs at least one legal action")
+    k = read(view)
+    codes = list(dict.fromkeys(code_of(a, table) for a in turns))
+    if len(codes) == 1:
+        return turns[0], _describe(codes[0], view) + " (the only move)"
+    means = bot._search(k, codes, claims=False)
+    best = max(range(len(codes)), key=means.__getitem__)
+    second = max((m for i, m in enumerate(means) if i != best), default=means[best])
+    return (choose_action(codes[best], turns, table),
+            f"{_describe(codes[best], view)}; worth {means[best]:+.1f} chips on average in sampled deals, "
+            f"{means[best] - second:.1f} more than the next best")
