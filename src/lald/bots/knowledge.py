@@ -121,6 +121,8 @@ def read(view: PlayerView) -> Knowledge:
         elif isinstance(op, LaidDown):
             for c in op.cards:
                 t &= ~(1 << c)
+            laid = counts(_mask(op.cards))
+            removals.extend(Removal(op.seat, r, c, i) for r, c in enumerate(laid) if c)
         elif isinstance(op, Trail):
             t &= ~(1 << op.card)
             trails.append((op.seat, i, presence(counts(t))))

@@ -10,9 +10,10 @@ with the view (:func:`consistent` says which are):
 - a face-down set of two came from a prial (the seat held exactly three of that rank
   then), a face-down set of four is a whole rank.
 
-The draw is exact rejection sampling: set ranks are proposed uniformly and accepted in
-proportion to the number of suit choices they leave, hands are dealt by a uniform
-shuffle, and a world that breaks a rule is drawn again.  Only if that keeps failing
+The draw is exact rejection sampling: set ranks are proposed uniformly (among the ranks
+with enough unknown cards) and accepted in proportion to the number of suit choices they
+leave, hands are dealt by a uniform shuffle, and a world that breaks a rule is drawn
+again.  Only if that keeps failing
 (``tries`` times) does a constrained fill take over, consistent on sizes and trails but
 not exactly uniform; :func:`sample` says which it used.
 """
@@ -77,9 +78,14 @@ def _propose(k: Knowledge, others: list[int], rng: random.Random) -> World | Non
     pool = list(k.unknown)
     set_ranks: list[int] = []
     for hs in k.hidden_sets:
-        r = rng.randrange(NUM_RANKS)
         m = hs.count
-        if pool[r] < m or rng.random() * comb(4, m) >= comb(pool[r], m):
+        # uniform among the ranks with enough unknown cards, kept in proportion to the
+        # suit choices: exact, since the other ranks have weight zero anyway
+        eligible = [r for r in range(NUM_RANKS) if pool[r] >= m]
+        if not eligible:
+            return None
+        r = rng.choice(eligible)
+        if rng.random() * comb(4, m) >= comb(pool[r], m):
             return None
         pool[r] -= m
         set_ranks.append(r)
@@ -97,6 +103,17 @@ def _propose(k: Knowledge, others: list[int], rng: random.Random) -> World | Non
 
 
 def _fill(k: Knowledge, others: list[int], rng: random.Random) -> World:
+    for strict in (True, False):
+        for _ in range(200 if strict else 1):
+            world = _try_fill(k, others, rng, strict)
+            if world is not None:
+                return world
+    raise AssertionError("a relaxed fill always succeeds")  # pragma: no cover
+
+
+def _try_fill(k: Knowledge, others: list[int], rng: random.Random, strict: bool) -> World | None:
+    """Hands drawn card by card among the ranks each seat may hold (the seat with the
+    fewest choices first); None if that runs into a dead end."""
     pool = list(k.unknown)
     set_ranks = []
     for hs in k.hidden_sets:
@@ -107,14 +124,16 @@ def _fill(k: Knowledge, others: list[int], rng: random.Random) -> World:
         set_ranks.append(r)
     hands = [[0] * NUM_RANKS for _ in range(k.view.players)]
     hands[k.seat] = list(k.hand)
-    # the most constrained seats first, each card drawn among the ranks it may hold
-    for s in sorted(others, key=lambda s: -bin(k.forbidden[s]).count("1")):
-        for _ in range(k.sizes[s]):
-            allowed = [r for r in range(NUM_RANKS) if pool[r] and not k.forbidden[s] >> r & 1]
-            ranks = allowed or [r for r in range(NUM_RANKS) if pool[r]]
-            if not ranks:
-                break
-            r = rng.choices(ranks, weights=[pool[q] for q in ranks])[0]
-            hands[s][r] += 1
-            pool[r] -= 1
+    need = {s: k.sizes[s] for s in others}
+    while any(need.values()):
+        options = {s: [r for r in range(NUM_RANKS) if pool[r] and not (strict and k.forbidden[s] >> r & 1)]
+                   for s in need if need[s]}
+        s = min(options, key=lambda s: (len(options[s]), rng.random()))
+        ranks = options[s]
+        if not ranks:
+            return None
+        r = rng.choices(ranks, weights=[pool[q] for q in ranks])[0]
+        hands[s][r] += 1
+        pool[r] -= 1
+        need[s] -= 1
     return hands, set_ranks
