@@ -314,6 +314,9 @@ class State:
         ranks of ``cards`` (the ranks an action touched)."""
         flags = cards | cards >> 1
         flags = (flags | flags >> 2) & _ONES
+        if flags & (flags - 1):  # several ranks: all of them at once
+            self._recount()
+            return
         table, hands, all_live = self.table_mask, self.hands, self._live
         dead, spotted = self._dead & ~flags, self._spotted & ~flags
         while flags:
@@ -488,30 +491,26 @@ class State:
                     dead and _nonzero(hands[mover]) & dead
                     or own_sets and _at_least_three(hands[mover])):
                 return []
-        live = self._live
-        spot = 0
-        if spotter and table:
-            x = live & ~table
-            x |= x >> 1
-            t = table | table >> 1
-            spot = (t | t >> 2) & ~(x | x >> 2) & _ONES
-        m = live | live >> 1
-        live_nz = (m | m >> 2) & _ONES
+        spot = self._spotted if spotter else 0
         flags = [0] * n
-        found = bool(spot)
-        for seat, hand in enumerate(hands):
-            if not hand:
-                continue
-            own = seat == mover
-            f = _at_least_three(hand) if sets_all or own and own_sets else 0
-            if dead_all or own and dead_own:
-                d = hand ^ live
-                d |= d >> 1
-                f |= live_nz & ~(d | d >> 2)
-            if f:
-                flags[seat] = f
-                found = True
-        if not found:
+        dead = self._dead if dead_all or dead_own else 0
+        while dead:  # each dead rank lies in exactly one hand
+            low = dead & -dead
+            dead ^= low
+            shift = low.bit_length() - 1
+            for seat, hand in enumerate(hands):
+                if (hand >> shift) & 15:
+                    if dead_all or seat == mover:
+                        flags[seat] |= low
+                    break
+        if sets_all:
+            for seat, hand in enumerate(hands):
+                if hand:
+                    flags[seat] |= _at_least_three(hand)
+        elif own_sets:
+            assert mover is not None
+            flags[mover] |= _at_least_three(hands[mover])
+        if not spot and not any(flags):
             return []
         out: list[Claim] = []
         first = self.eldest if self.last_actor is None else self.last_actor + 1
@@ -575,8 +574,7 @@ class State:
         if m.bit_count() != len(cards):
             dup = next(c for i, c in enumerate(cards) if c in cards[:i])
             raise IllegalActionError(f"{what} names {dup} twice")
-        ranks = {c.rank for c in cards}
-        if len(ranks) > 1:
+        if m & ~(15 << (cards[0] & ~3)):
             a, b = sorted({c for c in cards}, key=lambda c: c.rank)[::len(cards) - 1][:2]
             raise IllegalActionError(f"{what} takes cards of one rank only: {a} and {b} differ")
         return m
@@ -606,6 +604,8 @@ class State:
         raise IllegalActionError(f"{action!r} is not an action")
 
     def _check_no_capture(self, seat: int, what: str) -> None:
+        if not self.can_capture(seat):
+            return
         caps = self._turn_actions(seat)
         if caps and isinstance(caps[0], Capture):
             raise IllegalActionError(
@@ -758,9 +758,27 @@ class State:
         An illegal action raises :class:`IllegalActionError` and changes nothing.
         """
         seat = action.seat
+        hands = self.hands
+        info = self._capture_ids.get(id(action))
+        if info is not None:  # the engine's own capture object: the common case, made quick
+            play, take, shift, h, t = info
+            table = self.table_mask
+            if (seat == self.to_move and (hands[seat] >> shift) & 15 == h
+                    and (table >> shift) & 15 == t):
+                hands[seat] ^= play
+                self.table_mask = table ^ take
+                self._live ^= play | take
+                self.won[seat] |= play | take
+                self.last_capture = seat
+                self.foreplay = False
+                self._rescan_rank(shift)
+                self.actions.append(action)
+                self.history.append(action)
+                self.last_actor = seat
+                self._next_turn(seat, not hands[seat])
+                return action
         if type(seat) is not int or not 0 <= seat < self.n:
             self._check_seat(seat)
-        hands = self.hands
         had_cards = hands[seat] != 0
         op: Operation
         if type(action) is Capture:
@@ -775,7 +793,7 @@ class State:
             op = action
         elif type(action) is Claim:
             m, is_set = self._check_claim(action)
-            touched = m
+            touched = m & -m
             self._live ^= m
             if self.table_mask & m == m and not hands[seat] & m:
                 self.table_mask ^= m
@@ -807,26 +825,57 @@ class State:
         self.actions.append(action)
         self.history.append(op)
         self.last_actor = seat
+        if type(action) is Claim:
+            self._after_claim(seat, had_cards)
+        else:
+            self._next_turn(seat, had_cards and not hands[seat])
+        return op
+
+    def _next_turn(self, seat: int, emptied: bool) -> None:
+        """After ``seat``'s turn action: the end rule, then the next seat holding cards."""
+        hands = self.hands
+        if emptied:
+            self.holding -= 1
+            if self.holding <= 1:
+                self._end(next(s for s in range(self.n) if hands[s]))
+                return
+        n = self.n
+        while True:
+            seat = (seat + 1) % n
+            if hands[seat]:
+                self.to_move = seat
+                return
+
+    def _after_claim(self, seat: int, had_cards: bool) -> None:
+        """After a claim: the end rule; the turn passes only if the mover's hand emptied."""
+        hands = self.hands
         if had_cards and not hands[seat]:
             self.holding -= 1
             if self.holding <= 1:
                 self._end(next(s for s in range(self.n) if hands[s]))
-                return op
+                return
         mover = self.to_move
         assert mover is not None
-        if seat == mover and (type(action) is not Claim or not hands[mover]):
-            n = self.n
-            while True:
-                mover = (mover + 1) % n
-                if hands[mover]:
-                    self.to_move = mover
-                    break
-        elif not hands[mover]:  # a claim emptied the hand of the seat to move
-            n = self.n
-            while not hands[mover]:
-                mover = (mover + 1) % n
-            self.to_move = mover
-        return op
+        while not hands[mover]:
+            mover = (mover + 1) % self.n
+        self.to_move = mover
+
+    def _rescan_rank(self, shift: int) -> None:
+        """:meth:`_rescan` for the one rank at bit ``shift``."""
+        low = 1 << shift
+        live = (self._live >> shift) & 15
+        t = (self.table_mask >> shift) & 15
+        self._dead &= ~low
+        self._spotted &= ~low
+        if not live:
+            return
+        if t == live:
+            self._spotted |= low
+        elif not t:
+            for h in self.hands:
+                if (h >> shift) & 15 == live:
+                    self._dead |= low
+                    return
 
     def _end(self, survivor: int) -> None:
         hand, table = self.hands[survivor], self.table_mask
