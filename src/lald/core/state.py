@@ -760,7 +760,7 @@ class State:
         seat = action.seat
         hands = self.hands
         info = self._capture_ids.get(id(action))
-        if info is not None:  # the engine's own capture object: the common case, made quick
+        if info is not None and type(action) is Capture:  # the engine's own: made quick
             play, take, shift, h, t = info
             table = self.table_mask
             if (seat == self.to_move and (hands[seat] >> shift) & 15 == h
