@@ -22,7 +22,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -31,6 +31,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     create_engine,
@@ -84,6 +85,10 @@ class _Action(_Base):
     action: Mapped[str] = mapped_column(Text)
     source: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float)
+
+
+#: One prepared Core statement: an action is written on every move, so skip the ORM.
+_INSERT_ACTION = cast(Table, _Action.__table__).insert()
 
 
 @dataclasses.dataclass
@@ -156,9 +161,9 @@ class Store:
                    source: str) -> None:
         """Commit action ``seq`` of deal ``deal``; a duplicate raises (the pair is unique)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(_Action).values(
-                table_id=table_id, deal=deal, seq=seq, action=json.dumps(action),
-                source=source, at=time.time()))
+            conn.execute(_INSERT_ACTION, {"table_id": table_id, "deal": deal, "seq": seq,
+                                          "action": json.dumps(action), "source": source,
+                                          "at": time.time()})
 
     def update_table(self, table_id: str, **values: Any) -> None:
         """Change ``deals_started`` or ``status``."""

@@ -35,4 +35,6 @@ def cmd_serve(args: argparse.Namespace) -> None:
     app = create_app(args.db, settings)
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {args.db})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20)
+                ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,
+                # Frames are small; compressing each one costs more CPU than it saves.
+                ws_per_message_deflate=False)
