@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
         "tournament", help="a duplicate tournament of bots (every deal replayed in every seat)",
         description="Play duplicate deals: each deal is replayed with the bots rotated through "
                     "every seat, so the luck of the cards cancels. Prints each bot's mean chips "
-                    "per deal with a 95%% interval, session win rate and decision times; writes "
+                    "per deal with a 95% interval, session win rate and decision times; writes "
                     "results.json and results.csv. Ctrl-C saves; the same command resumes.")
     rules_arguments(p)
     p.add_argument("--bots", action="append", default=[], metavar="A,B,...",
