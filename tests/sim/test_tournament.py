@@ -340,3 +340,11 @@ def test_a_level_judges_its_parameters_when_parsed(monkeypatch: pytest.MonkeyPat
     assert parse_spec("picky:-deny").params == (("-", "deny"),)
     with pytest.raises(ValueError, match="bot 'picky:-dny': unknown habit 'dny'"):
         parse_spec("picky:-dny")
+
+
+def test_results_without_their_setup_are_refused(tmp_path: Path) -> None:
+    t = _t(["random"], players=3)
+    run(t, 1, checkpoint=Checkpoint(tmp_path, t))
+    (tmp_path / "tournament.json").unlink()
+    with pytest.raises(CheckpointError, match="without tournament.json"):
+        Checkpoint(tmp_path, t)

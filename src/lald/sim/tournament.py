@@ -193,6 +193,8 @@ class Checkpoint:
             if stored != t.identity():
                 raise CheckpointError(
                     f"{directory} holds another tournament: use another --out, or --fresh to start over")
+        elif self.path.exists() and not fresh:
+            raise CheckpointError(f"{directory} holds results without {IDENTITY}: use --fresh to start over")
         identity_path.write_text(json.dumps(t.identity(), indent=2) + "\n", encoding="utf-8")
         if fresh and self.path.exists():
             self.path.unlink()
