@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test lint bench demo
+.PHONY: setup run test lint bench demo play
 
 $(BIN)/lald: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,9 +14,13 @@ $(BIN)/lald: pyproject.toml
 setup: $(BIN)/lald
 
 run: setup
+	$(BIN)/lald serve
+
+demo: setup
 	$(BIN)/lald demo
 
-demo: run
+play: setup
+	$(BIN)/lald play
 
 lint: setup
 	$(BIN)/ruff check src tests bench
