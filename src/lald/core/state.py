@@ -10,17 +10,16 @@
 (52, 0)
 """
 
+
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .actions import (
     Action,
     Capture,
-    CaptureKind,
     Claim,
     Claimed,
     ClaimKind,
@@ -33,102 +32,35 @@ from .actions import (
     Trail,
 )
 from .cards import (
-    CARDS,
-    NIBBLE_COUNT,
     NUM_CARDS,
     NUM_RANKS,
-    RANK_NAMES,
-    RANK_PLURALS,
     Card,
     cards_of,
     format_cards,
     mask_of,
 )
+from .checks import Checks, IllegalActionError, LayoutError
+from .moves import (
+    CAPTURE_TABLES,
+    CLAIMS,
+    ONES,
+    CaptureInfo,
+    at_least_three,
+    captures_of,
+    claims_of,
+    nonzero,
+)
 from .rng import PortableRandom
-from .rules import LAYOUTS, DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
+from .rules import DeadClaims, HandSetTiming, NoCapture, Rules
 from .scoring import DealResult, settle
 
 if TYPE_CHECKING:
     from .view import PlayerView
 
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; the message is a sentence for a player."""
+__all__ = ["IllegalActionError", "LayoutError", "State"]
 
 
-class LayoutError(ValueError):
-    """A deal layout (hands and table) that is not a deal of these rules."""
-
-
-@cache
-def _nibble_cards(rank: int, nibble: int) -> tuple[Card, ...]:
-    return tuple(CARDS[4 * rank + i] for i in range(4) if nibble >> i & 1)
-
-
-def _captures(
-    seat: int, rank: int, h: int, t: int, sweep: SingleTakesThree, pairs: bool, prials: bool
-) -> tuple[Capture, ...]:
-    """Every capture of ``rank`` with hand nibble ``h`` and table nibble ``t``."""
-    hand, table = _nibble_cards(rank, h), _nibble_cards(rank, t)
-    out: list[Capture] = []
-    if not (len(table) == 3 and sweep is SingleTakesThree.FORCED):
-        out += [Capture(seat, (x,), (y,)) for x in hand for y in table]
-    if len(table) == 3 and sweep is not SingleTakesThree.OFF:
-        out += [Capture(seat, (x,), table) for x in hand]
-    if pairs and len(hand) >= 2 and len(table) >= 2:
-        out += [Capture(seat, p, q) for p in combinations(hand, 2) for q in combinations(table, 2)]
-    if prials and len(hand) >= 3:
-        out += [Capture(seat, p, (y,)) for p in combinations(hand, 3) for y in table]
-    return tuple(out)
-
-
-def _claim_set(seat: int, rank: int, nibble: int) -> tuple[Claim, ...]:
-    """The claims of the cards ``nibble`` of ``rank``: two of a prial (three ways), else all."""
-    cards = _nibble_cards(rank, nibble)
-    if len(cards) == 3:
-        return tuple(Claim(seat, p) for p in combinations(cards, 2))
-    return (Claim(seat, cards),)
-
-
-#: ``_CLAIMS[seat][4 * rank + nibble]``: the claims of those cards, made once.
-_CLAIMS = [[_claim_set(seat, i >> 4, i & 15) if i & 15 else () for i in range(16 * NUM_RANKS)]
-           for seat in range(max(LAYOUTS))]
-
-
-def _claims_of(seat: int, rank: int, nibble: int) -> tuple[Claim, ...]:
-    return _CLAIMS[seat][rank << 4 | nibble]
-
-
-_ONES = int("1" * NUM_RANKS, 16)  # bit 0 of every rank's nibble
-
-
-def _nonzero(m: int) -> int:
-    """Bit 4r set where rank r's nibble of ``m`` is not empty."""
-    m |= m >> 1
-    m |= m >> 2
-    return m & _ONES
-
-
-def _at_least_three(m: int) -> int:
-    """Bit 4r set where rank r's nibble of ``m`` holds three or four cards."""
-    c = m - ((m >> 1) & (_ONES * 5))
-    c = (c & (_ONES * 3)) + ((c >> 2) & (_ONES * 3))
-    return ((c >> 2) | (c >> 1 & c)) & _ONES
-
-
-def _plural(rank: int) -> str:
-    return RANK_PLURALS[rank]
-
-
-#: Captures by (seat, rank, hand nibble, table nibble), one table per capture options; and
-#: for each capture in it, by ``id``: its card sets and the nibbles that make it legal (the
-#: table keeps those objects alive, so their ids stay theirs).
-_CaptureInfo = tuple[int, int, int, int, int]
-_CAPTURE_TABLES: dict[tuple[SingleTakesThree, bool, bool],
-                      tuple[dict[int, tuple[Capture, ...]], dict[int, _CaptureInfo]]] = {}
-
-
-class State:
+class State(Checks):
     """One deal: hands, table, won piles, whose turn, and the history of operations.
 
     Build it with :meth:`deal` (from a seed) or :meth:`from_layout`; ask it for
@@ -168,7 +100,7 @@ class State:
     seed: int | None
     holding: int
     _capture_table: dict[int, tuple[Capture, ...]]
-    _capture_ids: dict[int, _CaptureInfo]
+    _capture_ids: dict[int, CaptureInfo]
     _claim_flags: tuple[bool, bool, bool, bool]
     _dead: int
     """Bit 4r set while rank r's live cards all lie in one hand."""
@@ -259,7 +191,7 @@ class State:
         s.holding = n
         s._dead = s._spotted = 0
         key = (rules.single_takes_three, rules.pair_on_pair, rules.prial_on_single)
-        s._capture_table, s._capture_ids = _CAPTURE_TABLES.setdefault(key, ({}, {}))
+        s._capture_table, s._capture_ids = CAPTURE_TABLES.setdefault(key, ({}, {}))
         own_sets = rules.hand_set_timing is HandSetTiming.FOREPLAY_OR_OWN_TURN
         s._claim_flags = (
             rules.hand_sets and own_sets,
@@ -268,7 +200,7 @@ class State:
             rules.spotter_claims,
         )
         if rules.table_mournival_to_dealer:
-            fours = table & table >> 1 & table >> 2 & table >> 3 & _ONES
+            fours = table & table >> 1 & table >> 2 & table >> 3 & ONES
             while fours:
                 low = fours & -fours
                 fours ^= low
@@ -302,18 +234,18 @@ class State:
         for h in self.hands:
             live |= h
         self._live = live
-        live_nz = _nonzero(live)
-        self._spotted = _nonzero(self.table_mask) & ~_nonzero(live & ~self.table_mask)
+        live_nz = nonzero(live)
+        self._spotted = nonzero(self.table_mask) & ~nonzero(live & ~self.table_mask)
         dead = 0
         for h in self.hands:
-            dead |= live_nz & ~_nonzero(h ^ live)
+            dead |= live_nz & ~nonzero(h ^ live)
         self._dead = dead
 
     def _rescan(self, cards: int) -> None:
         """Recompute which ranks are dead in a hand or spotted on the table, for the
         ranks of ``cards`` (the ranks an action touched)."""
         flags = cards | cards >> 1
-        flags = (flags | flags >> 2) & _ONES
+        flags = (flags | flags >> 2) & ONES
         if flags & (flags - 1):  # several ranks: all of them at once
             self._recount()
             return
@@ -407,7 +339,7 @@ class State:
         out: list[Action] = []
         h = hand | hand >> 1
         t = table | table >> 1
-        flags = (h | h >> 2) & (t | t >> 2) & _ONES
+        flags = (h | h >> 2) & (t | t >> 2) & ONES
         known = self._capture_table
         while flags:
             low = flags & -flags
@@ -417,7 +349,7 @@ class State:
             caps = known.get(key)
             if caps is None:
                 h, t = (hand >> shift) & 15, (table >> shift) & 15
-                caps = known[key] = _captures(seat, shift >> 2, h, t, rules.single_takes_three,
+                caps = known[key] = captures_of(seat, shift >> 2, h, t, rules.single_takes_three,
                                               rules.pair_on_pair, rules.prial_on_single)
                 for c in caps:
                     self._capture_ids[id(c)] = (mask_of(c.play), mask_of(c.take), shift, h, t)
@@ -427,16 +359,6 @@ class State:
         if rules.no_capture is NoCapture.LIE_DOWN:
             return [LieDown(seat)]
         return [Trail(seat, c) for c in cards_of(hand)]
-
-    def _windows(self, seat: int) -> tuple[bool, bool]:
-        """Whether ``seat`` may now make hand sets, and dead-rank claims."""
-        rules = self.rules
-        own = seat == self.to_move
-        hand_set = rules.hand_sets and (
-            self.foreplay or (own and rules.hand_set_timing is HandSetTiming.FOREPLAY_OR_OWN_TURN))
-        dead = rules.dead_claims is DeadClaims.ANY_TIME or (
-            own and rules.dead_claims is DeadClaims.OWN_TURN)
-        return hand_set, dead
 
     def claims(self, seat: int) -> list[Claim]:
         """Every claim ``seat`` may make now."""
@@ -453,26 +375,26 @@ class State:
         hand_set, dead = self._windows(seat)
         flags = 0
         if hand_set:
-            flags |= _at_least_three(hand)
+            flags |= at_least_three(hand)
         if dead:
-            flags |= _nonzero(hand) & ~_nonzero(hand ^ live)
+            flags |= nonzero(hand) & ~nonzero(hand ^ live)
         out: list[Claim] = []
         while flags:
             low = flags & -flags
             flags ^= low
             shift = low.bit_length() - 1
-            out.extend(_claims_of(seat, shift >> 2, (hand >> shift) & 15))
+            out.extend(claims_of(seat, shift >> 2, (hand >> shift) & 15))
         return out
 
     def _spotter_claims(self, seat: int, live: int) -> list[Claim]:
         table = self.table_mask
-        flags = _nonzero(table) & ~_nonzero(live & ~table)
+        flags = nonzero(table) & ~nonzero(live & ~table)
         out = []
         while flags:
             low = flags & -flags
             flags ^= low
             shift = low.bit_length() - 1
-            out.append(_claims_of(seat, shift >> 2, (table >> shift) & 15)[0])
+            out.append(claims_of(seat, shift >> 2, (table >> shift) & 15)[0])
         return out
 
     def open_claims(self) -> list[Claim]:
@@ -488,8 +410,8 @@ class State:
                 return []
             assert mover is not None
             if not (dead and dead_all) and not (
-                    dead and _nonzero(hands[mover]) & dead
-                    or own_sets and _at_least_three(hands[mover])):
+                    dead and nonzero(hands[mover]) & dead
+                    or own_sets and at_least_three(hands[mover])):
                 return []
         spot = self._spotted if spotter else 0
         flags = [0] * n
@@ -506,10 +428,10 @@ class State:
         if sets_all:
             for seat, hand in enumerate(hands):
                 if hand:
-                    flags[seat] |= _at_least_three(hand)
+                    flags[seat] |= at_least_three(hand)
         elif own_sets:
             assert mover is not None
-            flags[mover] |= _at_least_three(hands[mover])
+            flags[mover] |= at_least_three(hands[mover])
         if not spot and not any(flags):
             return []
         out: list[Claim] = []
@@ -518,7 +440,7 @@ class State:
             seat = i % n
             f = flags[seat]
             hand = hands[seat]
-            claims = _CLAIMS[seat]
+            claims = CLAIMS[seat]
             while f:
                 low = f & -f
                 f ^= low
@@ -537,220 +459,6 @@ class State:
         out: list[Action] = list(self.turn_actions()) if seat == self.to_move else []
         out.extend(self.claims(seat))
         return out
-
-    def can_capture(self, seat: int) -> bool:
-        """Whether ``seat`` holds a card whose rank is on the table."""
-        return bool(_nonzero(self.hands[seat]) & _nonzero(self.table_mask))
-
-    # -- checking -----------------------------------------------------------------------
-
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` with a sentence if ``action`` is illegal now."""
-        self._check(action)
-
-    def _check_seat(self, seat: int) -> None:
-        if self.over:
-            raise IllegalActionError("the deal is over")
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalActionError(f"there is no seat {seat}: seats are 0 to {self.n - 1}")
-
-    def _check_turn(self, seat: int) -> None:
-        self._check_seat(seat)
-        if seat != self.to_move:
-            raise IllegalActionError(f"it is seat {self.to_move}'s turn, not seat {seat}'s")
-
-    def _check_cards(self, cards: tuple[Card, ...], what: str) -> int:
-        if not cards:
-            raise IllegalActionError(f"{what} names no cards")
-        m = mask_of(cards)
-        if m.bit_count() != len(cards):
-            dup = next(c for i, c in enumerate(cards) if c in cards[:i])
-            raise IllegalActionError(f"{what} names {dup} twice")
-        if m & ~(15 << (cards[0] & ~3)):
-            a, b = sorted({c for c in cards}, key=lambda c: c.rank)[::len(cards) - 1][:2]
-            raise IllegalActionError(f"{what} takes cards of one rank only: {a} and {b} differ")
-        return m
-
-    def _check(self, action: Action) -> tuple[int, ...]:
-        """Check ``action``; return what applying it needs to know."""
-        if type(action) is Capture:
-            return self._check_capture(action)
-        if type(action) is Claim:
-            return self._check_claim(action)
-        if isinstance(action, LieDown):
-            self._check_turn(action.seat)
-            if self.rules.no_capture is not NoCapture.LIE_DOWN:
-                raise IllegalActionError(
-                    "under the modern laugh a seat that cannot capture trails a card instead")
-            self._check_no_capture(action.seat, "lie down")
-            return ()
-        if isinstance(action, Trail):
-            self._check_turn(action.seat)
-            if self.rules.no_capture is not NoCapture.TRAIL:
-                raise IllegalActionError(
-                    "a seat that cannot capture lies down; trailing is the modern-laugh variant")
-            self._check_no_capture(action.seat, "trail")
-            if not self.hands[action.seat] >> action.card & 1:
-                raise IllegalActionError(f"seat {action.seat} does not hold {action.card}")
-            return ()
-        raise IllegalActionError(f"{action!r} is not an action")
-
-    def _check_no_capture(self, seat: int, what: str) -> None:
-        if not self.can_capture(seat):
-            return
-        caps = self._turn_actions(seat)
-        if caps and isinstance(caps[0], Capture):
-            raise IllegalActionError(
-                f"seat {seat} can capture ({format_cards(caps[0].play)} takes "
-                f"{format_cards(caps[0].take)}), so it may not {what}")
-
-    def _check_capture(self, a: Capture) -> tuple[int, ...]:
-        info = self._capture_ids.get(id(a))
-        if info is not None:  # one of the engine's own capture objects: check its nibbles
-            play, take, shift, h, t = info
-            seat = a.seat
-            if (seat == self.to_move and (self.hands[seat] >> shift) & 15 == h
-                    and (self.table_mask >> shift) & 15 == t):
-                return (play, take)
-        seat, play_cards, take_cards = a.seat, a.play, a.take
-        if seat == self.to_move and play_cards and take_cards:
-            play = take = 0
-            for c in play_cards:
-                play |= 1 << c
-            for c in take_cards:
-                take |= 1 << c
-            rank = take_cards[0] >> 2
-            table = self.table_mask
-            if (play.bit_count() == len(play_cards) and take.bit_count() == len(take_cards)
-                    and not (play | take) & ~(15 << 4 * rank)
-                    and not play & ~self.hands[seat] and not take & ~table):
-                kind = a.kind
-                rules = self.rules
-                if (kind is CaptureKind.SINGLE and not (
-                        rules.single_takes_three is SingleTakesThree.FORCED
-                        and NIBBLE_COUNT[(table >> 4 * rank) & 15] == 3)
-                        or kind is CaptureKind.SWEEP
-                        and rules.single_takes_three is not SingleTakesThree.OFF
-                        or kind is CaptureKind.PAIR and rules.pair_on_pair
-                        or kind is CaptureKind.PRIAL and rules.prial_on_single):
-                    return (play, take)
-        return self._diagnose_capture(a)
-
-    def _diagnose_capture(self, a: Capture) -> tuple[int, ...]:
-        """The slow path of :meth:`_check_capture`: find what is wrong and say it."""
-        seat = a.seat
-        self._check_turn(seat)
-        play = self._check_cards(a.play, "a capture") if a.play else 0
-        take = self._check_cards(a.take, "a capture") if a.take else 0
-        if not a.play or not a.take:
-            raise IllegalActionError("a capture plays cards from the hand and takes cards from the table")
-        self._check_cards(a.play + a.take, "a capture")
-        rank = a.take[0].rank
-        hand, table = self.hands[seat], self.table_mask
-        if not (hand >> 4 * rank) & 15:
-            raise IllegalActionError(
-                f"seat {seat} cannot take {a.take[0]}: seat {seat} holds no {RANK_NAMES[rank]}")
-        for c in a.play:
-            if not hand >> c & 1:
-                raise IllegalActionError(f"seat {seat} does not hold {c}")
-        for c in a.take:
-            if not table >> c & 1:
-                raise IllegalActionError(f"{c} is not on the table")
-        kind = a.kind
-        rules = self.rules
-        on_table = NIBBLE_COUNT[(table >> 4 * rank) & 15]
-        if kind is None:
-            raise IllegalActionError(
-                f"{len(a.play)} played for {len(a.take)} is no capture: one card takes one "
-                "(or all three), two take two, three take one")
-        if kind is CaptureKind.SWEEP and rules.single_takes_three is SingleTakesThree.OFF:
-            raise IllegalActionError(
-                f"one card may not take three {_plural(rank)} under these rules "
-                "(single_takes_three is off)")
-        if (kind is CaptureKind.SINGLE and on_table == 3
-                and rules.single_takes_three is SingleTakesThree.FORCED):
-            raise IllegalActionError(
-                f"with three {_plural(rank)} on the table one {RANK_NAMES[rank]} must take all "
-                "three (single_takes_three is forced)")
-        if kind is CaptureKind.PAIR and not rules.pair_on_pair:
-            raise IllegalActionError("two cards may not take two under these rules (pair_on_pair is off)")
-        if kind is CaptureKind.PRIAL and not rules.prial_on_single:
-            raise IllegalActionError(
-                "three cards may not take one under these rules (prial_on_single is off)")
-        return (play, take)
-
-    def _check_claim(self, a: Claim) -> tuple[int, ...]:
-        seat = a.seat
-        self._check_seat(seat)
-        m = self._check_cards(a.cards, "a claim")
-        rank = a.cards[0].rank
-        name, plural = RANK_NAMES[rank], _plural(rank)
-        hand, table = self.hands[seat], self.table_mask
-        in_hand, on_table = m & hand == m, m & table == m
-        if not in_hand and not on_table:
-            if m & (hand | table):
-                raise IllegalActionError("a claim takes cards from the hand or from the table, not both")
-            c = next(c for c in a.cards if not (hand | table) >> c & 1)
-            raise IllegalActionError(f"seat {seat} does not hold {c} and it is not on the table")
-        shift = 4 * rank
-        live = (self.live_mask() >> shift) & 15
-        k = len(a.cards)
-        if on_table:
-            if not self.rules.spotter_claims:
-                raise IllegalActionError("spotter claims from the table are off under these rules")
-            if live != (m >> shift) & 15:
-                raise IllegalActionError(
-                    f"a spotter claim takes the {plural} only when all their live cards lie on the "
-                    f"table, and as many as there are: here {NIBBLE_COUNT[live]} are live and "
-                    f"{NIBBLE_COUNT[(table >> shift) & 15]} lie on the table")
-            return (m, 0)
-        hc = NIBBLE_COUNT[(hand >> shift) & 15]
-        hand_set, dead = self._windows(seat)
-        if k == 1:
-            raise IllegalActionError("a claim lays down two cards or four, never one")
-        if hc == 4:
-            if k != 4:
-                raise IllegalActionError("a mournival is set aside whole: all four cards")
-            if hand_set:
-                return (m, 1)
-            if dead:
-                return (m, 0)
-            raise IllegalActionError(self._closed_window(seat, plural))
-        if hc == 3:
-            if k != 2:
-                raise IllegalActionError(f"from a prial two {plural} are set aside, the third kept")
-            if hand_set:
-                return (m, 1)
-            if not self.rules.hand_sets:
-                raise IllegalActionError("hand sets are off under these rules")
-            raise IllegalActionError(self._closed_window(seat, plural))
-        if live != (hand >> shift) & 15:
-            raise IllegalActionError(
-                f"the other {plural} are still live: seat {seat} may lay down its pair of "
-                f"{plural} only once no other {name} is live")
-        if dead:
-            return (m, 0)
-        if self.rules.dead_claims is DeadClaims.OFF:
-            raise IllegalActionError("dead-rank claims are off under these rules")
-        raise IllegalActionError(
-            f"seat {seat} may lay down its dead {plural} only on its own turn")
-
-    def _closed_window(self, seat: int, plural: str) -> str:
-        if not self.rules.hand_sets and self.rules.dead_claims is DeadClaims.OFF:
-            return "hand sets and dead-rank claims are off under these rules"
-        when = ("before the first turn" if self.rules.hand_set_timing is HandSetTiming.FOREPLAY
-                else "before the first turn or on its own turn")
-        return f"seat {seat} may set aside its {plural} only {when}"
-
-    # -- applying -----------------------------------------------------------------------
 
     def apply(self, action: Action) -> Operation:
         """Check and apply ``action``; return the operation it added to the history.
