@@ -84,11 +84,6 @@ class Session:
         """How many deals have been started (the current one included)."""
         return len(self.deals)
 
-    @property
-    def next_dealer(self) -> int | None:
-        """Who deals next (None once the session is over)."""
-        return None if self.over else self.schedule[len(self.deals)]
-
     def start_deal(self) -> State:
         """Deal the next deal, with the pot and balances carried in."""
         if self.over:
