@@ -1,5 +1,6 @@
 """A real ``lald serve`` on 127.0.0.1 is killed with SIGKILL mid-deal and restarted on
-the same SQLite file: every table continues exactly where its players last saw it."""
+the same database (a SQLite file, then a real PostgreSQL server): every table continues
+exactly where its players last saw it."""
 
 from __future__ import annotations
 
@@ -67,8 +68,8 @@ def _turn(pages: list[Page]) -> bool:
     return True
 
 
-def test_sigkill_mid_deal_then_restart_loses_nothing(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'crash.db'}",
+def test_sigkill_mid_deal_then_restart_loses_nothing(tmp_path: Path, db_url: str) -> None:
+    server = Server(db_url,
                     "--bot-delay", "0.02", "--claim-window", "0.02", "--deal-pause", "0.05",
                     log=tmp_path / "server.log")
     server.start()

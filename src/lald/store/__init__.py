@@ -21,8 +21,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Iterable
-from typing import Any, cast
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -44,7 +44,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["SeatData", "Store", "TableData"]
+__all__ = ["NewAction", "NewTable", "SeatChange", "SeatData", "Store", "TableChange", "TableData", "Write"]
 
 
 class _Base(DeclarativeBase):
@@ -117,6 +117,43 @@ class TableData:
     actions: list[list[tuple[dict[str, Any], str]]] = dataclasses.field(default_factory=list)
 
 
+class NewTable(NamedTuple):
+    """A write: a new table and its seats."""
+
+    data: TableData
+
+
+class NewAction(NamedTuple):
+    """A write: action ``seq`` of deal ``deal`` (its JSON form) and who chose it."""
+
+    table_id: str
+    deal: int
+    seq: int
+    action: dict[str, Any]
+    source: str
+    at: float = 0.0
+    """When it was accepted (seconds since the epoch; 0: when it is written)."""
+
+
+class TableChange(NamedTuple):
+    """A write: new ``deals_started`` or ``status`` of a table."""
+
+    table_id: str
+    values: dict[str, Any]
+
+
+class SeatChange(NamedTuple):
+    """A write: a seat's new ``human``, ``joined`` or ``name``."""
+
+    table_id: str
+    seat: int
+    values: dict[str, Any]
+
+
+#: Anything :meth:`Store.write` commits.
+Write = NewTable | NewAction | TableChange | SeatChange
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL with synchronous=NORMAL: a commit is durable against a killed process (the OS
     # holds the write), without an fsync per action.
@@ -148,33 +185,53 @@ class Store:
 
     # -- writing ------------------------------------------------------------------------
 
+    def write(self, writes: Sequence[Write]) -> None:
+        """Commit ``writes`` in their order, in one transaction: all of them or none.
+
+        Consecutive actions go to the database as one multi-row insert.
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            rows: list[dict[str, Any]] = []
+            for w in writes:
+                if isinstance(w, NewAction):
+                    rows.append({"table_id": w.table_id, "deal": w.deal, "seq": w.seq,
+                                 "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
+                    continue
+                if rows:
+                    conn.execute(_INSERT_ACTION, rows)
+                    rows = []
+                if isinstance(w, NewTable):
+                    d = w.data
+                    conn.execute(insert(_Table).values(
+                        id=d.id, created=d.created, config=json.dumps(d.config), seed=d.seed,
+                        deals_started=d.deals_started, status=d.status))
+                    conn.execute(insert(_Seat), [dataclasses.asdict(s) | {"table_id": d.id}
+                                                 for s in d.seats])
+                elif isinstance(w, TableChange):
+                    conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
+                else:
+                    conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
+                                                     _Seat.seat == w.seat).values(**w.values))
+            if rows:
+                conn.execute(_INSERT_ACTION, rows)
+
     def create_table(self, data: TableData) -> None:
         """Store a new table and its seats."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(_Table).values(
-                id=data.id, created=data.created, config=json.dumps(data.config), seed=data.seed,
-                deals_started=data.deals_started, status=data.status))
-            conn.execute(insert(_Seat), [dataclasses.asdict(s) | {"table_id": data.id}
-                                         for s in data.seats])
+        self.write([NewTable(data)])
 
     def add_action(self, table_id: str, deal: int, seq: int, action: dict[str, Any],
                    source: str) -> None:
         """Commit action ``seq`` of deal ``deal``; a duplicate raises (the pair is unique)."""
-        with self.engine.begin() as conn:
-            conn.execute(_INSERT_ACTION, {"table_id": table_id, "deal": deal, "seq": seq,
-                                          "action": json.dumps(action), "source": source,
-                                          "at": time.time()})
+        self.write([NewAction(table_id, deal, seq, action, source)])
 
     def update_table(self, table_id: str, **values: Any) -> None:
         """Change ``deals_started`` or ``status``."""
-        with self.engine.begin() as conn:
-            conn.execute(update(_Table).where(_Table.id == table_id).values(**values))
+        self.write([TableChange(table_id, values)])
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         """Change a seat's ``human``, ``joined`` or ``name``."""
-        with self.engine.begin() as conn:
-            conn.execute(update(_Seat).where(_Seat.table_id == table_id, _Seat.seat == seat)
-                         .values(**values))
+        self.write([SeatChange(table_id, seat, values)])
 
     # -- reading ------------------------------------------------------------------------
 
