@@ -169,10 +169,12 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.memory = url in ("sqlite://", "sqlite:///:memory:")
+        """An in-memory SQLite database: one connection, to be used from one thread."""
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-            if url in ("sqlite://", "sqlite:///:memory:"):
+            if self.memory:
                 kwargs["poolclass"] = StaticPool
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):

@@ -52,7 +52,7 @@ async def api_tables(request: Request) -> Response:
     """GET: the open tables. POST: create a table; returns one secret link per seat."""
     hub = _hub(request)
     if request.method == "GET":
-        return JSONResponse(hub.open_tables())
+        return JSONResponse(await hub.open_tables())
     try:
         body = await request.json()
     except ValueError:
@@ -61,6 +61,7 @@ async def api_tables(request: Request) -> Response:
         table = hub.create(body)
     except LobbyError as e:
         return JSONResponse({"error": str(e)}, status_code=400)
+    await table.until_saved()
     base = str(request.base_url)
     return JSONResponse({"table": table.summary(), "seats": seat_links(base, table),
                          "watch": f"{base}play#w={table.id}"}, status_code=201)
@@ -71,6 +72,7 @@ async def api_table(request: Request) -> Response:
     table = _hub(request).table(request.path_params["table"])
     if table is None:
         return JSONResponse({"error": "there is no such table"}, status_code=404)
+    await table.until_saved()
     return JSONResponse(table.summary())
 
 
@@ -80,6 +82,7 @@ async def api_record(request: Request) -> Response:
     if table is None:
         return JSONResponse({"error": "there is no such table"}, status_code=404)
     deal = request.path_params["deal"]
+    await table.until_saved()
     try:
         state = table.record(deal)
     except KeyError:

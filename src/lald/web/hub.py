@@ -24,7 +24,8 @@ from typing import Any
 from ..bots import LEVELS
 from ..core import ActionSyntaxError, IllegalActionError, Rules, RulesError, action_from_json
 from ..i18n import LANGUAGES
-from ..store import SeatData, Store, TableData
+from ..store import NewTable, SeatData, Store, TableData
+from .journal import Journal
 from .tables import Conn, Settings, Table
 
 #: Levels never offered to people: the oracle sees every hand.
@@ -47,6 +48,7 @@ class Hub:
 
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
+        self.journal = Journal(store, threaded=not store.memory)
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -55,9 +57,10 @@ class Hub:
 
     def restore(self) -> int:
         """Load every table not yet over from the store and start its driver."""
+        self.journal.start()
         count = 0
         for data in self.store.load_tables(statuses=("waiting", "playing")):
-            self._add(Table(data, self.store, self.settings))
+            self._add(Table(data, self.journal, self.settings))
             count += 1
         return count
 
@@ -69,9 +72,10 @@ class Hub:
         return table
 
     async def close(self) -> None:
-        """Stop every driver."""
+        """Stop every driver, then commit what is queued."""
         for table in list(self.tables.values()):
             await table.stop()
+        await self.journal.close()
 
     def table(self, table_id: str) -> Table | None:
         """The table with this id (a finished one is loaded from the store on demand)."""
@@ -79,7 +83,7 @@ class Hub:
         if table is None and isinstance(table_id, str) and len(table_id) <= 32:
             found = self.store.load_tables(ids=[table_id])
             if found:
-                table = self._add(Table(found[0], self.store, self.settings))
+                table = self._add(Table(found[0], self.journal, self.settings))
         return table
 
     def seat_of(self, token: str) -> tuple[Table, int] | None:
@@ -95,13 +99,20 @@ class Hub:
         table = self.tables[hit[0]]
         return table, hit[1]
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """Tables not over, newest first, as the lobby lists them."""
-        live = [t for t in self.tables.values() if t.status != "over"]
-        return [t.summary() for t in sorted(live, key=lambda t: -t.created)]
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """Tables not over, newest first, as the lobby lists them (each as committed)."""
+        out = []
+        for table in sorted(self.tables.values(), key=lambda t: -t.created):
+            await table.until_saved()
+            if table.status != "over":
+                out.append(table.summary())
+        return out
 
     def create(self, request: Any) -> Table:
-        """A new table from the lobby's request; raise :class:`LobbyError`."""
+        """A new table from the lobby's request; raise :class:`LobbyError`.
+
+        Its write is queued: await ``table.until_saved()`` before handing out its links.
+        """
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
         unknown = set(request) - {"preset", "players", "variants", "options", "seats",
@@ -130,8 +141,9 @@ class Hub:
             id=secrets.token_urlsafe(6), created=time.time(),
             config={"rules": rules.spec(), "turn_seconds": turn}, seed=seed,
             deals_started=0, status="waiting", seats=seats)
-        self.store.create_table(data)
-        return self._add(Table(data, self.store, self.settings))
+        table = Table(data, self.journal, self.settings)
+        self.journal.add(NewTable(data), table)
+        return self._add(table)
 
     @staticmethod
     def _seats(raw: Any, players: int) -> list[SeatData]:

@@ -2,9 +2,10 @@
 connections that watch it.
 
 The engine is the only authority. Every action, whoever sends it, goes through
-:meth:`Table.submit`: checked by the engine, committed to the store, applied, and only
-then told to the connections. A table's *version* counts the deals started and the
-actions applied, so a message built on an older picture of the table is refused as stale.
+:meth:`Table.submit`: checked by the engine, applied, queued to the :class:`Journal`, and
+told to the connections only once it is committed. A table's *version* counts the deals
+started and the actions applied, so a message built on an older picture of the table is
+refused as stale.
 
 A driver task per table runs the turn loop of :func:`lald.sim.play.step` in real time:
 before each turn action the open claims are offered to the bot seats in
@@ -39,7 +40,8 @@ from ..core import (
 )
 from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
-from ..store import SeatData, Store, TableData
+from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
+from .journal import Journal, Saved
 from .wire import op_json, view_json
 
 if TYPE_CHECKING:
@@ -107,26 +109,35 @@ class Conn:
         self.dirty = True
         self.wake.set()
 
+    async def _until_saved(self) -> None:
+        while self.table is not None and self.table.unsaved:
+            await self.table.until_saved()
+
     async def pump(self) -> None:
         """Write queued messages and frames to the socket until it closes."""
         while not self.closed:
             await self.wake.wait()
             self.wake.clear()
+            # Nothing leaves before the writes it could tell of are committed: wait, then
+            # read the table and send without an ``await`` in between.
             while self.outbox and not self.closed:
+                await self._until_saved()
                 await self.ws.send_text(self.outbox.popleft())
+            await self._until_saved()
             if self.dirty and self.table is not None and not self.closed:
                 self.dirty = False
                 await self.ws.send_text(self.table.frame(self))
         await self.ws.close(code=1013)
 
 
-class Table:
+class Table(Saved):
     """One table: session, seats, bots, log, connections and the driver task."""
 
-    def __init__(self, data: TableData, store: Store, settings: Settings) -> None:
+    def __init__(self, data: TableData, journal: Journal, settings: Settings) -> None:
+        super().__init__()
         self.id = data.id
         self.created = data.created
-        self.store = store
+        self.journal = journal
         self.settings = settings
         self.config = data.config
         spec = data.config["rules"]
@@ -208,7 +219,8 @@ class Table:
             self.turn_started = self.changed_at
 
     def submit(self, action: Action, source: str) -> None:
-        """Check ``action`` with the engine, commit it, apply it, then tell everyone.
+        """Check ``action`` with the engine, queue its write, apply it, and tell everyone
+        once it is committed (the connections wait for :meth:`until_saved`).
 
         Raises :class:`IllegalActionError` (nothing changed) if the engine refuses it.
         """
@@ -216,11 +228,12 @@ class Table:
         if self.status != "playing" or state is None or state.over:
             raise IllegalActionError("no deal is being played at this table")
         state.verify(action)
-        self.store.add_action(self.id, self.deal_index, len(state.actions), action.to_json(), source)
+        self.journal.add(NewAction(self.id, self.deal_index, len(state.actions), action.to_json(),
+                                   source, time.time()), self)
         self._apply(action, source)
         if self.session.over:
             self.status = "over"
-            self.store.update_table(self.id, status="over")
+            self.journal.add(TableChange(self.id, {"status": "over"}), self)
         self.notify()
 
     def next_deal(self) -> None:
@@ -230,14 +243,15 @@ class Table:
         state = self.state
         if state is not None and not state.over:
             raise IllegalActionError("the deal is not over yet")
-        self.store.update_table(self.id, deals_started=len(self.session.deals) + 1, status="playing")
+        self.journal.add(TableChange(self.id, {"deals_started": len(self.session.deals) + 1,
+                                               "status": "playing"}), self)
         self.status = "playing"
         self._begin_deal()
         self.notify()
 
     def set_seat(self, seat: int, **values: Any) -> None:
-        """Change who plays a seat, its name, or mark it joined (stored first)."""
-        self.store.update_seat(self.id, seat, **values)
+        """Change who plays a seat, its name, or mark it joined (told once stored)."""
+        self.journal.add(SeatChange(self.id, seat, values), self)
         for key, value in values.items():
             setattr(self.seats[seat], key, value)
         if "human" in values:

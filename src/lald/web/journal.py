@@ -1,0 +1,121 @@
+"""Committing the tables' writes: in order, a batch per turn of the event loop, and
+before anyone is told.
+
+A table that accepts an action applies it at once (so the next message is checked
+against it) and queues its write here; the connections watching the table send nothing
+until the table has no write left uncommitted (:meth:`Saved.until_saved`). The writer
+commits everything queued during one turn of the event loop as one transaction, in a
+worker thread, so a burst of actions from many tables costs one commit, and the event
+loop serves other tables while the database works.
+
+If the database refuses a batch (it is down, say), the writer logs it and tries the same
+batch again, ever more slowly: nobody is told of those actions meanwhile, and nothing is
+written out of order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from ..store import Store, Write
+
+log = logging.getLogger("lald.web")
+
+
+class Saved:
+    """Something whose writes go through a :class:`Journal` (a table): how many of them
+    are not yet committed, and a way to wait until none is."""
+
+    def __init__(self) -> None:
+        self.unsaved = 0
+        self._saved = asyncio.Event()
+        self._saved.set()
+
+    async def until_saved(self) -> None:
+        """Return once every write queued so far is committed.
+
+        When it returns, nothing has been queued since the check: the caller may read
+        and send the table's state before its next ``await``.
+        """
+        while self.unsaved:
+            await self._saved.wait()
+
+
+class Journal:
+    """The single writer: batches of writes committed in the order they were queued."""
+
+    def __init__(self, store: Store, threaded: bool = True) -> None:
+        self.store = store
+        self.threaded = threaded
+        self._queue: list[tuple[Write, Saved]] = []
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self.commits = 0
+        """Batches committed so far."""
+        self.writes = 0
+        """Writes committed so far."""
+
+    def start(self) -> None:
+        """Start the writer task."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="lald journal")
+
+    def add(self, write: Write, owner: Saved) -> None:
+        """Queue ``write``; ``owner`` counts it as unsaved until it is committed."""
+        owner.unsaved += 1
+        owner._saved.clear()
+        self._queue.append((write, owner))
+        self._idle.clear()
+        self._wake.set()
+
+    async def flush(self) -> None:
+        """Return once everything queued so far is committed."""
+        while not self._idle.is_set():
+            await self._idle.wait()
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop the writer."""
+        if self._task is not None:
+            if not self._task.done():
+                await self.flush()
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._queue = self._queue, []
+            if not batch:
+                if not self._queue:
+                    self._idle.set()
+                continue
+            await self._commit([w for w, _ in batch])
+            for _, owner in batch:
+                owner.unsaved -= 1
+                if owner.unsaved == 0:
+                    owner._saved.set()
+            self.commits += 1
+            self.writes += len(batch)
+            if not self._queue:
+                self._idle.set()
+
+    async def _commit(self, writes: list[Write]) -> None:
+        pause = 0.05
+        while True:
+            try:
+                if self.threaded:
+                    await asyncio.to_thread(self.store.write, writes)
+                else:
+                    self.store.write(writes)
+                return
+            except Exception:
+                log.exception("the database refused %d writes; trying again in %.2f s", len(writes), pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
