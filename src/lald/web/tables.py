@@ -68,6 +68,48 @@ class Settings:
     """Messages queued for one connection before it is dropped (it reconnects)."""
 
 
+class ThinkTimes:
+    """How long each kind of bot thinks (CPU seconds), to choose where it thinks.
+
+    Handing a call to a worker thread costs more than a quick bot's whole move, so a kind
+    of bot whose recent moves all took under :attr:`QUICK` seconds thinks inline, on the
+    event loop; any other (a searching bot, or one not yet measured) in a worker thread,
+    so it never stalls the other tables. One slow move sends the kind back to the thread.
+    """
+
+    QUICK = 0.002
+    """The longest move of a bot that may think on the event loop."""
+    SAMPLE = 16
+    """How many recent moves are judged."""
+
+    def __init__(self) -> None:
+        self.recent: dict[str, collections.deque[float]] = {}
+
+    def quick(self, kind: str) -> bool:
+        """Whether bots of ``kind`` have lately thought quickly enough to stay inline."""
+        recent = self.recent.get(kind)
+        return recent is not None and len(recent) == self.SAMPLE and max(recent) < self.QUICK
+
+    def timed(self, kind: str, fn: Callable[[PlayerView, Sequence[T]], Any], view: PlayerView,
+              options: Sequence[T]) -> Any:
+        """Call ``fn(view, options)`` and note its CPU time under ``kind``."""
+        start = time.thread_time()
+        try:
+            return fn(view, options)
+        finally:
+            spent = time.thread_time() - start
+            recent = self.recent.get(kind)
+            if recent is None:
+                recent = self.recent[kind] = collections.deque(maxlen=self.SAMPLE)
+            if spent >= self.QUICK:
+                recent.clear()
+            recent.append(spent)
+
+
+#: Shared by every table of the process (they share its CPU).
+THINK_TIMES = ThinkTimes()
+
+
 class Entry(NamedTuple):
     """One line of a table's log, rendered per recipient and language on sending."""
 
@@ -154,6 +196,10 @@ class Table(Saved):
         self.sources: list[list[str]] = []
         self.version = 0
         self.conns: set[Conn] = set()
+        self.epoch = 0
+        """Counts the changes told to the connections; the frame parts cached are this epoch's."""
+        self._parts: dict[tuple[Any, ...], str] = {}
+        self._parts_epoch = 0
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.changed_at = time.monotonic()
@@ -214,6 +260,7 @@ class Table(Saved):
         self._changed(state.to_move != mover)
 
     def _changed(self, new_turn: bool = True) -> None:
+        self.epoch += 1
         self.changed_at = time.monotonic()
         if new_turn:
             self.turn_started = self.changed_at
@@ -260,6 +307,7 @@ class Table(Saved):
 
     def notify(self) -> None:
         """Tell every connection and the driver that the table changed."""
+        self.epoch += 1
         for conn in self.conns:
             conn.touch()
         self.wake.set()
@@ -339,11 +387,12 @@ class Table(Saved):
             return max(0.0, self.turn_started + self.turn_seconds - now), self._timer_step
         return 0.0, None
 
-    async def _think(self, fn: Callable[[PlayerView, Sequence[T]], Any],
+    async def _think(self, seat: int, fn: Callable[[PlayerView, Sequence[T]], Any],
                      view: PlayerView, options: Sequence[T]) -> Any:
-        if self.settings.threaded_bots:
-            return await asyncio.to_thread(fn, view, options)
-        return fn(view, options)
+        level = self.seats[seat].level
+        if not self.settings.threaded_bots or THINK_TIMES.quick(level):
+            return THINK_TIMES.timed(level, fn, view, options)
+        return await asyncio.to_thread(THINK_TIMES.timed, level, fn, view, options)
 
     async def _deal_step(self) -> None:
         self.next_deal()
@@ -357,7 +406,7 @@ class Table(Saved):
                 continue
             claims = state.claims(seat)
             if claims:
-                choice = await self._think(self.bots[seat].claim, state.view(seat), claims)
+                choice = await self._think(seat, self.bots[seat].claim, state.view(seat), claims)
                 if self.version != version:
                     return
                 if choice is not None:
@@ -366,7 +415,7 @@ class Table(Saved):
         mover = state.to_move
         if mover is not None and not self.seats[mover].human:
             legal = state.turn_actions()
-            action = await self._think(self.bots[mover].act, state.view(mover), legal)
+            action = await self._think(mover, self.bots[mover].act, state.view(mover), legal)
             if self.version == version:
                 self._submit_bot(action, "bot", legal)
 
@@ -375,7 +424,7 @@ class Table(Saved):
         assert state is not None and state.to_move is not None
         seat = state.to_move
         legal = state.turn_actions()
-        action = await self._think(self.bots[seat].act, state.view(seat), legal)
+        action = await self._think(seat, self.bots[seat].act, state.view(seat), legal)
         if self.version == version:
             self._submit_bot(action, "timer", legal)
 
@@ -443,8 +492,32 @@ class Table(Saved):
         """Whether a connection is open on ``seat``."""
         return any(c.seat == seat for c in self.conns)
 
+    def _part(self, key: tuple[Any, ...], make: Callable[[], Any]) -> str:
+        """``make()`` as JSON, built once per epoch and ``key`` (shared by recipients)."""
+        if self._parts_epoch != self.epoch:
+            self._parts.clear()
+            self._parts_epoch = self.epoch
+        text = self._parts.get(key)
+        if text is None:
+            text = self._parts[key] = json.dumps(make(), ensure_ascii=False)
+        return text
+
+    def _session_json(self) -> dict[str, Any]:
+        session = self.session
+        results = [{"deal": i, "dealer": session.deals[i].dealer, "won": list(r.won),
+                    "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
+                    "prize_to": r.prize_to, "winners": list(r.winners)}
+                   for i, r in enumerate(session.results)]
+        return {"pot": session.pot, "balances": list(session.balances), "results": results,
+                "over": session.over, "winners": list(session.winners), "laugh": self.rules.laugh}
+
     def frame(self, conn: Conn) -> str:
-        """The state frame for ``conn``: its own view, its legal actions, new log lines."""
+        """The state frame for ``conn``: its own view, its legal actions, new log lines.
+
+        The parts that are the same for several recipients (the table's summary per
+        language, each seat's view and legal actions, the session) are serialised once per
+        change of the table; only the new log lines are rendered per recipient.
+        """
         catalog = Catalog(conn.lang)
         names = self.names(catalog)
         seat = conn.seat
@@ -452,34 +525,27 @@ class Table(Saved):
         reset = conn.cursor == 0
         entries = self.entries[conn.cursor:]
         conn.cursor = len(self.entries)
-        legal: list[dict[str, Any]] = []
-        if (seat is not None and state is not None and self.seats[seat].human
-                and self.status == "playing"):
-            legal = [a.to_json() for a in state.legal_actions(seat)]
-        session = self.session
-        results = [{"deal": i, "dealer": session.deals[i].dealer, "won": list(r.won),
-                    "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
-                    "prize_to": r.prize_to, "winners": list(r.winners)}
-                   for i, r in enumerate(session.results)]
-        frame = {
+        human = seat is not None and self.seats[seat].human
+        head = json.dumps({
             "type": "state",
             "v": self.version,
-            "table": self.summary() | {"names": names},
             "you": seat,
             "deal": self.deal_index,
-            "view": None if state is None else view_json(state.view(seat)),
-            "legal": legal,
-            "can_next": (seat is not None and self.seats[seat].human and state is not None
-                         and state.over and not session.over),
+            "can_next": (human and state is not None and state.over and not self.session.over),
             "turn_deadline": self._deadline(),
             "reset": reset,
             "log": [self.render(e, seat, catalog, names) for e in entries],
-            "session": {"pot": session.pot, "balances": list(session.balances),
-                        "results": results, "over": session.over,
-                        "winners": list(session.winners),
-                        "laugh": self.rules.laugh},
-        }
-        return json.dumps(frame, ensure_ascii=False)
+        }, ensure_ascii=False)
+        table = self._part(("table", conn.lang), lambda: self.summary() | {"names": names})
+        view = ("null" if state is None else
+                self._part(("view", seat), lambda: view_json(state.view(seat))))
+        legal = "[]"
+        if seat is not None and human and state is not None and self.status == "playing":
+            legal = self._part(("legal", seat),
+                               lambda: [a.to_json() for a in state.legal_actions(seat)])
+        session = self._part(("session",), self._session_json)
+        return (f'{head[:-1]}, "table": {table}, "view": {view}, "legal": {legal}, '
+                f'"session": {session}}}')
 
     def _deadline(self) -> float | None:
         """Seconds left on the clock of the seat to move, if the table has a timer."""
