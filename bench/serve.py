@@ -4,12 +4,15 @@ Starts ``lald serve`` on 127.0.0.1 with a fresh SQLite file, opens TABLES tables
 person and four server-side bots, and connects one websocket client per table that plays
 the person's seat: on its turn it sends its first turn action at once and measures the
 time until the frame showing that action arrives (the latency of a human's action: the
-engine's check, the commit to SQLite, the bots' views, the frame). Deals follow one
-another for DURATION seconds. Prints actions/s (all seats) and the p50/p99 latency, for a
-baseline of one table and for the loaded server, each the median of RUNS runs, and the
-ratio of the loaded p99 to the baseline p99.
+engine's check, the commit to the database, the bots' views, the frame). The clients
+join over the first second (tables are opened at different moments, not in lock-step);
+latencies and actions are counted after WARMUP seconds, while deals follow one another
+until DURATION seconds. Prints, per run, actions/s (all seats), the p50/p99 latency, the
+server's CPU use and the load average; then the medians of RUNS runs, for a baseline of
+one table and for the loaded server, and the ratio of the loaded p99 to the baseline p99.
+The clients run in this process (on uvloop when it is installed), on the same machine.
 
-    .venv/bin/python bench/serve.py --tables 200 --duration 20 --runs 3
+    .venv/bin/python bench/serve.py --tables 200 --duration 20 --runs 5
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lald", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+        [sys.executable, "-m", "lald", "serve", "--port", str(port), "--db", db,
          "--bot-delay", str(bot_delay), "--claim-window", str(bot_delay), "--log-level", "warning"],
         stdout=subprocess.DEVNULL)
     for _ in range(300):
@@ -54,10 +57,12 @@ def start_server(db: Path, port: int, bot_delay: float) -> subprocess.Popen[byte
     raise SystemExit("lald serve did not start")
 
 
-async def player(port: int, token: str, stop: float, latencies: list[float],
-                 actions: list[int]) -> None:
-    """Play seat 0 of one table until ``stop``; record each own action's latency."""
-    async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+async def player(port: int, token: str, join: float, measure: float, stop: float,
+                 latencies: list[float], actions: list[int]) -> None:
+    """Join at ``join`` and play seat 0 of one table until ``stop``; from ``measure`` on,
+    record each own action's latency and count every action seen."""
+    await asyncio.sleep(max(0.0, join - time.monotonic()))
+    async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None, compression=None) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
         sent_v: int | None = None
         sent_at = 0.0
@@ -73,11 +78,13 @@ async def player(port: int, token: str, stop: float, latencies: list[float],
                 continue
             if m["type"] != "state":
                 continue
+            counting = time.monotonic() >= measure
             if m["v"] > last_v:
-                actions[0] += m["v"] - last_v if last_v else 0
+                actions[0] += m["v"] - last_v if last_v and counting else 0
                 last_v = m["v"]
             if sent_v is not None and m["v"] > sent_v:
-                latencies.append(time.perf_counter() - sent_at)
+                if counting:
+                    latencies.append(time.perf_counter() - sent_at)
                 sent_v = None
             if sent_v is not None:
                 continue
@@ -93,32 +100,48 @@ async def player(port: int, token: str, stop: float, latencies: list[float],
                 sent_v, sent_at = m["v"], time.perf_counter()
 
 
-async def run_load(port: int, tables: int, duration: float) -> tuple[float, float, float, int]:
-    """One run: returns actions/s, p50 and p99 latency (ms), and the number of samples."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_load(port: int, tables: int, duration: float, warmup: float, level: str,
+                   pid: int) -> dict[str, float]:
+    """One run: actions/s, p50 and p99 latency (ms), samples, server CPU and load average."""
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
         tokens = []
         for _ in range(tables):
-            r = await http.post("/api/tables", json={"seats": [{"human": s == 0} for s in range(5)]})
+            r = await http.post("/api/tables", json={"seats": [{"human": s == 0, "level": level}
+                                                                 for s in range(5)]})
             tokens.append(r.json()["seats"][0]["token"])
     latencies: list[float] = []
     actions = [0]
     start = time.monotonic()
-    stop = start + duration
-    await asyncio.gather(*(player(port, tok, stop, latencies, actions) for tok in tokens))
-    elapsed = time.monotonic() - start
+    measure, stop = start + warmup, start + duration
+    joins = [start + i / tables for i in range(tables)]
+    cpu: list[float] = []
+    loop = asyncio.get_running_loop()
+    loop.call_at(measure, lambda: cpu.append(cpu_seconds(pid)))
+    await asyncio.gather(*(player(port, tok, join, measure, stop, latencies, actions)
+                           for tok, join in zip(tokens, joins, strict=True)))
+    elapsed = time.monotonic() - measure
+    cpu.append(cpu_seconds(pid))
     if len(latencies) < 2:
         raise SystemExit("too few samples: run longer")
     q = statistics.quantiles(latencies, n=100, method="inclusive")
-    return actions[0] / elapsed, q[49] * 1000, q[98] * 1000, len(latencies)
+    return {"rate": actions[0] / elapsed, "p50": q[49] * 1000, "p99": q[98] * 1000,
+            "samples": len(latencies), "cpu": (cpu[-1] - cpu[0]) / elapsed * 100,
+            "load": os.getloadavg()[0]}
 
 
-def measure(tables: int, duration: float, bot_delay: float) -> tuple[float, float, float, int]:
+def measure(tables: int, args: argparse.Namespace) -> dict[str, float]:
     """A fresh server and database, one run."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(Path(tmp) / "bench.db", port, bot_delay)
+        proc = start_server(args.db or f"sqlite:///{Path(tmp) / 'bench.db'}", port, args.bot_delay)
         try:
-            return asyncio.run(run_load(port, tables, duration))
+            return run(run_load(port, tables, args.duration, args.warmup, args.level, proc.pid))
         finally:
             proc.send_signal(signal.SIGINT)
             try:
@@ -128,23 +151,44 @@ def measure(tables: int, duration: float, bot_delay: float) -> tuple[float, floa
                 proc.wait()
 
 
+def run(coro: Any) -> Any:
+    """Run the clients on uvloop if it is installed (it costs them less CPU)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per run")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--bot-delay", type=float, default=0.5,
                         help="seconds a bot waits before acting (the server's pace; default 0.5)")
+    parser.add_argument("--level", default="random", help="the bots' level (default random)")
+    parser.add_argument("--db", help="a database URL (default: a fresh SQLite file per run; "
+                                     "a given database is shared by the runs)")
     args = parser.parse_args()
-    print(f"lald serve load: {args.tables} tables of 1 person + 4 bots, bot delay {args.bot_delay} s, "
-          f"{args.duration:.0f} s per run, median of {args.runs} runs; {os.cpu_count()} cores")
+    print(f"lald serve load: tables of 1 person + 4 {args.level} bots, bot delay {args.bot_delay} s, "
+          f"{args.duration:.0f} s per run ({args.warmup:.0f} s warm-up), median of {args.runs} runs; "
+          f"{os.cpu_count()} cores; database {args.db or 'SQLite file'}")
     rows = {}
     for label, tables in (("baseline (1 table)", 1), (f"loaded ({args.tables} tables)", args.tables)):
-        results = [measure(tables, args.duration, args.bot_delay) for _ in range(args.runs)]
-        rate, p50, p99, n = (statistics.median(r[i] for r in results) for i in range(4))
-        rows[tables] = p99
-        print(f"  {label:24} {rate:8.1f} actions/s   human action p50 {p50:6.1f} ms   "
-              f"p99 {p99:6.1f} ms   ({n:.0f} samples per run)")
+        results = []
+        for i in range(args.runs):
+            r = measure(tables, args)
+            results.append(r)
+            print(f"    run {i + 1}: {r['rate']:7.1f} actions/s  p50 {r['p50']:6.1f} ms  "
+                  f"p99 {r['p99']:6.1f} ms  ({r['samples']:.0f} samples)  server CPU {r['cpu']:3.0f}%  "
+                  f"load average {r['load']:.2f}", flush=True)
+        med = {k: statistics.median(r[k] for r in results) for k in results[0]}
+        rows[tables] = med["p99"]
+        print(f"  {label:24} {med['rate']:8.1f} actions/s   human action p50 {med['p50']:6.1f} ms   "
+              f"p99 {med['p99']:6.1f} ms   server CPU {med['cpu']:3.0f}%   load average "
+              f"{med['load']:.2f}", flush=True)
     print(f"  p99 loaded / baseline: {rows[args.tables] / rows[1]:.2f}x")
 
 
