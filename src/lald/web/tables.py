@@ -63,7 +63,8 @@ class Settings:
     deal_pause: float = 4.0
     """The pause before the next deal at a table of bots only."""
     threaded_bots: bool = True
-    """Let bots think in a worker thread, so a slow bot does not stall other tables."""
+    """Let slow bots think in a worker thread, so they do not stall other tables (quick
+    ones think inline either way: see :class:`ThinkTimes`)."""
     max_backlog: int = 256
     """Messages queued for one connection before it is dropped (it reconnects)."""
 
