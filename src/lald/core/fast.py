@@ -18,7 +18,8 @@ move allocates nothing); 13-bit masks (bit ``r`` for rank ``r``) say which ranks
 or the table holds, and which ranks are dead on the table or in a hand.
 
 >>> from .rules import Rules
->>> from .state import State
+>>> from . import rollout
+from .state import State
 >>> import random
 >>> fs = FastState.from_state(State.deal(Rules.make(), seed=1))
 >>> fs.random_playout(random.Random(2)).over, sum(fs.won)
@@ -31,6 +32,7 @@ import random
 from collections.abc import Callable, Sequence
 from math import comb
 
+from . import rollout
 from .actions import Action, Capture, Claim, LieDown, Trail
 from .cards import CARDS, NIBBLE_COUNT, NUM_RANKS, Card
 from .rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Rules, Scoring, SingleTakesThree
@@ -497,125 +499,49 @@ class FastState:
     def random_playout(
         self, rng: random.Random, claim_p: float = 0.5, trace: list[int] | None = None
     ) -> FastState:
-        """Play to the end at random, as ``bench/playout.py`` measures.  Each step: when
-        claims are open, take one with probability ``claim_p`` (uniform over the engine's
-        concrete claims); else the seat to move picks a rank it can capture uniformly, then
-        one of that rank's concrete captures uniformly (with no capture: lie down, or trail
-        a card chosen uniformly).  ``trace``, if given, receives every code played.
-
-        The turn moves are written out inline on local variables, since roll-outs spend
-        their time here; claims and foreplay, which are rare, go through :meth:`apply`.
+        """Play to the end at random and return this state, finished.  Each step: when
+        claims are open, take one with probability ``claim_p``, uniformly among the
+        concrete claims (every seat's, every choice of cards counting once, as
+        :meth:`open_claim_options` weighs them); else the seat to move picks uniformly
+        one of the ranks it can capture, then uniformly one of that rank's concrete
+        captures (with no capture: it lies down, or trails a card of its hand chosen
+        uniformly).  ``trace``, if given, receives every code played.
         """
-        rnd = rng.random
-        hc, tc, lc, hp, hs, h3, won = self.hc, self.tc, self.lc, self.hp, self.hs, self.h3, self.won
-        n = self.n
-        sets_on, own_sets, dead_all, dead_own, spotter, lie, _ = self._flags
-        opts = self._opts
-        ranks_of = RANKS_OF
-        while self.foreplay and not self.over:
-            code = self.random_step(rng, claim_p)
-            if trace is not None:
-                trace.append(code)
+        if not self.over:
+            self._finish(rollout.random_outcome(self, rng.random, claim_p, trace))
+        return self
+
+    def random_outcome(
+        self, rng: random.Random, claim_p: float = 0.5, trace: list[int] | None = None
+    ) -> rollout.Outcome:
+        """Play a copy of this deal to the end as :meth:`random_playout` does, leaving this
+        state unchanged, and return the end: ``(won, survivor, last_capture, last_actor,
+        foreplay, lain)``, the won-pile sizes with the residue, the survivor, the seat of the
+        last turn capture (-1: none), the seat that acted last, whether the deal ended
+        before any turn action, and the seats that lay down on the way.  It is the
+        roll-out without the cost of copying the state; see :mod:`lald.core.rollout`."""
         if self.over:
-            return self
-        mover, tp, tdead, hdead = self.to_move, self.tp, self.tdead, self.hdead
-        holding, last_capture = self.holding, self.last_capture
-        while True:
-            if (spotter and tdead or dead_all and hdead or own_sets and h3[mover]
-                    or dead_own and hdead & hp[mover]) and rnd() < claim_p:
-                self.to_move, self.tp, self.tdead, self.hdead = mover, tp, tdead, hdead
-                self.holding, self.last_capture = holding, last_capture
-                code = _pick(self.open_claim_options(), rnd)
-                if trace is not None:
-                    trace.append(code)
-                self.apply(code)
-                if self.over:
-                    return self
-                mover, tp, tdead, hdead = self.to_move, self.tp, self.tdead, self.hdead
-                holding = self.holding
-                continue
-            hand = hc[mover]
-            held = hp[mover]
-            ranks = ranks_of[held & tp]
-            if ranks:
-                r = ranks[int(rnd() * len(ranks))] if len(ranks) > 1 else ranks[0]
-                options = opts[hand[r] * 5 + tc[r]]
-                if len(options) == 1:
-                    kind, _, play, take = options[0]
-                else:
-                    x = rnd() * sum(o[1] for o in options)
-                    for kind, mult, play, take in options:  # noqa: B007 - the loop finds one
-                        x -= mult
-                        if x < 0:
-                            break
-                h = hand[r] = hand[r] - play
-                t = tc[r] = tc[r] - take
-                live = lc[r] = lc[r] - play - take
-                size = hs[mover] = hs[mover] - play
-                won[mover] += play + take
-                if h < 3:
-                    if not h:
-                        hp[mover] = held & ~(1 << r)
-                    h3[mover] &= ~(1 << r)
-                if not t:
-                    tp &= ~(1 << r)
-                last_capture = mover
-                if live:
-                    if t == live:
-                        tdead |= 1 << r
-                    elif not t:
-                        for other in hc:
-                            if other[r] == live:
-                                hdead |= 1 << r
-                                break
-                if trace is not None:
-                    trace.append(mover << 7 | r << 3 | kind)
-            elif lie:
-                for q in ranks_of[held]:
-                    t = tc[q] = tc[q] + hand[q]
-                    hand[q] = 0
-                    if t == lc[q]:
-                        tdead |= 1 << q
-                hdead &= ~held
-                tp |= held
-                hp[mover] = h3[mover] = hs[mover] = size = 0
-                self.lain[mover] = True
-                if trace is not None:
-                    trace.append(mover << 7 | LIE)
-            else:
-                x = rnd() * hs[mover]
-                for r in ranks_of[held]:  # noqa: B007 - the loop finds the rank
-                    x -= hand[r]
-                    if x < 0:
-                        break
-                bit = 1 << r
-                h = hand[r] = hand[r] - 1
-                t = tc[r] = tc[r] + 1
-                size = hs[mover] = hs[mover] - 1
-                tp |= bit
-                if not h:
-                    hp[mover] = held & ~bit
-                if h < 3:
-                    h3[mover] &= ~bit
-                hdead &= ~bit
-                if t == lc[r]:
-                    tdead |= bit
-                if trace is not None:
-                    trace.append(mover << 7 | r << 3 | TRAIL)
-            self.last_actor = mover
-            if not size:
-                holding -= 1
-                if holding <= 1:
-                    self.tp, self.tdead, self.hdead = tp, tdead, hdead
-                    self.holding, self.last_capture = holding, last_capture
-                    self._end()
-                    return self
-            while True:
-                mover += 1
-                if mover == n:
-                    mover = 0
-                if hs[mover]:
-                    break
+            return list(self.won), self.survivor, self.last_capture, self.last_actor, self.foreplay, []
+        return rollout.random_outcome(self, rng.random, claim_p, trace)
+
+    def _finish(self, outcome: rollout.Outcome) -> None:
+        """Make this state the finished deal ``outcome`` of :func:`rollout.random_outcome`."""
+        won, survivor, last_capture, last_actor, foreplay, lain = outcome
+        n = self.n
+        self.won = won
+        for seat in lain:
+            self.lain[seat] = True
+        self.hc = [[0] * NUM_RANKS for _ in range(n)]
+        self.tc = [0] * NUM_RANKS
+        self.lc = [0] * NUM_RANKS
+        self.hp = [0] * n
+        self.h3 = [0] * n
+        self.hs = [0] * n
+        self.tp = self.tdead = self.hdead = self.holding = 0
+        self.survivor, self.last_capture, self.last_actor = survivor, last_capture, last_actor
+        self.foreplay = foreplay
+        self.to_move = -1
+        self.over = True
 
     def playout(self, turn: TurnPolicy, claim: ClaimPolicy | None = None) -> FastState:
         """Play to the end with a policy: ``claim(state, seat, codes)`` is offered each
