@@ -1,5 +1,6 @@
 """Search bots: ``pimc`` (determinized sampling), ``expert`` (a better search on top of
-it) and ``oracle`` (the same search with every hand in sight, a yardstick only).
+it, :mod:`lald.bots.expert`) and ``oracle`` (the expert's search with every hand in
+sight, a yardstick only).
 
 Every candidate move is played out to the end of the deal on the fast path
 (:mod:`lald.core.fast`) with the heuristic as roll-out policy for every seat, in worlds
@@ -17,6 +18,7 @@ from ..core import Action, Claim, PlayerView, Rules, State
 from ..core.cards import mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
+from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
 from .heuristic import HeuristicPolicy, outside_counts
 from .knowledge import Knowledge, fill, read
 from .sampler import sample
@@ -103,107 +105,30 @@ class PimcBot(Bot):
         return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]
 
 
-class ExpertBot(PimcBot):
-    """PIMC made stronger at the same budget: the worlds are shared by all candidates
-    and spent by successive halving (weak moves are dropped early, the survivors get the
-    remaining roll-outs), claims are searched too (claim now against letting them pass),
-    and the budget is a time limit (default 80 ms) as well as a world count."""
-
-    name = "expert"
-    version = "1"
-
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 48,
-                 time_limit: float | str = 0.08) -> None:
-        super().__init__(seat, rules, rng, worlds, time_limit)
-
-    def _halving(self, k: Knowledge, codes: list[int], with_pass: bool) -> int:
-        seat = self.seat
-        deadline = time.perf_counter() + self.time_limit
-        alive = list(range(len(codes)))
-        totals = [0.0] * len(codes)
-        counts = [0] * len(codes)
-        rounds = 0
-        worlds_used = 0
-        while len(alive) > 1 and worlds_used < self.worlds:
-            batch = max(2, 2 << rounds)
-            for _ in range(batch):
-                if worlds_used and time.perf_counter() > deadline:
-                    break
-                (hands, _), _ = sample(k, self.rng)
-                fs = k.world(hands)
-                worlds_used += 1
-                for i in alive:
-                    code = codes[i]
-                    if code < 0:
-                        f = fs.copy()
-                        f.apply(self.rollout.turn(f, f.turn_codes()))
-                        f.playout(self.rollout.turn, self.rollout.claim)
-                        totals[i] += f.value(seat)
-                    else:
-                        totals[i] += self.rollout.value_after(fs, code, seat)
-                    counts[i] += 1
-            if time.perf_counter() > deadline:
-                break
-            alive.sort(key=lambda i: -totals[i] / max(counts[i], 1))
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
-            rounds += 1
-        best = max(alive, key=lambda i: totals[i] / max(counts[i], 1))
-        return codes[best]
-
-    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The turn move that survives successive halving over shared worlds."""
-        table = mask_of(view.table)
-        codes = list(dict.fromkeys(code_of(a, table) for a in legal))
-        if len(codes) == 1:
-            return legal[0]
-        return choose_action(self._halving(read(view), codes, False), legal, table)
-
-    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
-        """Claim now, or let pass, whichever the search likes (only when the seat to move
-        is this seat, so that 'pass' is a turn move it can play out; else the heuristic)."""
-        if view.to_move != self.seat or view.foreplay:
-            return super().claim(view, claims)
-        table = mask_of(view.table)
-        codes = list(dict.fromkeys(code_of(a, table) for a in claims))
-        code = self._halving(read(view), [*codes, -1], True)
-        return None if code < 0 else choose_action(code, claims, table)  # type: ignore[return-value]
-
-
 class OracleBot(ExpertBot):
     """The expert's search in the one true world: it sees every hand.  A yardstick for
     measurements, never an opponent in the menus.  It needs the true state: the loop
     that runs it calls :meth:`see` with the state before every decision."""
 
     name = "oracle"
-    version = "1"
+    version = "2"
     needs_state = True
 
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 8,
-                 time_limit: float | str = 0.08) -> None:
-        super().__init__(seat, rules, rng, worlds, time_limit)
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 1,
+                 time_limit: float | str = 0.08, model: bool | int | str = False,
+                 solve: int | str = 12, nodes: int | str = 1500) -> None:
+        super().__init__(seat, rules, rng, worlds, time_limit, model, solve, nodes)
         self.state: State | None = None
 
     def see(self, state: State) -> None:
         """Be shown the true state of the deal (every hand)."""
         self.state = state
 
-    def _halving(self, k: Knowledge, codes: list[int], with_pass: bool) -> int:
+    def draw(self, k: Knowledge, capped: list[int], dead: list[int]) -> FastState:
+        """The one true world."""
         if self.state is None:
             raise RuntimeError("the oracle needs the true state: call see(state) before each decision")
-        truth = FastState.from_state(self.state)
-        seat = self.seat
-        best, best_value = codes[0], float("-inf")
-        for code in codes:
-            if code < 0:
-                f = truth.copy()
-                f.apply(self.rollout.turn(f, f.turn_codes()))
-                f.playout(self.rollout.turn, self.rollout.claim)
-                value = f.value(seat)
-            else:
-                value = self.rollout.value_after(truth, code, seat)
-            if value > best_value:
-                best, best_value = code, value
-        return best
+        return FastState.from_state(self.state)
 
 
 def _describe(code: int, view: PlayerView) -> str:
@@ -245,7 +170,7 @@ def hint(view: PlayerView, legal: Sequence[Action]) -> tuple[Action | None, str]
     codes = list(dict.fromkeys(code_of(a, table) for a in turns))
     if len(codes) == 1:
         return turns[0], _describe(codes[0], view) + " (the only move)"
-    means = bot._search(k, codes, claims=False)
+    means = bot.evaluate(k, codes, acting=True)
     best = max(range(len(codes)), key=means.__getitem__)
     second = max((m for i, m in enumerate(means) if i != best), default=means[best])
     return (choose_action(codes[best], turns, table),

@@ -1,0 +1,307 @@
+"""The ``expert``: determinized search made stronger than ``pimc`` at the same time budget.
+
+Like ``pimc`` it draws hidden hands (:mod:`lald.bots.sampler`), shares every world among
+all candidate moves (common random numbers), and judges a move by the value of the deal
+played on to its end in each world.  On top of that:
+
+- **Opponent model in the draw** (``model``): the other seats are assumed to claim as
+  the heuristic does, so worlds that contradict a claim they let pass are drawn again.
+  A seat that was offered the claim windows of foreplay with hand sets on set its prials
+  and mournivals aside there (the heuristic always does), so after foreplay no other
+  hand holds three of a rank; where the heuristic banks dead ranks at once (every
+  prize rule but the survivor's, and the survivor's once two seats hold cards), a seat
+  that let a claim window pass holds no dead rank.  Uniform draws break one of these in
+  roughly a tenth to a third of the worlds.
+- **Exact end positions** (``solve``): once few cards are left in the hands, each
+  (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
+  to maximise its own value (max-n, perfect information in that world), claims as the
+  heuristic makes them.  A solve that outgrows its node cap falls back to the roll-out.
+- **A better roll-out policy** (``rollout=tuned``): the heuristic without the habits its
+  own ablation shows to lose chips (:data:`TUNED_OFF`); ``rollout=plain`` keeps them all,
+  and ``-habit`` / ``+habit`` choose them one by one.
+- **Claims are searched** when this seat is the one to move: claim now against letting
+  the claims pass and playing the turn.  Other claims follow the tuned policy.
+- **Look-ahead** (``look=N``, off by default): in each world, this seat's next ``N``
+  choices are made by playing every choice on and keeping the best, instead of by the
+  heuristic (it costs worlds and did not measurably win at the same budget).
+
+The budget is a time limit (``time_limit`` seconds, default 80 ms) and a cap on the
+worlds (``worlds``); both, and each feature (``model=0``, ``solve=0``), are bot spec
+parameters, e.g. ``expert:time_limit=0.05:solve=0``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+
+from ..core import Action, Claim, PlayerView, Rules
+from ..core.cards import NUM_RANKS, mask_of
+from ..core.fast import FastState, choose_action, code_of
+from . import Bot
+from .heuristic import HABITS, HeuristicPolicy, outside_counts
+from .knowledge import Knowledge, fill, read
+from .sampler import World, sample
+
+#: The habits the expert's roll-out policy plays without: the heuristic's ablation
+#: (docs/strength.md) shows each of them loses chips in both presets (``survivor_hold``
+#: acts under the survivor prize only).
+TUNED_OFF = frozenset({"keep_sets", "survivor_hold"})
+
+#: A code standing for "let the open claims pass and play the turn".
+PASS = -1
+
+
+class _Budget(Exception):
+    """A solve ran past its node cap or the deadline."""
+
+
+def _flag(value: bool | int | str) -> bool:
+    if isinstance(value, str):
+        if value.lower() in ("1", "on", "true", "yes"):
+            return True
+        if value.lower() in ("0", "off", "false", "no"):
+            return False
+        raise ValueError(f"expected 1 or 0, not {value!r}")
+    return bool(value)
+
+
+class Player:
+    """Plays positions on to their end: the heuristic's roll-out (habits ``off``
+    switched off), or an exact max-n solve when the hands are small enough
+    (``solve_cards``, ``node_cap``)."""
+
+    def __init__(self, rules: Rules, solve_cards: int = 12, node_cap: int = 1500,
+                 off: Iterable[str] = (), lookahead: int = 0) -> None:
+        self.policy = HeuristicPolicy(rules, off)
+        self.lookahead = lookahead
+        self.solve_cards = solve_cards
+        self.node_cap = node_cap
+        self.nodes = 0
+        self.deadline = float("inf")
+
+    def turn(self, fs: FastState, codes: list[int]) -> int:
+        """The heuristic's turn move (every seat plays it in roll-outs)."""
+        if len(codes) == 1:
+            return codes[0]
+        return self.policy.turn(fs, codes, outside_counts(fs, fs.to_move, self.policy.read_table))
+
+    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
+        """The heuristic's claim (or None)."""
+        return self.policy.claim(fs, seat, codes)
+
+    def rollout(self, fs: FastState, seat: int) -> float:
+        """``seat``'s value after the heuristic plays ``fs`` (changed) to its end."""
+        fs.playout(self.turn, self.claim)
+        return fs.value(seat)
+
+    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None) -> float:
+        """``seat``'s value of ``fs`` (changed) played on: solved exactly once small, else
+        rolled out, with ``seat``'s next ``looks`` (default :attr:`lookahead`) choices of
+        turn move made by comparing the values of every choice played on in this world.
+        ``skip_claims``: nobody claims before the first turn move."""
+        if looks is None:
+            looks = self.lookahead
+        while not fs.over:
+            if self.solve_cards and sum(fs.hs) <= self.solve_cards:
+                self.nodes = 0
+                try:
+                    return self._solve(fs.copy(), skip_claims)[seat]
+                except _Budget:
+                    pass
+            if not looks:
+                break
+            if not skip_claims and fs.any_claims() and self._claims(fs):
+                continue
+            skip_claims = False
+            codes = fs.turn_codes()
+            if fs.to_move != seat or len(codes) == 1:
+                fs.apply(self.turn(fs, codes))
+                continue
+            looks -= 1
+            best, best_value = codes[0], float("-inf")
+            for code in codes:
+                child = fs.copy()
+                child.apply(code)
+                value = self.finish(child, seat, False, 0)
+                if value > best_value:
+                    best, best_value = code, value
+            fs.apply(best)
+        if skip_claims and not fs.over:
+            fs.apply(self.turn(fs, fs.turn_codes()))
+        return self.rollout(fs, seat)
+
+    def _claims(self, fs: FastState) -> bool:
+        """Make the first claim the heuristic wants now; whether one was made."""
+        for s in fs.claim_order():
+            codes = fs.claim_codes(s)
+            if codes:
+                code = self.claim(fs, s, codes)
+                if code is not None:
+                    fs.apply(code)
+                    return True
+        return False
+
+    def _solve(self, fs: FastState, skip_claims: bool = False) -> list[float]:
+        """Every seat's value under max-n play of turn moves (claims by the heuristic)."""
+        self.nodes += 1
+        if self.nodes > self.node_cap or self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
+            raise _Budget
+        while not fs.over:
+            if not skip_claims and fs.any_claims() and self._claims(fs):
+                continue
+            skip_claims = False
+            codes = fs.turn_codes()
+            if len(codes) == 1:
+                fs.apply(codes[0])
+                continue
+            mover = fs.to_move
+            best: list[float] | None = None
+            for code in codes:
+                child = fs.copy()
+                child.apply(code)
+                values = self._solve(child)
+                if best is None or values[mover] > best[mover]:
+                    best = values
+            assert best is not None
+            return best
+        return fs.values()
+
+
+class ExpertBot(Bot):
+    """Determinized search with an opponent model in the draw, exact end positions and
+    searched claims (see the module's text); ``worlds`` caps the worlds per decision,
+    ``time_limit`` the seconds."""
+
+    name = "expert"
+    version = "2"
+
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
+                 time_limit: float | str = 0.08, model: bool | int | str = True,
+                 solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
+                 on: Iterable[str] | None = None, rollout: str = "tuned", look: int | str = 0) -> None:
+        super().__init__(seat, rules, rng)
+        self.worlds = int(worlds)
+        self.time_limit = float(time_limit)
+        if self.worlds < 1 or not self.time_limit > 0:
+            raise ValueError("worlds and time_limit must be positive")
+        self.model = _flag(model)
+        if rollout not in ("tuned", "plain"):
+            raise ValueError(f"rollout={rollout}: choose tuned or plain")
+        habits = frozenset(TUNED_OFF if rollout == "tuned" else ())
+        if off is not None or on is not None:
+            habits = frozenset(off or ()) | (frozenset(HABITS) - frozenset(on) if on else frozenset())
+        self.player = Player(rules, int(solve), int(nodes), habits, int(look))
+        self.policy = self.player.policy
+        self.model_policy = HeuristicPolicy(rules)
+        self.dead_claims_any_time = rules.dead_claims.value == "any_time"
+
+    # -- worlds -------------------------------------------------------------------------
+
+    def _passed(self, k: Knowledge, acting: bool) -> list[int]:
+        """The other seats that let the last claim window pass (all of them when this
+        seat is about to act; when it is offered claims, those before it in the order)."""
+        if acting:
+            return k.others
+        n = k.view.players
+        first = k.view.eldest if k.last_actor < 0 else (k.last_actor + 1) % n
+        before = {(first + i) % n for i in range((self.seat - first) % n)}
+        return [s for s in k.others if s in before]
+
+    def _constraints(self, k: Knowledge, acting: bool) -> tuple[list[int], list[int]]:
+        """The seats the opponent model says hold no prial, and no dead rank."""
+        if not self.model:
+            return [], []
+        view = k.view
+        passed = self._passed(k, acting)
+        capped: list[int] = []
+        if self.rules.hand_sets:
+            capped = k.others if not view.foreplay or acting else passed
+        holding = sum(1 for size in view.hand_sizes if size)
+        at_once = not self.model_policy.survivor_hold or holding <= 2
+        dead = passed if self.dead_claims_any_time and at_once else []
+        return capped, dead
+
+    def _plausible(self, k: Knowledge, hands: list[list[int]], capped: list[int], dead: list[int]) -> bool:
+        """Whether the seats the model constrains hold no prial (``capped``) and no dead
+        rank (``dead``; under the survivor's habits a seat keeps a dead rank that is its
+        whole hand) in ``hands``."""
+        for s in capped:
+            for c in hands[s]:
+                if c >= 3:
+                    return False
+        if dead:
+            live = [k.hand[r] + k.table[r] + sum(hands[s][r] for s in k.others) for r in range(NUM_RANKS)]
+            keep_whole = self.model_policy.survivor_hold
+            for s in dead:
+                h = hands[s]
+                for r in range(NUM_RANKS):
+                    if h[r] and h[r] == live[r] and not (keep_whole and h[r] == k.sizes[s]):
+                        return False
+        return True
+
+    def draw_world(self, k: Knowledge, capped: list[int], dead: list[int], tries: int = 24) -> World:
+        """Hidden hands for ``k`` (and the ranks of unseen face-down sets): uniform among
+        the consistent worlds, redrawn (up to ``tries`` times) while they break the
+        opponent model."""
+        for _ in range(tries):
+            world, _ = sample(k, self.rng)
+            if self._plausible(k, world[0], capped, dead):
+                break
+        return world
+
+    def draw(self, k: Knowledge, capped: list[int], dead: list[int]) -> FastState:
+        """A world to search in, as a fast state."""
+        return k.world(self.draw_world(k, capped, dead)[0])
+
+    # -- search -------------------------------------------------------------------------
+
+    def evaluate(self, k: Knowledge, codes: list[int], acting: bool) -> list[float]:
+        """The mean value of each code (:data:`PASS` included) over shared worlds."""
+        start = time.perf_counter()
+        deadline = start + self.time_limit
+        self.player.deadline = start + 2.5 * self.time_limit
+        capped, dead = self._constraints(k, acting)
+        seat = self.seat
+        totals = [0.0] * len(codes)
+        count = 0
+        while count < self.worlds and (not count or time.perf_counter() < deadline):
+            world = self.draw(k, capped, dead)
+            count += 1
+            for i, code in enumerate(codes):
+                fs = world.copy()
+                if code == PASS:
+                    totals[i] += self.player.finish(fs, seat, skip_claims=True)
+                else:
+                    fs.apply(code)
+                    totals[i] += self.player.finish(fs, seat)
+        return [t / count for t in totals]
+
+    def _best(self, codes: list[int], means: list[float]) -> int:
+        best = max(means)
+        return self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == best])
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The turn move with the best mean value."""
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in legal))
+        if len(codes) == 1:
+            return legal[0]
+        means = self.evaluate(read(view), codes, acting=True)
+        return choose_action(self._best(codes, means), legal, table)
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        """On its own turn: claim now or let pass, as the search prefers; otherwise as the
+        heuristic claims."""
+        k = read(view)
+        table = mask_of(view.table)
+        codes = list(dict.fromkeys(code_of(a, table) for a in claims))
+        if view.to_move != self.seat or view.foreplay:
+            code = self.policy.claim(k.world(fill(k)), self.seat, codes)
+        else:
+            means = self.evaluate(k, [*codes, PASS], acting=False)
+            code = self._best([*codes, PASS], means)
+            code = None if code == PASS else code
+        return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]
+
