@@ -508,7 +508,7 @@ class FastState:
         uniformly).  ``trace``, if given, receives every code played.
         """
         if not self.over:
-            self._finish(rollout.random_outcome(self, rng.random, claim_p, trace))
+            self._finish(rollout.random_outcome(self, rng, claim_p, trace))
         return self
 
     def random_outcome(
@@ -522,7 +522,7 @@ class FastState:
         roll-out without the cost of copying the state; see :mod:`lald.core.rollout`."""
         if self.over:
             return list(self.won), self.survivor, self.last_capture, self.last_actor, self.foreplay, []
-        return rollout.random_outcome(self, rng.random, claim_p, trace)
+        return rollout.random_outcome(self, rng, claim_p, trace)
 
     def _finish(self, outcome: rollout.Outcome) -> None:
         """Make this state the finished deal ``outcome`` of :func:`rollout.random_outcome`."""

@@ -31,13 +31,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import product
 from math import comb, floor
-from operator import getitem, lshift
+from operator import getitem
 from typing import TYPE_CHECKING
 
 from .cards import NUM_RANKS
 from .rules import DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
 
 if TYPE_CHECKING:
+    from random import Random
+
     from .fast import FastState
 
 SINGLE, SWEEP, PAIR, PRIAL, LIE, TRAIL, HAND_CLAIM, TABLE_CLAIM = range(8)
@@ -45,6 +47,12 @@ SHAPES = ((1, 1), (1, 3), (2, 2), (3, 1))
 RANKS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS))
 FIELD = (1 << NUM_RANKS) - 1
+#: ``PICK[mask][byte]``: for a uniformly random byte, the index of a rank among the ranks of
+#: ``mask`` (uniformly), or -1 for the few bytes past the largest multiple of their number,
+#: which are drawn again: an exact uniform choice from one cheap draw of 8 bits.
+_INDEX = [tuple(b % k if b < 256 - 256 % k else -1 for b in range(256)) for k in range(1, NUM_RANKS + 1)]
+PICK: tuple[tuple[int, ...], ...] = ((),) + tuple(
+    _INDEX[len(RANKS_OF[m]) - 1] for m in range(1, 1 << NUM_RANKS))
 BOTH = (1 << 2 * NUM_RANKS) - 1
 WON_BITS = 8
 
@@ -64,7 +72,7 @@ class Tables:
 
     __slots__ = (
         "n", "ns", "local", "counts", "live", "bits", "turn", "lie", "trail", "held", "fore",
-        "base", "won_shift", "ring", "lie_down", "_claims", "_claim_rule",
+        "base", "won_shift", "won_mask", "ring", "lie_down", "claims", "full",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -85,7 +93,12 @@ class Tables:
         self.held = [WON_BITS * n + NUM_RANKS * s for s in range(n)]
         self.fore = WON_BITS * n + NUM_RANKS * n
         self.base = [self.fore + NUM_RANKS * (1 + 2 * s) for s in range(n)]
-        self.ring = [(s + 1) % n for s in range(n)]
+        self.won_mask = (1 << WON_BITS * n) - 1
+        self.full = (1 << n) - 1
+        # ring[holders][seat]: the next seat clockwise after ``seat`` among the seats of
+        # the bit mask ``holders`` (those that still hold cards)
+        self.ring = [tuple(next(((s + i) % n for i in range(1, n + 1) if hm >> (s + i) % n & 1), s)
+                           for s in range(n)) for hm in range(1 << n)]
 
         def captures(h: int, t: int) -> list[tuple[int, int]]:
             """(kind, concrete captures) of one rank, as :mod:`lald.core.fast` lists them."""
@@ -101,7 +114,7 @@ class Tables:
                     out.append((PRIAL, comb(h, 3) * t))
             return out
 
-        def claims(c: tuple[int, ...], m: int, foreplay: bool) -> list[tuple[int, int, int]]:
+        def claim_rule(c: tuple[int, ...], m: int, foreplay: bool) -> list[tuple[int, int, int]]:
             """(seat, kind, concrete claims) on a rank in state ``c`` when ``m`` is to move."""
             live, t = sum(c), c[n]
             out: list[tuple[int, int, int]] = []
@@ -114,7 +127,6 @@ class Tables:
                     out.append((s, TABLE_CLAIM, 1))
             return out
 
-        self._claim_rule = claims
         local_bits = []
         for c in states:
             b = 0
@@ -126,7 +138,7 @@ class Tables:
                         b |= 1 << self.base[s]
                     if sets_on and h >= 3:
                         b |= 1 << self.fore
-                if claims(c, s, False):
+                if claim_rule(c, s, False):
                     b |= 1 << self.base[s] + NUM_RANKS
             local_bits.append(b)
         self.bits = [[b << r for b in local_bits] for r in range(NUM_RANKS)]
@@ -159,7 +171,19 @@ class Tables:
             self.turn.append(turn_m)
             self.lie.append(lie_m)
             self.trail.append(trail_m)
-        self._claims: dict[tuple[int, int, int, bool], tuple[ClaimStep, ...]] = {}
+        # claims[foreplay][m][r][g]: every concrete claim on rank r in state g when m is to
+        # move, each listed as often as the concrete claims it stands for
+        self.claims: list[list[list[list[tuple[ClaimStep, ...]]]]] = []
+        for foreplay in (False, True):
+            per_mover = []
+            for m in range(n):
+                per_rank: list[list[tuple[ClaimStep, ...]]] = [[] for _ in range(NUM_RANKS)]
+                for c in states:
+                    rule = claim_rule(c, m, foreplay)
+                    for r in range(NUM_RANKS):
+                        per_rank[r].append(tuple(self._claim_steps(r, c, rule)) if rule else ())
+                per_mover.append(per_rank)
+            self.claims.append(per_mover)
 
     def step(self, r: int, c: tuple[int, ...], seat: int, dh: int, dt: int, won: int) -> Step:
         """Rank ``r`` in state ``c``: ``seat``'s count changes by ``dh``, the table's by
@@ -170,24 +194,18 @@ class Tables:
         j = self.local[tuple(a)]
         return j, self.bits[r][j] - self.bits[r][self.local[c]] + (won << WON_BITS * seat)
 
-    def claims(self, r: int, g: int, m: int, foreplay: bool) -> tuple[ClaimStep, ...]:
-        """Every concrete claim on rank ``r`` in state ``g`` when ``m`` is to move."""
-        key = (r, g, m, foreplay)
-        found = self._claims.get(key)
-        if found is not None:
-            return found
-        c, n = self.counts[g], self.n
+    def _claim_steps(self, r: int, c: tuple[int, ...], rule: list[tuple[int, int, int]]) -> list[ClaimStep]:
+        """The claims ``rule`` allows on rank ``r`` in state ``c``, one entry per concrete claim."""
         out: list[ClaimStep] = []
-        for s, kind, mult in self._claim_rule(c, m, foreplay):
+        for s, kind, mult in rule:
             if kind == HAND_CLAIM:
                 took = 2 if c[s] == 3 else c[s]
                 j, d = self.step(r, c, s, -took, 0, took)
                 out.extend([(s << 7 | r << 3 | kind, r, j, d, took == c[s])] * mult)
             else:
-                j, d = self.step(r, c, s, 0, -c[n], c[n])
+                j, d = self.step(r, c, s, 0, -c[self.n], c[self.n])
                 out.append((s << 7 | r << 3 | kind, r, j, d, False))
-        self._claims[key] = result = tuple(out)
-        return result
+        return out
 
 
 _TABLES: dict[tuple[object, ...], Tables] = {}
@@ -211,14 +229,6 @@ def tables_for(rules: Rules) -> Tables:
     return t
 
 
-def _unlink(nxt: list[int], seat: int) -> None:
-    """Take ``seat``, whose hand ran out, out of the ring of turns."""
-    after = nxt[seat]
-    for s, x in enumerate(nxt):
-        if x == seat:
-            nxt[s] = after
-
-
 def _trail(k: Tables, rs: list[int], f: int, m: int, rnd: Callable[[], float]) -> tuple[int, int, bool]:
     """``m`` trails a card of its hand chosen uniformly: F after, the code, whether its
     hand ran out."""
@@ -235,43 +245,44 @@ def _trail(k: Tables, rs: list[int], f: int, m: int, rnd: Callable[[], float]) -
     return f, m << 7 | r << 3 | TRAIL, not f >> k.held[m] & FIELD
 
 
-def random_outcome(fs: FastState, rnd: Callable[[], float], claim_p: float,
-                   trace: list[int] | None) -> Outcome:
+def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
     """Play the deal ``fs`` (which stays unchanged) to its end as
     :meth:`FastState.random_playout` documents; ``fs`` must not be over."""
     k = tables_for(fs.rules)
     n = k.n
+    rnd, bits8 = rng.random, rng.getrandbits
     rs = list(map(k.local.__getitem__, zip(*fs.hc, fs.tc, strict=True)))
-    f = sum(map(getitem, k.bits, rs)) + sum(map(lshift, fs.won, k.won_shift))
+    won = fs.won
+    f = sum(map(getitem, k.bits, rs)) + int.from_bytes(bytes(won), "little")
+    total = sum(won) + sum(fs.lc)
     hs = fs.hs
-    holding = n - hs.count(0)
-    if holding == n:
-        nxt = k.ring[:]
-    else:
-        nxt = k.ring[:]
-        for s in range(n):
-            if not hs[s]:
-                _unlink(nxt, s)
+    holders = k.full if 0 not in hs else sum(1 << s for s in range(n) if hs[s])
+    holding = holders.bit_count()
+    rings = k.ring
+    nxt = rings[holders]
     m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
     lain: list[int] = []
-    turn, lie_t, base, held, fore, ranks_of = k.turn, k.lie, k.base, k.held, k.fore, RANKS_OF
-    claims, lie_down = k.claims, k.lie_down
-    survivor = -1 if holding > 1 else next(s for s in range(n) if hs[s])
+    turn, lie_t, base, held, fore, ranks_of, pick = k.turn, k.lie, k.base, k.held, k.fore, RANKS_OF, PICK
+    lie_down = k.lie_down
+    survivor = -1 if holding > 1 else nxt[m]
+    # x: the ranks the seat to move can capture, and above them the ranks some seat may
+    # claim now (in foreplay, hand sets of every seat too)
     x = f >> base[m] & BOTH
+    if foreplay:
+        x |= (f >> fore & FIELD) << NUM_RANKS
+        foreplay = x > FIELD  # with no claim open, foreplay ends at the coming turn anyway
     while survivor < 0:
-        if x > FIELD or foreplay:
-            # claims: each step takes one with probability claim_p while any is open
-            ranks = x >> NUM_RANKS
-            if foreplay:
-                ranks |= f >> fore & FIELD
-            if ranks and rnd() < claim_p:
+        if x > FIELD:
+            if rnd() < claim_p:
+                # claims, one at a time, while one is open and the draw says take it
                 while True:
-                    rank_list = ranks_of[ranks]
+                    claims = k.claims[foreplay][m]
+                    rank_list = ranks_of[x >> NUM_RANKS]
                     if len(rank_list) == 1:
                         r = rank_list[0]
-                        options = claims(r, rs[r], m, foreplay)
+                        options = claims[r][rs[r]]
                     else:
-                        options = tuple(o for r in rank_list for o in claims(r, rs[r], m, foreplay))
+                        options = tuple(o for r in rank_list for o in claims[r][rs[r]])
                     code, r, j, d, emptied = options[floor(rnd() * len(options))]
                     rs[r] = j
                     f += d
@@ -283,22 +294,24 @@ def random_outcome(fs: FastState, rnd: Callable[[], float], claim_p: float,
                         if holding <= 1:
                             survivor = nxt[la]
                             break
-                        _unlink(nxt, la)
+                        holders ^= 1 << la
+                        nxt = rings[holders]
                         if la == m:
                             m = nxt[m]
                     x = f >> base[m] & BOTH
-                    ranks = x >> NUM_RANKS
                     if foreplay:
-                        ranks |= f >> fore & FIELD
-                    if not (ranks and rnd() < claim_p):
+                        x |= (f >> fore & FIELD) << NUM_RANKS
+                    if not (x > FIELD and rnd() < claim_p):
                         break
                 if survivor >= 0:
                     break
+            foreplay = False
             x &= FIELD
-        foreplay = False
         if x:
-            ranks_t = ranks_of[x]
-            r = ranks_t[floor(rnd() * len(ranks_t))] if len(ranks_t) > 1 else ranks_t[0]
+            i = pick[x][bits8(8)]
+            while i < 0:
+                i = pick[x][bits8(8)]
+            r = ranks_of[x][i]
             options_t = turn[m][r][rs[r]]
             j, d, out, code = options_t[floor(rnd() * len(options_t))] if len(options_t) > 1 else options_t[0]
             rs[r] = j
@@ -309,10 +322,10 @@ def random_outcome(fs: FastState, rnd: Callable[[], float], claim_p: float,
             if out and not f >> held[m] & FIELD:
                 holding -= 1
                 if holding <= 1:
-                    survivor = nxt[m]
-                    la = m
+                    survivor, la = nxt[m], m
                     break
-                _unlink(nxt, m)
+                holders ^= 1 << m
+                nxt = rings[holders]
         elif lie_down:
             lie_m = lie_t[m]
             for q in ranks_of[f >> held[m] & FIELD]:
@@ -324,10 +337,10 @@ def random_outcome(fs: FastState, rnd: Callable[[], float], claim_p: float,
                 trace.append(m << 7 | LIE)
             holding -= 1
             if holding <= 1:
-                survivor = nxt[m]
-                la = m
+                survivor, la = nxt[m], m
                 break
-            _unlink(nxt, m)
+            holders ^= 1 << m
+            nxt = rings[holders]
         else:
             f, code, out = _trail(k, rs, f, m, rnd)
             if trace is not None:
@@ -335,13 +348,13 @@ def random_outcome(fs: FastState, rnd: Callable[[], float], claim_p: float,
             if out:
                 holding -= 1
                 if holding <= 1:
-                    survivor = nxt[m]
-                    la = m
+                    survivor, la = nxt[m], m
                     break
-                _unlink(nxt, m)
+                holders ^= 1 << m
+                nxt = rings[holders]
         la = m
         m = nxt[m]
         x = f >> base[m] & BOTH
-    won = [f >> shift & 255 for shift in k.won_shift]
-    won[fs.dealer] += sum(map(k.live.__getitem__, rs))
+    won = list((f & k.won_mask).to_bytes(n, "little"))
+    won[fs.dealer] += total - sum(won)
     return won, survivor, lcap, la, foreplay, lain
