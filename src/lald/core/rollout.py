@@ -47,14 +47,9 @@ SHAPES = ((1, 1), (1, 3), (2, 2), (3, 1))
 RANKS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS))
 FIELD = (1 << NUM_RANKS) - 1
-#: ``PICK[mask][byte]``: for a uniformly random byte, the index of a rank among the ranks of
-#: ``mask`` (uniformly), or -1 for the few bytes past the largest multiple of their number,
-#: which are drawn again: an exact uniform choice from one cheap draw of 8 bits.
-_INDEX = [tuple(b % k if b < 256 - 256 % k else -1 for b in range(256)) for k in range(1, NUM_RANKS + 1)]
-PICK: tuple[tuple[int, ...], ...] = ((),) + tuple(
-    _INDEX[len(RANKS_OF[m]) - 1] for m in range(1, 1 << NUM_RANKS))
 BOTH = (1 << 2 * NUM_RANKS) - 1
 WON_BITS = 8
+PICK_BITS = 5
 
 Capture = tuple[int, int, bool, int]
 """(rank state after, addition to F, whether the mover's rank ran out, code without seat)."""
@@ -66,13 +61,31 @@ Outcome = tuple[list[int], int, int, int, bool, list[int]]
 """A finished play-out: won-pile sizes (residue included), survivor, last turn capture
 (-1: none), last actor, whether it ended in foreplay, and the seats that lay down."""
 
+_PICK: list[tuple[int, ...]] = []
+
+
+def pick_table() -> list[tuple[int, ...]]:
+    """``pick_table()[mask][bits]``: for ``PICK_BITS`` uniformly random bits, a rank of the
+    13-bit ``mask``, every rank of it equally often, or -1 for the few values past the
+    largest multiple of their number, which are drawn again: an exact uniform choice of a
+    rank from one cheap draw."""
+    if not _PICK:
+        size = 1 << PICK_BITS
+        _PICK.extend(ranks * (size // len(ranks)) + (-1,) * (size % len(ranks)) if ranks else ()
+                     for ranks in RANKS_OF)
+    return _PICK
+
 
 class Tables:
-    """The rank states of one player count and the moves on them under one set of rules."""
+    """The rank states of one player count and the moves on them under one set of rules.
+
+    A rank state is numbered ``rank * ns + i``, ``i`` the number of the counts (one per
+    hand, then the table's) among the ``ns`` count tuples with at most 4 cards, so that
+    every table is indexed by the state alone."""
 
     __slots__ = (
-        "n", "ns", "local", "counts", "live", "bits", "turn", "lie", "trail", "held", "fore",
-        "base", "won_shift", "won_mask", "ring", "lie_down", "claims", "full",
+        "n", "ns", "local", "counts", "live", "bits", "turn", "multi", "lie", "trail", "claims",
+        "held", "fore", "base", "won_mask", "full", "ring", "lie_down",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -85,16 +98,15 @@ class Tables:
         spotter = rules.spotter_claims
         self.lie_down = rules.no_capture is NoCapture.LIE_DOWN
         states = [c for c in product(range(5), repeat=n + 1) if sum(c) <= 4]
-        self.ns = len(states)
-        self.local = {c: i for i, c in enumerate(states)}
-        self.counts = states
-        self.live = [sum(c) for c in states]
-        self.won_shift = [WON_BITS * s for s in range(n)]
+        ns = self.ns = len(states)
+        self.local = [{c: r * ns + i for i, c in enumerate(states)} for r in range(NUM_RANKS)]
+        self.counts = states * NUM_RANKS
+        self.live = [sum(c) for c in self.counts]
+        self.won_mask = (1 << WON_BITS * n) - 1
+        self.full = (1 << n) - 1
         self.held = [WON_BITS * n + NUM_RANKS * s for s in range(n)]
         self.fore = WON_BITS * n + NUM_RANKS * n
         self.base = [self.fore + NUM_RANKS * (1 + 2 * s) for s in range(n)]
-        self.won_mask = (1 << WON_BITS * n) - 1
-        self.full = (1 << n) - 1
         # ring[holders][seat]: the next seat clockwise after ``seat`` among the seats of
         # the bit mask ``holders`` (those that still hold cards)
         self.ring = [tuple(next(((s + i) % n for i in range(1, n + 1) if hm >> (s + i) % n & 1), s)
@@ -141,71 +153,65 @@ class Tables:
                 if claim_rule(c, s, False):
                     b |= 1 << self.base[s] + NUM_RANKS
             local_bits.append(b)
-        self.bits = [[b << r for b in local_bits] for r in range(NUM_RANKS)]
+        self.bits = [b << r for r in range(NUM_RANKS) for b in local_bits]
 
-        self.turn: list[list[list[tuple[Capture, ...]]]] = []
-        self.lie: list[list[list[Step]]] = []
-        self.trail: list[list[list[Step]]] = []
+        # turn[m][g]: the capture of the mover m on state g when it is the only kind there,
+        # else None and multi[m][g] lists them, each as often as its concrete captures
+        self.turn: list[list[Capture | None]] = []
+        self.multi: list[list[tuple[Capture, ...]]] = []
+        self.lie: list[list[Step]] = []
+        self.trail: list[list[Step]] = []
         none: Step = (-1, 0)
         for m in range(n):
-            turn_m, lie_m, trail_m = [], [], []
-            for r in range(NUM_RANKS):
-                turn: list[tuple[Capture, ...]] = []
-                lie: list[Step] = []
-                trail: list[Step] = []
-                for c in states:
-                    h, t = c[m], c[n]
-                    outs: list[Capture] = []
-                    for kind, mult in captures(h, t):
-                        play, take = SHAPES[kind]
-                        j, d = self.step(r, c, m, -play, -take, play + take)
-                        outs.extend([(j, d, h == play, r << 3 | kind)] * mult)
-                    if len(set(outs)) == 1:
-                        outs = outs[:1]
-                    turn.append(tuple(outs))
-                    lie.append(self.step(r, c, m, -h, h, 0) if h else none)
-                    trail.append(self.step(r, c, m, -1, 1, 0) if h else none)
-                turn_m.append(turn)
-                lie_m.append(lie)
-                trail_m.append(trail)
-            self.turn.append(turn_m)
-            self.lie.append(lie_m)
-            self.trail.append(trail_m)
-        # claims[foreplay][m][r][g]: every concrete claim on rank r in state g when m is to
-        # move, each listed as often as the concrete claims it stands for
-        self.claims: list[list[list[list[tuple[ClaimStep, ...]]]]] = []
-        for foreplay in (False, True):
-            per_mover = []
-            for m in range(n):
-                per_rank: list[list[tuple[ClaimStep, ...]]] = [[] for _ in range(NUM_RANKS)]
-                for c in states:
-                    rule = claim_rule(c, m, foreplay)
-                    for r in range(NUM_RANKS):
-                        per_rank[r].append(tuple(self._claim_steps(r, c, rule)) if rule else ())
-                per_mover.append(per_rank)
-            self.claims.append(per_mover)
+            turn: list[Capture | None] = []
+            multi: list[tuple[Capture, ...]] = []
+            lie: list[Step] = []
+            trail: list[Step] = []
+            for g, c in enumerate(self.counts):
+                h, t, r = c[m], c[n], g // ns
+                outs: list[Capture] = []
+                for kind, mult in captures(h, t):
+                    play, take = SHAPES[kind]
+                    j, d = self.step(g, m, -play, -take, play + take)
+                    outs.extend([(j, d, h == play, r << 3 | kind)] * mult)
+                turn.append(outs[0] if len(set(outs)) == 1 else None)
+                multi.append(tuple(outs))
+                lie.append(self.step(g, m, -h, h, 0) if h else none)
+                trail.append(self.step(g, m, -1, 1, 0) if h else none)
+            self.turn.append(turn)
+            self.multi.append(multi)
+            self.lie.append(lie)
+            self.trail.append(trail)
+        # claims[foreplay][m][g]: every concrete claim on state g when m is to move, each
+        # listed as often as the concrete claims it stands for
+        self.claims: list[list[list[tuple[ClaimStep, ...]]]] = [
+            [[self._claim_steps(g, claim_rule(c, m, foreplay)) for g, c in enumerate(self.counts)]
+             for m in range(n)] for foreplay in (False, True)]
 
-    def step(self, r: int, c: tuple[int, ...], seat: int, dh: int, dt: int, won: int) -> Step:
-        """Rank ``r`` in state ``c``: ``seat``'s count changes by ``dh``, the table's by
-        ``dt``, ``seat`` wins ``won`` cards; the state after and the addition to F."""
-        a = list(c)
+    def step(self, g: int, seat: int, dh: int, dt: int, won: int) -> Step:
+        """Rank state ``g``: ``seat``'s count changes by ``dh``, the table's by ``dt``,
+        ``seat`` wins ``won`` cards; the state after and the addition to F."""
+        n, ns = self.n, self.ns
+        a = list(self.counts[g])
         a[seat] += dh
-        a[self.n] += dt
-        j = self.local[tuple(a)]
-        return j, self.bits[r][j] - self.bits[r][self.local[c]] + (won << WON_BITS * seat)
+        a[n] += dt
+        j = self.local[g // ns][tuple(a)]
+        return j, self.bits[j] - self.bits[g] + (won << WON_BITS * seat)
 
-    def _claim_steps(self, r: int, c: tuple[int, ...], rule: list[tuple[int, int, int]]) -> list[ClaimStep]:
-        """The claims ``rule`` allows on rank ``r`` in state ``c``, one entry per concrete claim."""
+    def _claim_steps(self, g: int, rule: list[tuple[int, int, int]]) -> tuple[ClaimStep, ...]:
+        """The claims ``rule`` allows on state ``g``, one entry per concrete claim."""
+        c, r, n = self.counts[g], g // self.ns, self.n
         out: list[ClaimStep] = []
         for s, kind, mult in rule:
+            code = s << 7 | r << 3 | kind
             if kind == HAND_CLAIM:
                 took = 2 if c[s] == 3 else c[s]
-                j, d = self.step(r, c, s, -took, 0, took)
-                out.extend([(s << 7 | r << 3 | kind, r, j, d, took == c[s])] * mult)
+                j, d = self.step(g, s, -took, 0, took)
+                out.extend([(code, r, j, d, took == c[s])] * mult)
             else:
-                j, d = self.step(r, c, s, 0, -c[self.n], c[self.n])
-                out.append((s << 7 | r << 3 | kind, r, j, d, False))
-        return out
+                j, d = self.step(g, s, 0, -c[n], c[n])
+                out.append((code, r, j, d, False))
+        return tuple(out)
 
 
 _TABLES: dict[tuple[object, ...], Tables] = {}
@@ -239,122 +245,141 @@ def _trail(k: Tables, rs: list[int], f: int, m: int, rnd: Callable[[], float]) -
         x -= counts[rs[r]][m]
         if x < 0:
             break
-    j, d = k.trail[m][r][rs[r]]
+    j, d = k.trail[m][rs[r]]
     rs[r] = j
     f += d
     return f, m << 7 | r << 3 | TRAIL, not f >> k.held[m] & FIELD
+
+
+def _claims(
+    k: Tables, rs: list[int], f: int, x: int, m: int, holders: int, foreplay: bool,
+    rnd: Callable[[], float], claim_p: float, trace: list[int] | None,
+) -> tuple[int, int, int, int, int]:
+    """Claims, one at a time, uniformly among all concrete claims open, while one is open
+    and a draw below ``claim_p`` says take it (the caller made the first draw).  ``x`` is
+    the loop's capture and claim bits of the seat to move, ``holders`` the bit mask of the
+    seats holding cards.  Returns ``(F, seat to move, last actor, holders, survivor)``;
+    the survivor is -1 while the deal goes on."""
+    held, base, fore, rings = k.held, k.base, k.fore, k.ring
+    claims = k.claims[foreplay]
+    while True:
+        rank_list = RANKS_OF[x >> NUM_RANKS]
+        if len(rank_list) == 1:
+            options = claims[m][rs[rank_list[0]]]
+        else:
+            gathered: list[ClaimStep] = []
+            for r in rank_list:
+                gathered.extend(claims[m][rs[r]])
+            options = tuple(gathered)
+        code, r, j, d, emptied = options[floor(rnd() * len(options))]
+        rs[r] = j
+        f += d
+        seat = code >> 7
+        if trace is not None:
+            trace.append(code)
+        if emptied and not f >> held[seat] & FIELD:
+            holders ^= 1 << seat
+            if not holders & holders - 1:
+                return f, m, seat, holders, holders.bit_length() - 1
+            if seat == m:
+                m = rings[holders][m]
+        x = f >> base[m] & BOTH
+        if foreplay:
+            x |= (f >> fore & FIELD) << NUM_RANKS
+        if not (x > FIELD and rnd() < claim_p):
+            return f, m, seat, holders, -1
 
 
 def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
     """Play the deal ``fs`` (which stays unchanged) to its end as
     :meth:`FastState.random_playout` documents; ``fs`` must not be over."""
     k = tables_for(fs.rules)
-    n = k.n
-    rnd, bits8 = rng.random, rng.getrandbits
-    rs = list(map(k.local.__getitem__, zip(*fs.hc, fs.tc, strict=True)))
+    rnd, bits = rng.random, rng.getrandbits
+    rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
     won = fs.won
-    f = sum(map(getitem, k.bits, rs)) + int.from_bytes(bytes(won), "little")
+    f = sum(map(k.bits.__getitem__, rs)) + int.from_bytes(bytes(won), "little")
     total = sum(won) + sum(fs.lc)
     hs = fs.hs
-    holders = k.full if 0 not in hs else sum(1 << s for s in range(n) if hs[s])
+    holders = k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
     holding = holders.bit_count()
     rings = k.ring
     nxt = rings[holders]
     m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
     lain: list[int] = []
-    turn, lie_t, base, held, fore, ranks_of, pick = k.turn, k.lie, k.base, k.held, k.fore, RANKS_OF, PICK
+    turn, multi, lie_t, base, held, ranks_of = k.turn, k.multi, k.lie, k.base, k.held, RANKS_OF
+    pick, pick_bits, field, both = pick_table(), PICK_BITS, FIELD, BOTH
     lie_down = k.lie_down
-    survivor = -1 if holding > 1 else nxt[m]
-    # x: the ranks the seat to move can capture, and above them the ranks some seat may
-    # claim now (in foreplay, hand sets of every seat too)
-    x = f >> base[m] & BOTH
-    if foreplay:
-        x |= (f >> fore & FIELD) << NUM_RANKS
-        foreplay = x > FIELD  # with no claim open, foreplay ends at the coming turn anyway
-    while survivor < 0:
-        if x > FIELD:
-            if rnd() < claim_p:
-                # claims, one at a time, while one is open and the draw says take it
-                while True:
-                    claims = k.claims[foreplay][m]
-                    rank_list = ranks_of[x >> NUM_RANKS]
-                    if len(rank_list) == 1:
-                        r = rank_list[0]
-                        options = claims[r][rs[r]]
-                    else:
-                        options = tuple(o for r in rank_list for o in claims[r][rs[r]])
-                    code, r, j, d, emptied = options[floor(rnd() * len(options))]
-                    rs[r] = j
-                    f += d
-                    la = code >> 7
-                    if trace is not None:
-                        trace.append(code)
-                    if emptied and not f >> held[la] & FIELD:
-                        holding -= 1
-                        if holding <= 1:
-                            survivor = nxt[la]
-                            break
-                        holders ^= 1 << la
-                        nxt = rings[holders]
-                        if la == m:
-                            m = nxt[m]
-                    x = f >> base[m] & BOTH
-                    if foreplay:
-                        x |= (f >> fore & FIELD) << NUM_RANKS
-                    if not (x > FIELD and rnd() < claim_p):
+    if holding > 1:
+        # x: the ranks the seat to move can capture, and above them the ranks some seat
+        # may claim now (in foreplay, hand sets of every seat too)
+        x = f >> base[m] & both
+        if foreplay:
+            x |= (f >> k.fore & field) << NUM_RANKS
+            foreplay = x > field  # with no claim open, foreplay ends at the coming turn anyway
+        while True:
+            if x > field:
+                if rnd() < claim_p:
+                    f, m, la, holders, survivor = _claims(
+                        k, rs, f, x, m, holders, foreplay, rnd, claim_p, trace)
+                    nxt = rings[holders]
+                    if survivor >= 0:
                         break
-                if survivor >= 0:
-                    break
-            foreplay = False
-            x &= FIELD
-        if x:
-            i = pick[x][bits8(8)]
-            while i < 0:
-                i = pick[x][bits8(8)]
-            r = ranks_of[x][i]
-            options_t = turn[m][r][rs[r]]
-            j, d, out, code = options_t[floor(rnd() * len(options_t))] if len(options_t) > 1 else options_t[0]
-            rs[r] = j
-            f += d
-            lcap = m
-            if trace is not None:
-                trace.append(m << 7 | code)
-            if out and not f >> held[m] & FIELD:
-                holding -= 1
-                if holding <= 1:
-                    survivor, la = nxt[m], m
-                    break
-                holders ^= 1 << m
-                nxt = rings[holders]
-        elif lie_down:
-            lie_m = lie_t[m]
-            for q in ranks_of[f >> held[m] & FIELD]:
-                j, d = lie_m[q][rs[q]]
-                rs[q] = j
+                    holding = holders.bit_count()
+                    x = f >> base[m] & both
+                foreplay = False
+                x &= field
+            if x:
+                r = pick[x][bits(pick_bits)]
+                while r < 0:
+                    r = pick[x][bits(pick_bits)]
+                g = rs[r]
+                capture = turn[m][g]
+                if capture is None:
+                    options = multi[m][g]
+                    capture = options[floor(rnd() * len(options))]
+                j, d, out, code = capture
+                rs[r] = j
                 f += d
-            lain.append(m)
-            if trace is not None:
-                trace.append(m << 7 | LIE)
-            holding -= 1
-            if holding <= 1:
-                survivor, la = nxt[m], m
-                break
-            holders ^= 1 << m
-            nxt = rings[holders]
-        else:
-            f, code, out = _trail(k, rs, f, m, rnd)
-            if trace is not None:
-                trace.append(code)
-            if out:
+                lcap = m
+                if trace is not None:
+                    trace.append(m << 7 | code)
+                if out and not f >> held[m] & field:
+                    holding -= 1
+                    if holding <= 1:
+                        la = m
+                        break
+                    holders ^= 1 << m
+                    nxt = rings[holders]
+            elif lie_down:
+                lie_m = lie_t[m]
+                for q in ranks_of[f >> held[m] & field]:
+                    j, d = lie_m[rs[q]]
+                    rs[q] = j
+                    f += d
+                lain.append(m)
+                if trace is not None:
+                    trace.append(m << 7 | LIE)
                 holding -= 1
                 if holding <= 1:
-                    survivor, la = nxt[m], m
+                    la = m
                     break
                 holders ^= 1 << m
                 nxt = rings[holders]
-        la = m
-        m = nxt[m]
-        x = f >> base[m] & BOTH
-    won = list((f & k.won_mask).to_bytes(n, "little"))
+            else:
+                f, code, out = _trail(k, rs, f, m, rnd)
+                if trace is not None:
+                    trace.append(code)
+                if out:
+                    holding -= 1
+                    if holding <= 1:
+                        la = m
+                        break
+                    holders ^= 1 << m
+                    nxt = rings[holders]
+            m = nxt[m]
+            x = f >> base[m] & both
+    # the one seat still holding cards (the next after m among the holders, or m itself
+    # if it alone holds) survives; its hand and the table go to the dealer
+    won = list((f & k.won_mask).to_bytes(k.n, "little"))
     won[fs.dealer] += total - sum(won)
-    return won, survivor, lcap, la, foreplay, lain
+    return won, nxt[m], lcap, la, foreplay, lain
