@@ -1,13 +1,25 @@
 """Play-out speed: random full deals per second, fast path against checked path, one core.
 
-Both paths play the same random policy from the same dealt positions: when claims are
-open one is taken with probability 1/2 (uniform over the engine's concrete claims), else
-the seat to move picks a rank it can capture uniformly, then one of that rank's concrete
-captures uniformly (or lies down / trails a uniform card).  The checked path is
-``State.apply`` on ``open_claims()`` / ``turn_actions()``; the fast path is
-``FastState.random_playout``.  Dealing (the portable shuffle) is timed apart and left out
-of both rates, since a search bot's roll-outs start from positions, not from shuffles.
-Prints the median of several runs and the ratio.
+Both paths play complete deals (to the end of the deal, the residue settled into the
+dealer's won pile) from the same dealt positions with the same random policy.  Each step:
+if any claim is open, with probability 1/2 one is taken, uniformly among the engine's
+concrete claims (every seat's, every choice of cards counting once); otherwise the seat to
+move picks uniformly one of the ranks it can capture, then uniformly one of that rank's
+concrete captures (each choice of cards counting once); with no capture it lies down (or,
+under modern-laugh, trails a card of its hand chosen uniformly).
+
+* checked: ``State.clone()``, then ``State.apply`` on ``open_claims()`` / ``turn_actions()``
+  (claims and captures picked with ``Random.choice``, every check the engine makes).
+* fast: ``FastState.random_outcome``, the roll-out a search bot makes: it plays the deal
+  from the position, leaving the position unchanged, and returns the won piles, the
+  survivor and the last capture (``lald.core.rollout``).
+* fast, copying: ``FastState.copy().random_playout()``, the same play-out written back
+  into a copy of the state, for comparison.
+
+Dealing (the portable shuffle) and ``FastState.from_state`` are timed apart and left out
+of the rates, since a search bot's roll-outs start from positions, not from shuffles.  The
+three paths run in turn within each run, so a load on the machine hits them alike.
+Prints the median of several runs (with min and max) and the ratio in the same runs.
 
     python bench/playout.py [--deals N] [--runs K] [--preset P] [--players N]
 """
@@ -49,7 +61,16 @@ def checked(states: list[State], seed: int) -> float:
 
 
 def fast(states: list[FastState], seed: int) -> float:
-    """Seconds to play every state to its end on the fast path."""
+    """Seconds to play every state to its end on the fast path (states left unchanged)."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for s in states:
+        s.random_outcome(rng)
+    return time.perf_counter() - start
+
+
+def fast_copying(states: list[FastState], seed: int) -> float:
+    """Seconds to copy every state and play the copy to its end on the fast path."""
     rng = random.Random(seed)
     start = time.perf_counter()
     for s in states:
@@ -69,18 +90,23 @@ def main() -> None:
     states = [State.deal(rules, seed=i, dealer=i % rules.players) for i in range(args.deals)]
     deal_us = (time.perf_counter() - start) / args.deals * 1e6
     fast_states = [FastState.from_state(s) for s in states]
-    slow_rates, fast_rates = [], []
+    fast_states[0].random_outcome(random.Random(0))  # the rules' move tables, made once
+    rates: dict[str, list[float]] = {"checked": [], "fast": [], "copying": []}
     for run in range(args.runs):
-        slow_rates.append(args.deals / checked(states, run))
-        fast_rates.append(args.deals / fast(fast_states, run))
-    slow, quick = statistics.median(slow_rates), statistics.median(fast_rates)
+        rates["checked"].append(args.deals / checked(states, run))
+        rates["fast"].append(args.deals / fast(fast_states, run))
+        rates["copying"].append(args.deals / fast_copying(fast_states, run))
+    median = {name: statistics.median(r) for name, r in rates.items()}
+    ratios = [f / c for f, c in zip(rates["fast"], rates["checked"], strict=True)]
     print(f"rules: {args.preset}, {args.players} players; "
           f"{args.runs} runs of {args.deals} random deals, one core")
-    print(f"checked path (State.apply): {slow:10,.0f} deals/s  (median; min {min(slow_rates):,.0f}, "
-          f"max {max(slow_rates):,.0f})")
-    print(f"fast path (FastState):      {quick:10,.0f} deals/s  (median; min {min(fast_rates):,.0f}, "
-          f"max {max(fast_rates):,.0f})")
-    print(f"ratio fast / checked:       {quick / slow:10.1f}x")
+    labels = {"checked": "checked path (State.apply)", "fast": "fast path (random_outcome)",
+              "copying": "fast, copy().random_playout()"}
+    for name, label in labels.items():
+        r = rates[name]
+        print(f"{label:31s} {median[name]:10,.0f} deals/s  (median; min {min(r):,.0f}, max {max(r):,.0f})")
+    print(f"ratio fast / checked:           {median['fast'] / median['checked']:10.1f}x  "
+          f"(median of per-run ratios {statistics.median(ratios):.1f}x)")
     print(f"dealing (portable shuffle), not in the rates: {deal_us:.1f} µs per deal")
     calib = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
     print(f"machine speed: sum(range(1000)) takes {calib:.1f} µs here (scale the rates by it)")

@@ -146,7 +146,67 @@ def test_random_playout_replays_through_the_checked_engine(
             kinds[code & 7] += 1
         assert state.over
         assert fast.result() == state.result
+        # the finished fast state is the engine's finished deal, field by field
+        _same_position(state, fast)
+        assert fast.last_actor == state.last_actor
+        assert fast.survivor == state.result.survivor
     assert kinds[LIE] or rules.no_capture != "lie_down"
+
+
+@pytest.mark.parametrize("spec", RULESETS[:3] + RULESETS[6:7], ids=IDS[:3] + IDS[6:7])
+def test_random_outcome_leaves_the_state_and_matches_random_playout(
+        spec: tuple[str, int, tuple[str, ...], dict[str, Any]]) -> None:
+    """The non-mutating roll-out plays the same deal as random_playout with the same draws."""
+    rules = _rules(spec)
+    for seed in range(40):
+        fast = FastState.from_state(_start(rules, 20_000 + seed))
+        before = (fast.hc, fast.tc, fast.won, fast.lain, fast.to_move, fast.foreplay, fast.hs)
+        snapshot = repr(before)
+        trace: list[int] = []
+        won, survivor, last_capture, last_actor, foreplay, lain = fast.random_outcome(
+            random.Random(seed), trace=trace)
+        assert repr(before) == snapshot and not fast.over
+        again: list[int] = []
+        done = fast.copy().random_playout(random.Random(seed), trace=again)
+        assert again == trace
+        assert (done.won, done.survivor, done.last_capture, done.last_actor, done.foreplay) == (
+            won, survivor, last_capture, last_actor, foreplay)
+        assert done.lain == [s in lain or fast.lain[s] for s in range(rules.players)]
+        assert sum(won) == 52
+
+
+def test_random_playout_picks_uniformly() -> None:
+    """The first move of a random play-out: a claim with probability claim_p when one is
+    open (uniform over concrete claims), else a uniform capturable rank, then a uniform
+    concrete capture of it; checked against those probabilities on many draws."""
+    rules = Rules.make()
+    rng = random.Random(7)
+    for seed in range(6):
+        fast = FastState.from_state(_start(rules, 30_000 + seed))
+        claims = fast.open_claim_options()
+        turns = fast.turn_options()
+        expected: Counter[int] = Counter()
+        claim_p = 0.5 if claims else 0.0
+        total_claims = sum(w for _, w in claims)
+        for code, w in claims:
+            expected[code] += claim_p * w / total_claims
+        by_rank: dict[int, list[tuple[int, int]]] = {}
+        for code, w in turns:
+            by_rank.setdefault(code >> 3 & 15, []).append((code, w))
+        for options in by_rank.values():
+            weight = sum(w for _, w in options)
+            for code, w in options:
+                expected[code] += (1 - claim_p) / len(by_rank) * w / weight
+        draws = 6000
+        seen: Counter[int] = Counter()
+        for _ in range(draws):
+            trace: list[int] = []
+            fast.random_outcome(rng, claim_p=0.5, trace=trace)
+            seen[trace[0]] += 1
+        assert set(seen) <= set(expected)
+        for code, p in expected.items():
+            sd = (p * (1 - p) / draws) ** 0.5
+            assert abs(seen[code] / draws - p) < 5 * sd + 1e-9, (seed, code)
 
 
 def test_from_state_mid_deal_and_copy_are_independent() -> None:
