@@ -11,15 +11,16 @@ with the kinds :data:`SINGLE`, :data:`SWEEP`, :data:`PAIR`, :data:`PRIAL`, :data
 :data:`TRAIL`, :data:`HAND_CLAIM` (a hand set or a dead-rank claim from the hand: two
 cards of a prial, else all the hand's cards of that rank) and :data:`TABLE_CLAIM` (a
 spotter claim).  :func:`code_of` and :func:`action_of` translate to and from the engine's
-actions; ``tests/core/test_fast.py`` plays thousands of deals both ways.
+actions; ``tests/core/test_fast.py`` plays thousands of deals both ways.  Random
+play-outs (:meth:`FastState.random_outcome`, :meth:`FastState.random_playout`) run on a
+denser encoding made for them, in :mod:`lald.core.rollout`.
 
 A hand or the table is a list of 13 counts (small integers, which Python shares, so a
 move allocates nothing); 13-bit masks (bit ``r`` for rank ``r``) say which ranks a hand
 or the table holds, and which ranks are dead on the table or in a hand.
 
 >>> from .rules import Rules
->>> from . import rollout
-from .state import State
+>>> from .state import State
 >>> import random
 >>> fs = FastState.from_state(State.deal(Rules.make(), seed=1))
 >>> fs.random_playout(random.Random(2)).over, sum(fs.won)

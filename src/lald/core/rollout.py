@@ -1,29 +1,41 @@
 """The random play-out kernel of :class:`~lald.core.fast.FastState`: one deal on rank states.
 
-Roll-outs spend their time in :meth:`FastState.random_outcome`, so it runs here on a
-second, denser encoding, made for one tight loop:
+Roll-outs spend their time in :meth:`FastState.random_outcome` (and
+:meth:`FastState.random_playout`), so they run here on a second, denser encoding, made for
+one tight loop:
 
 * Each rank is one small integer, its *state*: how many of its cards each hand and the
-  table hold (counts of 0..4 adding up to at most 4), numbered once per player count.
+  table hold (counts of 0..4 adding up to at most 4), numbered ``rank * ns + i`` so that
+  every table is indexed by the state alone.
 * Everything the loop asks about is one integer ``F`` of bit fields, the sum over ranks of
-  ``bits[rank][state]``: in the lowest bits the won-pile sizes (8 bits a seat); per seat the
+  ``bits[state]``: in the lowest bits the won-pile sizes (8 bits a seat); per seat the
   ranks it holds (``HELD``); the ranks some seat holds three or four of (``FORE``, for hand
   sets in foreplay); and per seat, side by side, the ranks it can capture (``CAP``) and the
-  ranks on which some seat may claim when it is that seat's turn (``CLAIM``).  A move of
-  rank ``r`` from state ``a`` to ``b`` adds ``bits[r][b] - bits[r][a]``, plus the cards
-  won, to ``F``: one addition keeps every field right, since each bit of a field belongs
-  to one rank and no field overflows.
-* Precomputed per rules, for each mover, rank and rank state: the captures, each repeated
-  as often as the concrete captures it stands for (so a uniform pick over the tuple is a
-  uniform pick over concrete captures), and the state after lying down or trailing; per
-  seat to move, made on first use, every concrete claim on a rank state.  A turn reads
-  tables and adds integers; it builds no list.
+  ranks on which some seat may claim when it is that seat's turn (``CLAIM``).  A move from
+  state ``a`` to ``b`` adds ``bits[b] - bits[a]``, plus the cards won, to ``F``: one
+  addition keeps every field right, since each bit of a field belongs to one rank and no
+  field overflows.
+* Precomputed per rules, for each mover and rank state: the capture (or, where several
+  kinds are open, every capture, each repeated as often as the concrete captures it stands
+  for, so a uniform pick over the tuple is a uniform pick over concrete captures), the
+  state after lying down or trailing, and every concrete claim.  A turn reads tables and
+  adds integers; it builds no list and makes no object but integers.
 
 Turns, claims and the end of the deal follow :meth:`FastState.apply` (and so
 :class:`~lald.core.state.State`) exactly; ``tests/core/test_fast.py`` replays every
-play-out through the checked engine.  Claims are picked uniformly among all concrete open
-claims, as :meth:`FastState.open_claim_options` weighs them; only the order in which the
-kernel lists them differs, which leaves every claim's probability the same.
+play-out through the checked engine and checks the first move's probabilities.  Claims are
+picked uniformly among all concrete open claims, as :meth:`FastState.open_claim_options`
+weighs them; only the order in which the kernel lists them differs, which leaves every
+claim's probability the same.
+
+>>> import random
+>>> from .fast import FastState
+>>> from .rules import Rules
+>>> from .state import State
+>>> fs = FastState.from_state(State.deal(Rules.make(), seed=1))
+>>> won, survivor, last_capture, last_actor, foreplay, lain = random_outcome(fs, random.Random(2), 0.5, None)
+>>> sum(won), fs.over
+(52, False)
 """
 
 from __future__ import annotations
