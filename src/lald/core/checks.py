@@ -22,6 +22,10 @@ class LayoutError(ValueError):
     """A deal layout (hands and table) that is not a deal of these rules."""
 
 
+# Both are public as lald.core.IllegalActionError and lald.core.LayoutError.
+IllegalActionError.__module__ = LayoutError.__module__ = "lald.core"
+
+
 class Checks:
     """Verification for :class:`~lald.core.state.State` (the attributes are the state's)."""
 
