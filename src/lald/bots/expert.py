@@ -40,14 +40,14 @@ from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
-from .heuristic import HABITS, HeuristicPolicy, outside_counts
+from .heuristic import DROPPED, HABITS, HeuristicPolicy, outside_counts
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
 #: The habits the expert's roll-out policy plays without: the heuristic's ablation
 #: (docs/strength.md) shows each of them loses chips in both presets (``survivor_hold``
 #: acts under the survivor prize only).
-TUNED_OFF = frozenset({"keep_sets", "survivor_hold"})
+TUNED_OFF = DROPPED
 
 #: A code standing for "let the open claims pass and play the turn".
 PASS = -1
