@@ -37,9 +37,15 @@ def check_invariants(state: State) -> None:
         assert not union & m, "a card is in two places"
         union |= m
     assert union == FULL_DECK, "a card is missing"
-    live = state.live_mask()
+    live = state.table_mask
+    for h in state.hands:
+        live |= h
+    assert state.live_mask() == live
     for r in range(13):
         assert ((live >> 4 * r) & 15).bit_count() in (0, 2, 4)
+    dead = [r for r in range(13) if (live >> 4 * r) & 15 and any(
+        (place >> 4 * r) & 15 == (live >> 4 * r) & 15 for place in (state.table_mask, *state.hands))]
+    assert state.dead_ranks() == dead
     for w in state.won:
         assert w.bit_count() % 2 == 0, "a won pile is odd"
     for s in range(state.n):

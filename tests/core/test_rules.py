@@ -187,7 +187,7 @@ def test_rules_3_dead_rank_cannot_be_captured() -> None:
                      to_move=2)
     state.table_mask = 0
     assert 3 not in [c.rank for c in state.table]
-    assert state.dead_ranks() == [4, 12] or 4 in state.dead_ranks()
+    assert state.dead_ranks() == [4, 12]
     for seat in range(5):
         assert all(not (isinstance(a, Capture) and a.take[0].rank == 4)
                    for a in state.legal_actions(seat))

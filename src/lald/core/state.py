@@ -10,8 +10,6 @@
 (52, 0)
 """
 
-
-
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -294,14 +292,9 @@ class State(Checks):
         return self._live
 
     def dead_ranks(self) -> list[int]:
-        """Ranks whose live cards all lie in one place (RULES.md §3)."""
-        live = self.live_mask()
-        out = []
-        for r in range(NUM_RANKS):
-            lv = (live >> 4 * r) & 15
-            if lv and any((p >> 4 * r) & 15 == lv for p in (self.table_mask, *self.hands)):
-                out.append(r)
-        return out
+        """Ranks whose live cards all lie in one place, a hand or the table (RULES.md §3)."""
+        flags = self._dead | self._spotted
+        return [r for r in range(NUM_RANKS) if flags >> 4 * r & 1]
 
     @property
     def pot(self) -> int:
