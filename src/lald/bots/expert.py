@@ -40,7 +40,7 @@ from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
-from .heuristic import DROPPED, HABITS, HeuristicPolicy, outside_counts
+from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
@@ -67,29 +67,19 @@ def _flag(value: bool | int | str) -> bool:
     return bool(value)
 
 
-class Player:
+class Player(RolloutPolicy):
     """Plays positions on to their end: the heuristic's roll-out (habits ``off``
     switched off), or an exact max-n solve when the hands are small enough
     (``solve_cards``, ``node_cap``)."""
 
     def __init__(self, rules: Rules, solve_cards: int = 12, node_cap: int = 1500,
                  off: Iterable[str] = (), lookahead: int = 0) -> None:
-        self.policy = HeuristicPolicy(rules, off)
+        super().__init__(rules, off)
         self.lookahead = lookahead
         self.solve_cards = solve_cards
         self.node_cap = node_cap
         self.nodes = 0
         self.deadline = float("inf")
-
-    def turn(self, fs: FastState, codes: list[int]) -> int:
-        """The heuristic's turn move (every seat plays it in roll-outs)."""
-        if len(codes) == 1:
-            return codes[0]
-        return self.policy.turn(fs, codes, outside_counts(fs, fs.to_move, self.policy.read_table))
-
-    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
-        """The heuristic's claim (or None)."""
-        return self.policy.claim(fs, seat, codes)
 
     def rollout(self, fs: FastState, seat: int) -> float:
         """``seat``'s value after the heuristic plays ``fs`` (changed) to its end."""

@@ -205,6 +205,23 @@ def _size(action: Action) -> tuple[int, int]:
     return 0, 0
 
 
+class RolloutPolicy:
+    """The heuristic as a roll-out policy on fast states: every seat plays it."""
+
+    def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
+        self.policy = HeuristicPolicy(rules, off)
+
+    def turn(self, fs: FastState, codes: list[int]) -> int:
+        """The heuristic's turn move for the seat to move."""
+        if len(codes) == 1:
+            return codes[0]
+        return self.policy.turn(fs, codes, outside_counts(fs, fs.to_move, self.policy.read_table))
+
+    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
+        """The heuristic's claim for ``seat`` (or None)."""
+        return self.policy.claim(fs, seat, codes)
+
+
 class HeuristicBot(Bot):
     """The habits of :data:`HABITS` that gain, each switchable for an ablation: ``off``
     turns habits off, ``on`` turns habits on (the :data:`DROPPED` ones included)."""

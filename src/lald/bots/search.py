@@ -19,24 +19,13 @@ from ..core.cards import mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
 from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
-from .heuristic import HeuristicPolicy, outside_counts
+from .heuristic import HeuristicPolicy, RolloutPolicy
 from .knowledge import Knowledge, fill, read
 from .sampler import sample
 
 
-class _Rollout:
-    """The heuristic as a roll-out policy on fast states (every seat plays it)."""
-
-    def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
-        self.policy = HeuristicPolicy(rules, off)
-
-    def turn(self, fs: FastState, codes: list[int]) -> int:
-        if len(codes) == 1:
-            return codes[0]
-        return self.policy.turn(fs, codes, outside_counts(fs, fs.to_move, self.policy.read_table))
-
-    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
-        return self.policy.claim(fs, seat, codes)
+class _Rollout(RolloutPolicy):
+    """The heuristic's roll-out, and the value of a move after it."""
 
     def value_after(self, fs: FastState, code: int, seat: int) -> float:
         f = fs.copy()
