@@ -479,6 +479,7 @@ def test_rules_5_3_claim_order_from_left_of_last_actor() -> None:
     assert state.claim_order() == [3, 4, 0, 1, 2]
     state.apply(state.turn_actions()[0])
     assert state.claim_order() == [4, 0, 1, 2, 3]
+    assert state.view(2).claim_order == (4, 0, 1, 2, 3)
     order = [c.seat for c in state.open_claims()]
     assert order == sorted(order, key=state.claim_order().index)
 

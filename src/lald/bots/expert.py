@@ -194,9 +194,8 @@ class ExpertBot(Bot):
         seat is about to act; when it is offered claims, those before it in the order)."""
         if acting:
             return k.others
-        n = k.view.players
-        first = k.view.eldest if k.last_actor < 0 else (k.last_actor + 1) % n
-        before = {(first + i) % n for i in range((self.seat - first) % n)}
+        order = k.view.claim_order
+        before = set(order[:order.index(self.seat)])
         return [s for s in k.others if s in before]
 
     def _constraints(self, k: Knowledge, acting: bool) -> tuple[list[int], list[int]]:

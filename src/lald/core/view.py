@@ -39,6 +39,8 @@ class PlayerView:
     """The won cards this seat has seen go into each pile (all but others' face-down sets)."""
     statuses: tuple[Status, ...]
     last_capture: int | None
+    claim_order: tuple[int, ...]
+    """The order open claims are offered in now (RULES.md §5.3)."""
     pot: int
     balances: tuple[int, ...]
     """Balances with this deal's chips so far (antes, and the settlement once over)."""
@@ -79,6 +81,7 @@ def view(state: State, seat: int | None) -> PlayerView:
         won_seen=tuple(cards_of(state.won[s] & ~hidden[s]) for s in range(n)),
         statuses=tuple(state.status(s) for s in range(n)),
         last_capture=state.last_capture,
+        claim_order=tuple(state.claim_order()),
         pot=state.pot,
         balances=tuple(b + c for b, c in zip(state.balances_before, chips, strict=True)),
         history=tuple(censor(op, seat) for op in state.history),
