@@ -184,7 +184,7 @@ class ExpertBot(Bot):
             habits = frozenset(off or ()) | (frozenset(HABITS) - frozenset(on) if on else frozenset())
         self.player = Player(rules, int(solve), int(nodes), habits, int(look))
         self.policy = self.player.policy
-        self.model_policy = HeuristicPolicy(rules)
+        self.model_policy = HeuristicPolicy(rules, DROPPED)  # how the other seats are assumed to claim
         self.dead_claims_any_time = rules.dead_claims.value == "any_time"
 
     # -- worlds -------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ..core.cards import mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
 from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
-from .heuristic import HeuristicPolicy, RolloutPolicy
+from .heuristic import DROPPED, HeuristicPolicy, RolloutPolicy
 from .knowledge import Knowledge, fill, read
 from .sampler import sample
 
@@ -36,18 +36,20 @@ class _Rollout(RolloutPolicy):
 
 class PimcBot(Bot):
     """Perfect-information Monte Carlo: ``worlds`` sampled worlds (or as many as
-    ``time_limit`` seconds allow), every candidate rolled out once in each."""
+    ``time_limit`` seconds allow), every candidate rolled out once in each.  Roll-outs
+    and claims play the ``heuristic`` level's habits (version 2: without
+    :data:`~lald.bots.heuristic.DROPPED`)."""
 
     name = "pimc"
-    version = "1"
+    version = "2"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 24,
                  time_limit: float | str = 0.25) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
-        self.rollout = _Rollout(rules)
-        self.fallback = HeuristicPolicy(rules)
+        self.rollout = _Rollout(rules, DROPPED)
+        self.fallback = HeuristicPolicy(rules, DROPPED)
 
     def _worlds(self, k: Knowledge) -> Iterable[FastState]:
         deadline = time.perf_counter() + self.time_limit
