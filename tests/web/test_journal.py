@@ -25,13 +25,34 @@ def slow_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Test
     calls = [0]
     lock = threading.Lock()
 
-    def write(self: Store, writes: Sequence[Write]) -> None:
+    def write(self: Store, writes: Sequence[Write], mark: tuple[str, int] | None = None) -> None:
         time.sleep(0.02)
         with lock:
             calls[0] += 1
             if calls[0] in (2, 3):
                 raise OperationalError("INSERT", {}, Exception("the database is away"))
-        real(self, writes)
+        real(self, writes, mark)
+
+    monkeypatch.setattr(Store, "write", write)
+    with TestClient(create_app(db_url, FAST)) as client:
+        yield client, calls
+
+
+@pytest.fixture
+def lost_confirmations(db_url: str,
+                       monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, list[int]]]:
+    """The app on ``db_url`` where the confirmation of every third commit is lost: the
+    commit goes through, then the connection drops before the server hears of it."""
+    real = Store.write
+    calls = [0]
+    lock = threading.Lock()
+
+    def write(self: Store, writes: Sequence[Write], mark: tuple[str, int] | None = None) -> None:
+        real(self, writes, mark)
+        with lock:
+            calls[0] += 1
+            if calls[0] % 3 == 2:
+                raise OperationalError("COMMIT", {}, Exception("the connection dropped"))
 
     monkeypatch.setattr(Store, "write", write)
     with TestClient(create_app(db_url, FAST)) as client:
@@ -72,3 +93,28 @@ def test_no_frame_tells_of_an_action_before_it_is_committed(slow_db: tuple[TestC
                     ws.send_json({"type": "act", "v": m["v"], "action": turn[0]})
     assert len(seen) >= 10 and max(seen) >= 8
     assert calls[0] >= 4  # the two refused batches were written again
+
+
+def test_a_commit_whose_confirmation_is_lost_is_not_written_twice(
+        lost_confirmations: tuple[TestClient, list[int]]) -> None:
+    client, calls = lost_confirmations
+    data = create(client, 1, seed=8)  # one person, four bots
+    tid = data["table"]["id"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline
+            m: dict[str, Any] = recv(ws)
+            if m["type"] != "state":
+                continue
+            if m["view"] and m["view"]["over"]:
+                break
+            turn = [x for x in m["legal"] if x["type"] != "claim"]
+            if turn and m["view"]["to_move"] == 0:
+                ws.send_json({"type": "act", "v": m["v"], "action": turn[0]})
+    assert calls[0] >= 6  # confirmations were lost, and the batches went out again
+    (t,) = hub.store.load_tables(ids=[tid])  # every action once, none missing (a gap would raise)
+    assert _stored_version(hub.store, tid) == m["v"]
+    assert len(t.actions[0]) == m["v"] - t.deals_started

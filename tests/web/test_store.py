@@ -73,3 +73,19 @@ def test_a_gap_in_a_deals_actions_is_refused_on_loading(db_url: str) -> None:
     with pytest.raises(ValueError, match="action 2 is stored after 1 actions"):
         store.load_tables()
     store.close()
+
+
+def test_a_marked_batch_is_written_once_however_often_it_is_retried(db_url: str) -> None:
+    store = Store(db_url)
+    batch = [NewTable(_table("t", 1.0)), NewAction("t", 0, 0, {"seat": 1, "type": "lie_down"}, "bot")]
+    store.write(batch, mark=("writer-a", 1))
+    store.write(batch, mark=("writer-a", 1))  # a retry after a lost confirmation: no error, no copy
+    second = [NewAction("t", 0, 1, {"seat": 2, "type": "lie_down"}, "bot")]
+    store.write(second, mark=("writer-a", 2))
+    store.write(second, mark=("writer-a", 2))
+    store.write([NewAction("t", 0, 2, {"seat": 3, "type": "lie_down"}, "bot")], mark=("writer-b", 1))
+    with pytest.raises(IntegrityError):  # unmarked, the same write is a duplicate, as before
+        store.write(second)
+    (t,) = store.load_tables()
+    assert [a for a, _ in t.actions[0]] == [{"seat": s, "type": "lie_down"} for s in (1, 2, 3)]
+    store.close()

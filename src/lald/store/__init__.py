@@ -87,6 +87,16 @@ class _Action(_Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class _Writer(_Base):
+    """The last batch each writer (a server's journal) committed: a batch retried after
+    an unconfirmed commit is recognised and not written twice."""
+
+    __tablename__ = "lald_writers"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    batch: Mapped[int] = mapped_column(BigInteger)
+
+
 #: One prepared Core statement: an action is written on every move, so skip the ORM.
 _INSERT_ACTION = cast(Table, _Action.__table__).insert()
 
@@ -187,13 +197,21 @@ class Store:
 
     # -- writing ------------------------------------------------------------------------
 
-    def write(self, writes: Sequence[Write]) -> None:
+    def write(self, writes: Sequence[Write], mark: tuple[str, int] | None = None) -> None:
         """Commit ``writes`` in their order, in one transaction: all of them or none.
 
-        Consecutive actions go to the database as one multi-row insert.
+        Consecutive actions go to the database as one multi-row insert. ``mark``, a
+        writer's id and the batch's number (increasing), makes a retry safe: if the
+        database already holds that batch or a later one of that writer (the commit went
+        through but its confirmation was lost), nothing is written again.
         """
         now = time.time()
         with self.engine.begin() as conn:
+            if mark is not None:
+                writer, number = mark
+                last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
+                if last is not None and last >= number:
+                    return
             rows: list[dict[str, Any]] = []
             for w in writes:
                 if isinstance(w, NewAction):
@@ -217,6 +235,11 @@ class Store:
                                                      _Seat.seat == w.seat).values(**w.values))
             if rows:
                 conn.execute(_INSERT_ACTION, rows)
+            if mark is not None:
+                if last is None:
+                    conn.execute(insert(_Writer).values(id=writer, batch=number))
+                else:
+                    conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
 
     def create_table(self, data: TableData) -> None:
         """Store a new table and its seats."""

@@ -10,7 +10,9 @@ loop serves other tables while the database works.
 
 If the database refuses a batch (it is down, say), the writer logs it and tries the same
 batch again, ever more slowly: nobody is told of those actions meanwhile, and nothing is
-written out of order.
+written out of order. Every batch carries the writer's id and its number, committed with
+it, so a batch whose commit went through but whose confirmation was lost (the connection
+dropped at that moment) is recognised on the retry and not written twice.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 
 from ..store import Store, Write
 
@@ -54,6 +57,8 @@ class Journal:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        self.writer = secrets.token_hex(8)
+        """This writer's id in the database's record of committed batches."""
         self.commits = 0
         """Batches committed so far."""
         self.writes = 0
@@ -108,12 +113,13 @@ class Journal:
 
     async def _commit(self, writes: list[Write]) -> None:
         pause = 0.05
+        mark = (self.writer, self.commits + 1)
         while True:
             try:
                 if self.threaded:
-                    await asyncio.to_thread(self.store.write, writes)
+                    await asyncio.to_thread(self.store.write, writes, mark)
                 else:
-                    self.store.write(writes)
+                    self.store.write(writes, mark)
                 return
             except Exception:
                 log.exception("the database refused %d writes; trying again in %.2f s", len(writes), pause)
