@@ -34,14 +34,31 @@ def _outcomes(results: dict[int, Any]) -> dict[int, Any]:
 @pytest.mark.parametrize(("k", "n"), [(1, 3), (2, 3), (2, 4), (3, 3), (2, 5), (5, 5), (6, 4), (7, 3)])
 def test_lineups_put_every_bot_in_every_seat_equally_often(k: int, n: int) -> None:
     t = _t(["random"] * k, players=n)
-    lineups = t.lineups()
-    assert len(lineups) == max(k, n)
-    for b in range(k):
-        per_seat = Counter(s for lineup in lineups for s, x in enumerate(lineup) if x == b)
-        assert set(per_seat) == set(range(n))
-        assert len(set(per_seat.values())) == 1, per_seat
-        if k >= n:
-            assert set(per_seat.values()) == {1}
+    for group in range(3 * n):
+        lineups = t.lineups(group)
+        assert len(lineups) == max(k, n) == t.rotations
+        for b in range(k):
+            per_seat = Counter(s for lineup in lineups for s, x in enumerate(lineup) if x == b)
+            assert set(per_seat) == set(range(n))
+            assert len(set(per_seat.values())) == 1, per_seat
+            if k >= n:
+                assert set(per_seat.values()) == {1}
+        session = group - group % n
+        assert lineups == t.lineups(session)  # one session keeps its places
+
+
+def test_places_are_shuffled_so_every_bot_sits_beside_every_other() -> None:
+    t = _t(["random"] * 9, players=5)
+    left_of: Counter[tuple[int, int]] = Counter()
+    for session in range(1000):
+        for lineup in t.lineups(session * 5):
+            # (bot in seat s, bot in seat s + 1 around the table)
+            left_of.update(zip(lineup, lineup[1:] + lineup[:1], strict=True))
+    pairs = [(a, b) for a in range(9) for b in range(9) if a != b]
+    assert set(left_of) == set(pairs)  # with fixed places each bot would meet only four others
+    # 1000 sessions x 9 rotations x 5 neighbour pairs, spread evenly over the 72 ordered pairs
+    mean = 1000 * 9 * 5 / 72
+    assert 0.65 * mean < min(left_of.values()) and max(left_of.values()) < 1.35 * mean
 
 
 class _Recorder(Bot):
@@ -162,14 +179,15 @@ def _fake_group(g: int, chips: list[list[int]], won: list[list[int]], fallback: 
 
 def test_summary_pairs_rotations_and_counts_sessions() -> None:
     t = _t(["random", "random"], players=3)
-    assert t.lineups() == [(0, 1, 0), (1, 0, 0), (0, 0, 1)]
+    assert sorted(t.lineups(0)) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
     won = [[20, 18, 14]] * 3
-    # bot 1's seat gets +4 in every rotation, bot 0's seats share -4
-    g0 = [[-2, 4, -2], [4, -2, -2], [-2, -2, 4]]
-    g1 = [[-1, 2, -1], [2, -1, -1], [-1, -1, 2]]
-    g2 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
-    results = {0: _fake_group(0, g0, won), 1: _fake_group(1, g1, won), 2: _fake_group(2, g2, won),
-               3: _fake_group(3, g0, won)}
+
+    def chips(g: int, scale: int) -> list[list[int]]:
+        """Bot 1's seat gets +2 * scale in every rotation, bot 0's seats share it."""
+        return [[2 * scale if b else -scale for b in lineup] for lineup in t.lineups(g)]
+
+    results = {0: _fake_group(0, chips(0, 2), won), 1: _fake_group(1, chips(1, 1), won),
+               2: _fake_group(2, chips(2, 0), won), 3: _fake_group(3, chips(3, 2), won)}
     report = rep.summarize(t, results)
     a, b = report.rows
     assert (a.name, b.name) == ("random#1", "random#2")
@@ -208,7 +226,7 @@ def test_low_stakes_ranks_by_cards() -> None:
     total = sum(rot["won"][s] - 13 for res in results.values() for rot in res["rotations"] for s in range(3))
     assert total == 13 * 3 * 3
     assert sum(r.cards.mean * r.seat_deals for r in report.rows) == pytest.approx(total)
-    assert [r.sessions for r in report.rows] == [6, 3]  # one session; lineups (0,1,0) (1,0,0) (0,0,1)
+    assert [r.sessions for r in report.rows] == [6, 3]  # one session of three rotations
 
 
 def test_fallbacks_are_counted_and_marked(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     print(f"{rules.preset}, {rules.players} players"
           + (f" ({', '.join(rules.variants)})" if rules.variants else "")
           + f"; bots {', '.join(b.name for b in bots)}; {args.deals} deals × "
-          f"{len(t.lineups())} rotations; seed {args.seed}; {jobs} process(es); results in {out}"
+          f"{t.rotations} rotations; seed {args.seed}; {jobs} process(es); results in {out}"
           + (f"; resuming with {resumed} done" if resumed else ""), file=sys.stderr, flush=True)
     try:
         results = _run_with_progress(t, args.deals, jobs, checkpoint, quiet=args.quiet, console=err)
@@ -131,7 +131,7 @@ def _print_report(console: Any, report: Any) -> None:
 
     header, lines = table_rows(report)
     t = report.tournament
-    table = Table(title=f"{report.deals} duplicate deals × {len(t.lineups())} rotations, "
+    table = Table(title=f"{report.deals} duplicate deals × {t.rotations} rotations, "
                         f"{t.rules.preset}, {t.players} players"
                         + (f" ({', '.join(t.rules.variants)})" if t.rules.variants else ""))
     for i, name in enumerate(header):

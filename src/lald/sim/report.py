@@ -85,7 +85,6 @@ class Report:
 def summarize(t: Tournament, results: Mapping[int, GroupResult]) -> Report:
     """Aggregate the groups' results per bot."""
     k = len(t.bots)
-    lineups = t.lineups()
     quota = t.rules.quota
     groups = sorted(results)
     chips: list[list[float]] = [[] for _ in range(k)]
@@ -98,7 +97,7 @@ def summarize(t: Tournament, results: Mapping[int, GroupResult]) -> Report:
     for g in groups:
         res = results[g]
         sums_c, sums_w, count = [0.0] * k, [0.0] * k, [0] * k
-        for lineup, rot in zip(lineups, res["rotations"], strict=True):
+        for lineup, rot in zip(t.lineups(g), res["rotations"], strict=True):
             for s, b in enumerate(lineup):
                 sums_c[b] += rot["chips"][s]
                 sums_w[b] += rot["won"][s] - quota
@@ -139,7 +138,7 @@ def _sessions(t: Tournament, results: Mapping[int, GroupResult]) -> tuple[list[i
         block = [results.get(g) for g in range(start, start + n)]
         if any(res is None for res in block):
             continue
-        for r, lineup in enumerate(t.lineups()):
+        for r, lineup in enumerate(t.lineups(start)):  # one session: the same places throughout
             keys: list[tuple[float, ...]] = []
             for s in range(n):
                 rots = [res["rotations"][r] for res in block if res is not None]
@@ -191,7 +190,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "tournament": t.identity(),
         "deals": report.deals,
         "players": t.players,
-        "rotations": len(t.lineups()),
+        "rotations": t.rotations,
         "metric": report.metric,
         "bots": [
             {"name": row.name, "seat_deals": row.seat_deals, "chips": mean(row.chips),
