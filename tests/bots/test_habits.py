@@ -3,9 +3,13 @@ habit alone switched on it makes the described choice, and without it the choice
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from lald.bots.heuristic import HABITS, HeuristicPolicy
+from lald.bots import make_bot
+from lald.bots.heuristic import HABITS, HeuristicBot, HeuristicPolicy
+from lald.bots.search import PimcBot
 from lald.core import Rules
 from lald.core.fast import HAND_CLAIM, PAIR, SINGLE, TABLE_CLAIM, FastState, make_code
 
@@ -136,3 +140,12 @@ def test_habit_spotter_now_claims_a_dead_table_pair_at_once() -> None:
 def test_unknown_habit_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown habit"):
         HeuristicPolicy(SURVIVOR, off={"bluff"})
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture"])
+def test_pimc_plays_out_and_claims_with_the_heuristic_level(preset: str) -> None:
+    rules = Rules.make(preset)
+    level = make_bot("heuristic", 1, rules, random.Random(0))
+    pimc = make_bot("pimc", 1, rules, random.Random(0))
+    assert isinstance(level, HeuristicBot) and isinstance(pimc, PimcBot)
+    assert pimc.rollout.policy.off == level.policy.off == pimc.fallback.off

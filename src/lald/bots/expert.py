@@ -16,9 +16,10 @@ played on to its end in each world.  On top of that:
   (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
   to maximise its own value (max-n, perfect information in that world), claims as the
   heuristic makes them.  A solve that outgrows its node cap falls back to the roll-out.
-- **A better roll-out policy** (``rollout=tuned``): the heuristic without the habits its
-  own ablation shows to lose chips (:data:`TUNED_OFF`); ``rollout=plain`` keeps them all,
-  and ``-habit`` / ``+habit`` choose them one by one.
+- **Roll-out policy** (``rollout=tuned``): the heuristic without the habits its own
+  ablation shows to lose chips (:data:`TUNED_OFF`, the ``heuristic`` level's own choice,
+  which ``pimc`` now plays out with too); ``rollout=plain`` keeps them all, and
+  ``-habit`` / ``+habit`` choose them one by one.
 - **Claims are searched** when this seat is the one to move: claim now against letting
   the claims pass and playing the turn.  Other claims follow the tuned policy.
 - **Look-ahead** (``look=N``, off by default): in each world, this seat's next ``N``
