@@ -17,8 +17,8 @@ played on to its end in each world.  On top of that:
   to maximise its own value (max-n, perfect information in that world), claims as the
   heuristic makes them.  A solve that outgrows its node cap falls back to the roll-out.
 - **Roll-out policy** (``rollout=tuned``): the heuristic without the habits its own
-  ablation shows to lose chips (:data:`TUNED_OFF`, the ``heuristic`` level's own choice,
-  which ``pimc`` now plays out with too); ``rollout=plain`` keeps them all, and
+  ablation does not show to gain (:data:`TUNED_OFF`, the ``heuristic`` level's own
+  choice, which ``pimc`` plays out with too); ``rollout=plain`` keeps them all, and
   ``-habit`` / ``+habit`` choose them one by one.
 - **Claims are searched** when this seat is the one to move: claim now against letting
   the claims pass and playing the turn.  Other claims follow the tuned policy.
@@ -45,9 +45,8 @@ from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
-#: The habits the expert's roll-out policy plays without: the heuristic's ablation
-#: (docs/strength.md) shows each of them loses chips in both presets (``survivor_hold``
-#: acts under the survivor prize only).
+#: The habits the expert's roll-out policy plays without: those the ``heuristic`` level
+#: drops, since its ablation (docs/strength.md) does not show them to gain.
 TUNED_OFF = DROPPED
 
 #: A code standing for "let the open claims pass and play the turn".
@@ -166,7 +165,7 @@ class ExpertBot(Bot):
     ``time_limit`` the seconds."""
 
     name = "expert"
-    version = "2"
+    version = "3"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
                  time_limit: float | str = 0.08, model: bool | int | str = True,

@@ -45,9 +45,11 @@ HABITS: dict[str, str] = {
 }
 
 
-#: Habits ``lald tournament``'s ablation shows to lose chips (docs/strength.md): the
-#: ``heuristic`` level plays without them unless a spec switches them back on (``+habit``).
-DROPPED = frozenset({"keep_sets", "survivor_hold"})
+#: Habits ``lald tournament``'s ablation does not show to gain (docs/strength.md, 5,000
+#: duplicate deals per preset): ``keep_sets`` loses chips, and ``survivor_hold``,
+#: ``last_capture_play`` and ``spotter_now`` make no measurable difference where they act.
+#: The ``heuristic`` level plays without them unless a spec switches one back on (``+habit``).
+DROPPED = frozenset({"keep_sets", "survivor_hold", "last_capture_play", "spotter_now"})
 
 
 def outside_counts(fs: FastState, seat: int, read_table: bool = True) -> list[int]:
@@ -227,7 +229,7 @@ class HeuristicBot(Bot):
     turns habits off, ``on`` turns habits on (the :data:`DROPPED` ones included)."""
 
     name = "heuristic"
-    version = "2"
+    version = "3"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, off: Iterable[str] = (),
                  on: Iterable[str] = ()) -> None:

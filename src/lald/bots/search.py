@@ -37,11 +37,11 @@ class _Rollout(RolloutPolicy):
 class PimcBot(Bot):
     """Perfect-information Monte Carlo: ``worlds`` sampled worlds (or as many as
     ``time_limit`` seconds allow), every candidate rolled out once in each.  Roll-outs
-    and claims play the ``heuristic`` level's habits (version 2: without
+    and claims play the ``heuristic`` level's habits (without
     :data:`~lald.bots.heuristic.DROPPED`)."""
 
     name = "pimc"
-    version = "2"
+    version = "3"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 24,
                  time_limit: float | str = 0.25) -> None:
