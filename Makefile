@@ -23,7 +23,7 @@ play: setup
 	$(BIN)/lald play
 
 lint: setup
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench experiments
 	$(BIN)/mypy
 
 test: setup lint

@@ -59,20 +59,15 @@ class PimcBot(Bot):
             (hands, _), _ = sample(k, self.rng)
             yield k.world(hands)
 
-    def _search(self, k: Knowledge, codes: list[int], claims: bool) -> list[float]:
+    def evaluate(self, k: Knowledge, codes: list[int]) -> list[float]:
+        """The mean value of each turn move in ``codes`` over the sampled worlds."""
         totals = [0.0] * len(codes)
         seat = self.seat
         count = 0
         for fs in self._worlds(k):
             count += 1
             for i, code in enumerate(codes):
-                if claims and code < 0:  # pass: the roll-out plays on without this claim now
-                    f = fs.copy()
-                    f.apply(self.rollout.turn(f, f.turn_codes()))
-                    f.playout(self.rollout.turn, self.rollout.claim)
-                    totals[i] += f.value(seat)
-                else:
-                    totals[i] += self.rollout.value_after(fs, code, seat)
+                totals[i] += self.rollout.value_after(fs, code, seat)
         return [t / max(count, 1) for t in totals]
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -81,7 +76,7 @@ class PimcBot(Bot):
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
             return legal[0]
-        means = self._search(read(view), codes, claims=False)
+        means = self.evaluate(read(view), codes)
         best = max(means)
         code = self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == best])
         return choose_action(code, legal, table)
