@@ -45,7 +45,7 @@ from typing import Any
 from ..bots.external import DEFAULT_TIMEOUT, POOL, ExternalBot
 from ..core import Rules, State
 from .play import play_deal
-from .spec import BotSpec, parse_specs
+from .spec import BotSpec
 from .stats import LogHistogram
 
 FORMAT = "lald-tournament/1"
@@ -274,10 +274,3 @@ def run(
             checkpoint.close()
     return results
 
-
-def tournament_from_identity(data: dict[str, Any]) -> Tournament:
-    """Rebuild a tournament from :meth:`Tournament.identity` (a results directory's
-    ``tournament.json``)."""
-    spec = data["rules"]
-    rules = Rules.make(spec["preset"], spec["players"], spec["variants"], spec["options"])
-    return Tournament(rules, tuple(parse_specs(data["bots"])), data["seed"], data["timeout"])
