@@ -16,12 +16,10 @@ from collections.abc import Sequence
 
 from lald.bots import LEVELS, BotFactory
 from lald.bots.heuristic import GreedyBot
-from lald.core import Action, PlayerView, Rules
+from lald.core import Action, Capture, PlayerView, Rules
 from lald.sim import tournament
 from lald.sim.report import difference_lines, summarize
 from lald.sim.spec import parse_specs
-
-SHAPE_NAMES = {(1, 1): "single", (1, 3): "sweep", (2, 2): "pair", (3, 1): "prial"}
 
 #: Variant name: the capture kinds it prefers, best first (others after, all alike).
 ORDERS = {
@@ -33,8 +31,8 @@ ORDERS = {
 
 
 def _kind(action: Action) -> str:
-    take = getattr(action, "take", None)
-    return "none" if take is None else SHAPE_NAMES[len(action.play), len(take)]  # type: ignore[union-attr]
+    kind = action.kind if isinstance(action, Capture) else None
+    return "none" if kind is None else kind.value
 
 
 def variant(order: Sequence[str]) -> BotFactory:
