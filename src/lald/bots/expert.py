@@ -8,10 +8,10 @@ played on to its end in each world.  On top of that:
   the heuristic does, so worlds that contradict a claim they let pass are drawn again.
   A seat that was offered the claim windows of foreplay with hand sets on set its prials
   and mournivals aside there (the heuristic always does), so after foreplay no other
-  hand holds three of a rank; where the heuristic banks dead ranks at once (every
-  prize rule but the survivor's, and the survivor's once two seats hold cards), a seat
-  that let a claim window pass holds no dead rank.  Uniform draws break one of these in
-  roughly a tenth to a third of the worlds.
+  hand holds three of a rank; where the heuristic banks dead ranks at once (always,
+  unless its ``survivor_hold`` habit is on: then under the survivor prize only once two
+  seats hold cards), a seat that let a claim window pass holds no dead rank.  Uniform
+  draws break one of these in roughly a tenth to a third of the worlds.
 - **Exact end positions** (``solve``): once few cards are left in the hands, each
   (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
   to maximise its own value (max-n, perfect information in that world), claims as the
