@@ -355,13 +355,7 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
                 lcap = m
                 if trace is not None:
                     trace.append(m << 7 | code)
-                if out and not f >> held[m] & field:
-                    holding -= 1
-                    if holding <= 1:
-                        la = m
-                        break
-                    holders ^= 1 << m
-                    nxt = rings[holders]
+                out = out and not f >> held[m] & field
             elif lie_down:
                 lie_m = lie_t[m]
                 for q in ranks_of[f >> held[m] & field]:
@@ -371,23 +365,18 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
                 lain.append(m)
                 if trace is not None:
                     trace.append(m << 7 | LIE)
+                out = True
+            else:
+                f, code, out = _trail(k, rs, f, m, rnd)
+                if trace is not None:
+                    trace.append(code)
+            if out:  # the seat to move holds no card now: it leaves the turn ring
                 holding -= 1
                 if holding <= 1:
                     la = m
                     break
                 holders ^= 1 << m
                 nxt = rings[holders]
-            else:
-                f, code, out = _trail(k, rs, f, m, rnd)
-                if trace is not None:
-                    trace.append(code)
-                if out:
-                    holding -= 1
-                    if holding <= 1:
-                        la = m
-                        break
-                    holders ^= 1 << m
-                    nxt = rings[holders]
             m = nxt[m]
             x = f >> base[m] & both
     # the one seat still holding cards (the next after m among the holders, or m itself
