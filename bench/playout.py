@@ -16,6 +16,14 @@ under modern-laugh, trails a card of its hand chosen uniformly).
 * fast, copying: ``FastState.copy().random_playout()``, the same play-out written back
   into a copy of the state, for comparison.
 
+The search bots play out with the heuristic, not at random; the same dealt positions are
+also played to the end by the heuristic both ways, in the same runs:
+
+* heuristic, fused: ``lald.bots.kernel.heuristic_outcome``, the roll-out ``pimc`` and the
+  expert make;
+* heuristic, per move: ``FastState.copy().playout(policy.turn, policy.claim)``, the same
+  moves with a call of the policy per move (the path any other habits take).
+
 Dealing (the portable shuffle) and ``FastState.from_state`` are timed apart and left out
 of the rates, since a search bot's roll-outs start from positions, not from shuffles.  The
 three paths run in turn within each run, so a load on the machine hits them alike.
@@ -32,6 +40,8 @@ import statistics
 import time
 import timeit
 
+from lald.bots.heuristic import DROPPED, RolloutPolicy
+from lald.bots.kernel import heuristic_outcome
 from lald.core import Action, Capture, Rules, State
 from lald.core.fast import FastState
 
@@ -78,6 +88,24 @@ def fast_copying(states: list[FastState], seed: int) -> float:
     return time.perf_counter() - start
 
 
+def heuristic_fused(states: list[FastState], seed: int) -> float:
+    """Seconds to play every state to its end with the heuristic on the fused kernel."""
+    start = time.perf_counter()
+    for s in states:
+        heuristic_outcome(s)
+    return time.perf_counter() - start
+
+
+def heuristic_calls(states: list[FastState], seed: int) -> float:
+    """Seconds to play a copy of every state to its end calling the heuristic per move."""
+    policy = RolloutPolicy(states[0].rules, DROPPED)
+    turn, claim = policy.turn, policy.claim
+    start = time.perf_counter()
+    for s in states:
+        s.copy().playout(turn, claim)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=2000)
@@ -91,22 +119,26 @@ def main() -> None:
     deal_us = (time.perf_counter() - start) / args.deals * 1e6
     fast_states = [FastState.from_state(s) for s in states]
     fast_states[0].random_outcome(random.Random(0))  # the rules' move tables, made once
-    rates: dict[str, list[float]] = {"checked": [], "fast": [], "copying": []}
+    paths = {"checked": (checked, states), "fast": (fast, fast_states),
+             "copying": (fast_copying, fast_states), "fused": (heuristic_fused, fast_states),
+             "calls": (heuristic_calls, fast_states)}
+    rates: dict[str, list[float]] = {name: [] for name in paths}
     for run in range(args.runs):
-        rates["checked"].append(args.deals / checked(states, run))
-        rates["fast"].append(args.deals / fast(fast_states, run))
-        rates["copying"].append(args.deals / fast_copying(fast_states, run))
+        for name, (path, positions) in paths.items():
+            rates[name].append(args.deals / path(positions, run))
     median = {name: statistics.median(r) for name, r in rates.items()}
     ratios = [f / c for f, c in zip(rates["fast"], rates["checked"], strict=True)]
     print(f"rules: {args.preset}, {args.players} players; "
           f"{args.runs} runs of {args.deals} random deals, one core")
     labels = {"checked": "checked path (State.apply)", "fast": "fast path (random_outcome)",
-              "copying": "fast, copy().random_playout()"}
+              "copying": "fast, copy().random_playout()",
+              "fused": "heuristic, fused kernel", "calls": "heuristic, a call per move"}
     for name, label in labels.items():
         r = rates[name]
         print(f"{label:31s} {median[name]:10,.0f} deals/s  (median; min {min(r):,.0f}, max {max(r):,.0f})")
     print(f"ratio fast / checked:           {median['fast'] / median['checked']:10.1f}x  "
           f"(median of per-run ratios {statistics.median(ratios):.1f}x)")
+    print(f"ratio heuristic fused / calls:  {median['fused'] / median['calls']:10.1f}x")
     print(f"dealing (portable shuffle), not in the rates: {deal_us:.1f} µs per deal")
     calib = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
     print(f"machine speed: sum(range(1000)) takes {calib:.1f} µs here (scale the rates by it)")

@@ -83,8 +83,7 @@ class Player(RolloutPolicy):
 
     def rollout(self, fs: FastState, seat: int) -> float:
         """``seat``'s value after the heuristic plays ``fs`` (changed) to its end."""
-        fs.playout(self.turn, self.claim)
-        return fs.value(seat)
+        return self.play(fs).value(seat)
 
     def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None) -> float:
         """``seat``'s value of ``fs`` (changed) played on: solved exactly once small, else

@@ -30,6 +30,7 @@ from ..core.fast import (
     code_of,
 )
 from . import Bot
+from .kernel import heuristic_outcome
 from .knowledge import fill, read
 
 #: The habits of the heuristic, each a rule that can be switched off on its own.
@@ -212,6 +213,18 @@ class RolloutPolicy:
 
     def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
         self.policy = HeuristicPolicy(rules, off)
+        #: the ``heuristic`` level's own habits play out on the fused kernel
+        self.kernel = self.policy.off == DROPPED
+
+    def play(self, fs: FastState) -> FastState:
+        """Play ``fs`` (changed) to the end of the deal, every seat by the heuristic
+        (:func:`lald.bots.kernel.heuristic_outcome` when the habits are the level's own,
+        the same moves without a call per move); return it."""
+        if fs.over:
+            return fs
+        if self.kernel:
+            return fs.finish_as(heuristic_outcome(fs))
+        return fs.playout(self.turn, self.claim)
 
     def turn(self, fs: FastState, codes: list[int]) -> int:
         """The heuristic's turn move for the seat to move."""

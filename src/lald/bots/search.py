@@ -30,8 +30,7 @@ class _Rollout(RolloutPolicy):
     def value_after(self, fs: FastState, code: int, seat: int) -> float:
         f = fs.copy()
         f.apply(code)
-        f.playout(self.turn, self.claim)
-        return f.value(seat)
+        return self.play(f).value(seat)
 
 
 class PimcBot(Bot):

@@ -509,7 +509,7 @@ class FastState:
         uniformly).  ``trace``, if given, receives every code played.
         """
         if not self.over:
-            self._finish(rollout.random_outcome(self, rng, claim_p, trace))
+            self.finish_as(rollout.random_outcome(self, rng, claim_p, trace))
         return self
 
     def random_outcome(
@@ -525,8 +525,9 @@ class FastState:
             return list(self.won), self.survivor, self.last_capture, self.last_actor, self.foreplay, []
         return rollout.random_outcome(self, rng, claim_p, trace)
 
-    def _finish(self, outcome: rollout.Outcome) -> None:
-        """Make this state the finished deal ``outcome`` of :func:`rollout.random_outcome`."""
+    def finish_as(self, outcome: rollout.Outcome) -> FastState:
+        """Make this state the finished deal ``outcome`` (of :meth:`random_outcome`, or
+        another play-out of this state that returns its end the same way); return it."""
         won, survivor, last_capture, last_actor, foreplay, lain = outcome
         n = self.n
         self.won = won
@@ -543,6 +544,7 @@ class FastState:
         self.foreplay = foreplay
         self.to_move = -1
         self.over = True
+        return self
 
     def playout(self, turn: TurnPolicy, claim: ClaimPolicy | None = None) -> FastState:
         """Play to the end with a policy: ``claim(state, seat, codes)`` is offered each

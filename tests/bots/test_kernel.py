@@ -1,0 +1,106 @@
+"""The heuristic's fused play-out kernel plays exactly the heuristic's roll-out.
+
+Thousands of positions (every rules set of the fast path's own test, reached by a seeded
+random number of random moves, foreplay included) are played to the end both ways: move by
+move with :class:`RolloutPolicy`'s calls, and by :func:`heuristic_outcome`.  Every move,
+the won piles, the survivor, the last capture and actor, and who lay down must agree.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lald.bots.heuristic import DROPPED, HABITS, RolloutPolicy
+from lald.bots.kernel import heuristic_outcome
+from lald.bots.search import PimcBot
+from lald.core.fast import LIE, TABLE_CLAIM, TRAIL, FastState
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "core"))
+from test_fast import IDS, RULESETS, _rules, _start  # noqa: E402
+
+
+def _traced(policy: RolloutPolicy, fs: FastState) -> tuple[FastState, list[int]]:
+    """``fs`` (a copy) played out with the policy's calls, and every code it played."""
+    trace: list[int] = []
+
+    def turn(f: FastState, codes: list[int]) -> int:
+        trace.append(policy.turn(f, codes))
+        return trace[-1]
+
+    def claim(f: FastState, seat: int, codes: list[int]) -> int | None:
+        code = policy.claim(f, seat, codes)
+        if code is not None:
+            trace.append(code)
+        return code
+
+    return fs.copy().playout(turn, claim), trace
+
+
+def _end(fs: FastState) -> tuple[object, ...]:
+    return fs.won, fs.survivor, fs.last_capture, fs.last_actor, fs.foreplay, fs.lain, fs.values()
+
+
+@pytest.mark.parametrize("spec", RULESETS, ids=IDS)
+def test_kernel_plays_every_move_as_the_policy(
+        spec: tuple[str, int, tuple[str, ...], dict[str, Any]]) -> None:
+    rules = _rules(spec)
+    policy = RolloutPolicy(rules, DROPPED)
+    assert policy.kernel
+    rng = random.Random(7)
+    kinds: Counter[int] = Counter()
+    positions = 0
+    for seed in range(160):
+        fs = FastState.from_state(_start(rules, 30_000 + seed))
+        for _ in range(rng.choice((0, 0, rng.randrange(40)))):
+            if fs.over:
+                break
+            fs.random_step(rng, claim_p=0.3)
+        if fs.over:
+            continue
+        positions += 1
+        want, trace = _traced(policy, fs)
+        before = repr((fs.hc, fs.tc, fs.won, fs.lain, fs.to_move, fs.foreplay))
+        got_trace: list[int] = []
+        outcome = heuristic_outcome(fs, got_trace)
+        assert repr((fs.hc, fs.tc, fs.won, fs.lain, fs.to_move, fs.foreplay)) == before  # unchanged
+        assert got_trace == trace
+        assert _end(fs.copy().finish_as(outcome)) == _end(want)
+        assert _end(policy.play(fs.copy())) == _end(want)
+        kinds.update(code & 7 for code in trace)
+    assert positions > 120
+    # the positions exercise captures of several kinds, claims, and the no-capture rule
+    assert len([k for k in kinds if k < LIE]) >= 2
+    assert kinds[LIE] + kinds[TRAIL] > 0
+    assert sum(n for k, n in kinds.items() if k > TRAIL) > 0 or not rules.hand_sets
+    if rules.spotter_claims:
+        assert kinds[TABLE_CLAIM] > 0
+
+
+def test_other_habits_play_out_move_by_move() -> None:
+    """A policy with other habits than the level's own does not use the kernel, and its
+    play-outs differ from the kernel's somewhere (the habits change moves)."""
+    rules = _rules(RULESETS[0])
+    other = RolloutPolicy(rules, DROPPED - {"keep_sets"})
+    assert not other.kernel and set(DROPPED) <= set(HABITS)
+    differ = 0
+    for seed in range(60):
+        fs = FastState.from_state(_start(rules, 40_000 + seed))
+        differ += _end(other.play(fs.copy())) != _end(fs.copy().finish_as(heuristic_outcome(fs)))
+    assert differ > 0
+
+
+def test_pimc_values_are_the_policy_play_outs() -> None:
+    rules = _rules(RULESETS[3])
+    bot = PimcBot(0, rules, random.Random(1))
+    fs = FastState.from_state(_start(rules, 5))
+    for code in fs.turn_codes():
+        after = fs.copy()
+        after.apply(code)
+        want, _ = _traced(bot.rollout, after)
+        assert bot.rollout.value_after(fs, code, 0) == want.value(0)
