@@ -30,7 +30,7 @@ from ..core.fast import (
     code_of,
 )
 from . import Bot
-from .kernel import heuristic_outcome
+from .kernel import HeuristicTables, heuristic_outcome
 from .knowledge import fill, read
 
 #: The habits of the heuristic, each a rule that can be switched off on its own.
@@ -215,6 +215,8 @@ class RolloutPolicy:
         self.policy = HeuristicPolicy(rules, off)
         #: the ``heuristic`` level's own habits play out on the fused kernel
         self.kernel = self.policy.off == DROPPED
+        #: other capture scores for the kernel's turns (None: the heuristic's)
+        self.scores: HeuristicTables | None = None
 
     def play(self, fs: FastState) -> FastState:
         """Play ``fs`` (changed) to the end of the deal, every seat by the heuristic
@@ -223,7 +225,7 @@ class RolloutPolicy:
         if fs.over:
             return fs
         if self.kernel:
-            return fs.finish_as(heuristic_outcome(fs))
+            return fs.finish_as(heuristic_outcome(fs, policy=self.scores))
         return fs.playout(self.turn, self.claim)
 
     def turn(self, fs: FastState, codes: list[int]) -> int:

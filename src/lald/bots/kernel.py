@@ -14,7 +14,8 @@ instead of building lists and scores:
   order) is played.  Every term but the last depends on the mover and the rank's state
   alone, and a safe capture's score is a whole number, so one precomputed score per
   (mover, rank state), the ``2`` taken off every safe capture, orders the moves as the
-  heuristic does whether or not an unsafe capture is open.
+  heuristic does whether or not an unsafe capture is open (:func:`score_of` with
+  :data:`HEURISTIC`; other parameters give other scores, as the expert's roll-outs use).
 * **Claims**, each time claims are open: the seats in claim order, each taking its claim
   from the hand of the lowest rank (the heuristic sets every prial and mournival aside
   and banks every dead rank at once), the seat to move also the spotter pair of the
@@ -28,6 +29,7 @@ positions both ways and compares every move and the end.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from math import inf
 from operator import getitem
 from typing import TYPE_CHECKING
@@ -53,13 +55,50 @@ if TYPE_CHECKING:
     from ..core.rules import Rules
 
 
+Score = Callable[[int, int, int, int], float]
+"""A capture's score from its kind, the mover's cards of the rank, the table's, and the
+other hands' (their total, as the mover can count it)."""
+
+
+Params = dict[str, float]
+"""The terms of :func:`score_of`, by name."""
+
+#: The heuristic's own scores as :func:`score_of` parameters.
+HEURISTIC: Params = {"single": 0.0, "sweep": 0.0, "pair": 0.0, "prial": 0.0, "deny": 0.6, "spread": 0.3,
+                     "safe": 2.0, "keep": 0.0, "leave": 0.0}
+
+
+def score_of(p: Params) -> Score:
+    """A capture score with the terms ``p`` (:data:`HEURISTIC` gives the heuristic's):
+    the cards taken now, plus a bonus per kind (``single``, ``sweep``, ``pair``,
+    ``prial``); when others hold cards of the rank, ``deny`` per such card (at most two)
+    for taking the table's last, else ``spread`` off, and ``leave`` off per table card
+    left; for a rank nobody else holds, ``safe`` off; and ``keep`` per card of the rank
+    the mover keeps in its hand."""
+    bonus = [p["single"], p["sweep"], p["pair"], p["prial"]]
+    deny, spread, safe, keep, leave = p["deny"], p["spread"], p["safe"], p["keep"], p["leave"]
+
+    def score(kind: int, h: int, t: int, out: int) -> float:
+        play, take = SHAPES[kind]
+        value = float(play + take) + bonus[kind]
+        if out > 0:
+            value += deny * min(out, 2) if t == take else -spread
+            value -= leave * (t - take)
+        else:
+            value -= safe
+        return value + keep * (h - play)
+
+    return score
+
+
 class HeuristicTables:
-    """Per mover and rank state: the heuristic's best capture of that rank with its
-    score (or None), and how many cards of the rank the other hands hold."""
+    """Per mover and rank state: the best capture of that rank by ``score`` (the first
+    best in the engine's order of kinds) with its score (or None), and how many cards of
+    the rank the other hands hold; :meth:`mixed` gives seats different scores."""
 
     __slots__ = ("k", "best", "others")
 
-    def __init__(self, k: Tables) -> None:
+    def __init__(self, k: Tables, score: Score) -> None:
         self.k = k
         n = k.n
         self.best: list[list[tuple[float, Capture] | None]] = []
@@ -72,27 +111,33 @@ class HeuristicTables:
                 others.append(out)
                 entry: tuple[float, Capture] | None = None
                 for capture in dict.fromkeys(k.multi[m][g]):
-                    play, take = SHAPES[capture[3] & 7]
-                    score = float(play + take)
-                    if out > 0:
-                        score += 0.6 * min(out, 2) if c[n] == take else -0.3
-                    else:
-                        score -= 2.0
-                    if entry is None or score > entry[0]:
-                        entry = (score, capture)
+                    value = score(capture[3] & 7, c[m], c[n], out)
+                    if entry is None or value > entry[0]:
+                        entry = (value, capture)
                 best.append(entry)
             self.best.append(best)
             self.others.append(others)
 
+    def mixed(self, other: HeuristicTables, seats: Iterable[int]) -> HeuristicTables:
+        """These tables with ``other``'s for ``seats``."""
+        t = HeuristicTables.__new__(HeuristicTables)
+        t.k, t.others = self.k, self.others
+        chosen = set(seats)
+        t.best = [other.best[m] if m in chosen else self.best[m] for m in range(self.k.n)]
+        return t
 
-_TABLES: dict[int, tuple[Tables, HeuristicTables]] = {}
+
+_TABLES: dict[tuple[int, tuple[float, ...]], tuple[Tables, HeuristicTables]] = {}
 
 
-def _tables(rules: Rules) -> HeuristicTables:
+def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
+    """The tables of the scores ``params`` (default: the heuristic's) for ``rules``, made
+    once per kernel tables and scores."""
     k = tables_for(rules)
-    known = _TABLES.get(id(k))
+    key = (id(k), tuple(params[name] for name in HEURISTIC))
+    known = _TABLES.get(key)
     if known is None or known[0] is not k:
-        known = _TABLES[id(k)] = (k, HeuristicTables(k))
+        known = _TABLES[key] = (k, HeuristicTables(k, score_of(params)))
     return known[1]
 
 
@@ -115,12 +160,14 @@ def _claim(k: Tables, rs: list[int], x: int, m: int, first: int, foreplay: bool)
     return chosen
 
 
-def heuristic_outcome(fs: FastState, trace: list[int] | None = None) -> Outcome:
+def heuristic_outcome(fs: FastState, trace: list[int] | None = None,
+                      policy: HeuristicTables | None = None) -> Outcome:
     """Play a copy of the deal ``fs`` (unchanged; not over) to its end with the heuristic
     for every seat, as ``fs.copy().playout(policy.turn, policy.claim)`` does for the
     :class:`~lald.bots.heuristic.RolloutPolicy` of :data:`~lald.bots.heuristic.DROPPED`;
-    the end as :meth:`FastState.random_outcome` returns it.  ``trace`` receives every code."""
-    h = _tables(fs.rules)
+    the end as :meth:`FastState.random_outcome` returns it.  ``trace`` receives every code;
+    ``policy`` plays other capture scores (:class:`HeuristicTables`) than the heuristic's."""
+    h = tables(fs.rules) if policy is None else policy
     k = h.k
     n = k.n
     rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
