@@ -176,7 +176,7 @@ class ExpertBot(Bot):
     ``time_limit`` the seconds."""
 
     name = "expert"
-    version = "3"
+    version = "4"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
                  time_limit: float | str = 0.08, model: bool | int | str = True,

@@ -22,9 +22,11 @@ instead of building lists and scores:
   lowest rank; the first seat with such a claim makes it, and the window opens again.
 * With no capture: lie down, or (``no_capture = trail``) trail the rank fewest others hold.
 
-It plays the heuristic of :data:`~lald.bots.heuristic.DROPPED` only (:func:`supports`
-says whether a policy is that one); ``tests/bots/test_kernel.py`` plays thousands of
-positions both ways and compares every move and the end.
+It plays the heuristic level's habits only (those of
+:data:`~lald.bots.heuristic.DROPPED` off; :attr:`RolloutPolicy.kernel
+<lald.bots.heuristic.RolloutPolicy.kernel>` says when a policy is that one);
+``tests/bots/test_kernel.py`` plays thousands of positions both ways and compares every
+move and the end.
 """
 
 from __future__ import annotations

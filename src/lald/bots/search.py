@@ -96,7 +96,7 @@ class OracleBot(ExpertBot):
     that runs it calls :meth:`see` with the state before every decision."""
 
     name = "oracle"
-    version = "2"
+    version = "3"
     needs_state = True
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 1,
