@@ -139,6 +139,8 @@ def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
     key = (id(k), tuple(params[name] for name in HEURISTIC))
     known = _TABLES.get(key)
     if known is None or known[0] is not k:
+        if len(_TABLES) > 32:  # a tuning run makes many; bots use one or two
+            _TABLES.clear()
         known = _TABLES[key] = (k, HeuristicTables(k, score_of(params)))
     return known[1]
 
