@@ -3,8 +3,9 @@
 ``pimc`` and the ``expert`` spend their time playing sampled deals to the end with the
 heuristic (:class:`~lald.bots.heuristic.RolloutPolicy`, habits of the ``heuristic``
 level).  :func:`heuristic_outcome` plays the same deal to the same end, move for move, on
-the dense encoding of :mod:`lald.core.rollout`, where a turn reads a table per rank
-instead of building lists and scores:
+the dense encoding of :mod:`lald.core.rollout` (its :func:`~lald.core.rollout.scored_outcome`
+plays by the rules; this module gives it the heuristic's choices as tables), where a turn
+reads a table per rank instead of building lists and scores:
 
 * **Turns.**  The heuristic scores a capture ``play + take``; when others hold cards of
   the rank (``deny``) it adds ``0.6`` per such card (at most two) if the capture takes
@@ -32,23 +33,17 @@ move and the end.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from math import inf
-from operator import getitem
 from typing import TYPE_CHECKING
 
 from ..core.cards import NUM_RANKS
 from ..core.rollout import (
-    BOTH,
-    FIELD,
-    LIE,
-    RANKS_OF,
     SHAPES,
     TABLE_CLAIM,
-    TRAIL,
     Capture,
     ClaimStep,
     Outcome,
     Tables,
+    scored_outcome,
     tables_for,
 )
 
@@ -145,22 +140,20 @@ def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
     return known[1]
 
 
-def _claim(k: Tables, rs: list[int], x: int, m: int, first: int, foreplay: bool) -> ClaimStep | None:
-    """The claim the heuristic makes now (``first`` heads the claim order), or None."""
-    n = k.n
+def _claim(options: list[ClaimStep], mover: int, order: tuple[int, ...]) -> ClaimStep | None:
+    """The claim the heuristic makes now, or None: the first seat in claim ``order`` that
+    has a claim from its hand takes the one of the lowest rank; the seat to move also
+    takes spotter pairs, after its hand claims."""
     chosen: ClaimStep | None = None
-    key = (n, 2, NUM_RANKS)
-    steps = k.claims[foreplay][m]
-    for r in RANKS_OF[x >> NUM_RANKS]:
-        for step in steps[rs[r]]:
-            code = step[0]
-            seat = code >> 7
-            table = code & 7 == TABLE_CLAIM
-            if table and seat != m:
-                continue
-            mine = ((seat - first) % n, table, r)
-            if mine < key:
-                chosen, key = step, mine
+    key = (len(order), True, NUM_RANKS)
+    for step in options:
+        seat = step[0] >> 7
+        table = step[0] & 7 == TABLE_CLAIM
+        if table and seat != mover:
+            continue
+        mine = (order.index(seat), table, step[1])
+        if mine < key:
+            chosen, key = step, mine
     return chosen
 
 
@@ -170,97 +163,8 @@ def heuristic_outcome(fs: FastState, trace: list[int] | None = None,
     for every seat, as ``fs.copy().playout(policy.turn, policy.claim)`` does for the
     :class:`~lald.bots.heuristic.RolloutPolicy` of :data:`~lald.bots.heuristic.DROPPED`;
     the end as :meth:`FastState.random_outcome` returns it.  ``trace`` receives every code;
-    ``policy`` plays other capture scores (:class:`HeuristicTables`) than the heuristic's."""
+    ``policy`` plays other capture scores (:class:`HeuristicTables`) than the heuristic's.
+    The engine's :func:`~lald.core.rollout.scored_outcome` plays the deal by the rules;
+    this module only says what the heuristic chooses."""
     h = tables(fs.rules) if policy is None else policy
-    k = h.k
-    n = k.n
-    rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
-    f = sum(map(k.bits.__getitem__, rs)) + int.from_bytes(bytes(fs.won), "little")
-    total = sum(fs.won) + sum(fs.lc)
-    hs = fs.hs
-    holders = k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
-    holding = holders.bit_count()
-    rings = k.ring
-    nxt = rings[holders]
-    m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
-    lain: list[int] = []
-    best, held, base = h.best, k.held, k.base
-    lie_down = k.lie_down
-    if holding > 1:
-        x = f >> base[m] & BOTH
-        if foreplay:
-            x |= (f >> k.fore & FIELD) << NUM_RANKS
-            foreplay = x > FIELD
-        while True:
-            while x > FIELD:  # claims may be open: the first seat in claim order that wants one
-                step = _claim(k, rs, x, m, fs.eldest if la < 0 else (la + 1) % n, foreplay)
-                if step is None:
-                    break
-                code, r, j, d, emptied = step
-                rs[r] = j
-                f += d
-                la = code >> 7
-                if trace is not None:
-                    trace.append(code)
-                if emptied and not f >> held[la] & FIELD:
-                    holders ^= 1 << la
-                    holding -= 1
-                    nxt = rings[holders]
-                    if holding <= 1:
-                        break
-                    if la == m:
-                        m = nxt[m]
-                x = f >> base[m] & BOTH
-                if foreplay:
-                    x |= (f >> k.fore & FIELD) << NUM_RANKS
-            if holding <= 1:
-                break
-            foreplay = False
-            if x & FIELD:
-                row = best[m]
-                top = -inf
-                capture: Capture | None = None
-                for r in RANKS_OF[x & FIELD]:
-                    entry = row[rs[r]]
-                    if entry is not None and entry[0] > top:
-                        top, capture = entry
-                        rank = r
-                assert capture is not None
-                j, d, out, code = capture
-                rs[rank] = j
-                f += d
-                lcap = m
-                if trace is not None:
-                    trace.append(m << 7 | code)
-                out = out and not f >> held[m] & FIELD
-            elif lie_down:
-                lie_m = k.lie[m]
-                for q in RANKS_OF[f >> held[m] & FIELD]:
-                    j, d = lie_m[rs[q]]
-                    rs[q] = j
-                    f += d
-                lain.append(m)
-                if trace is not None:
-                    trace.append(m << 7 | LIE)
-                out = True
-            else:
-                others = h.others[m]
-                rank = min(RANKS_OF[f >> held[m] & FIELD], key=lambda q: others[rs[q]])
-                j, d = k.trail[m][rs[rank]]
-                rs[rank] = j
-                f += d
-                if trace is not None:
-                    trace.append(m << 7 | rank << 3 | TRAIL)
-                out = not f >> held[m] & FIELD
-            la = m
-            if out:  # the seat to move holds no card now: it leaves the turn ring
-                holding -= 1
-                if holding <= 1:
-                    break
-                holders ^= 1 << m
-                nxt = rings[holders]
-            m = nxt[m]
-            x = f >> base[m] & BOTH
-    won = list((f & k.won_mask).to_bytes(n, "little"))
-    won[fs.dealer] += total - sum(won)
-    return won, nxt[m], lcap, la, foreplay, lain
+    return scored_outcome(fs, h.best, h.others, _claim, trace)

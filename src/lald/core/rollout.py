@@ -21,6 +21,10 @@ one tight loop:
   state after lying down or trailing, and every concrete claim.  A turn reads tables and
   adds integers; it builds no list and makes no object but integers.
 
+:func:`scored_outcome` plays the same deal by the same rules with a policy given as tables
+(a preferred capture per mover and rank state, a claim chooser): the search bots' roll-out
+with the heuristic (:mod:`lald.bots.kernel`) runs on it.
+
 Turns, claims and the end of the deal follow :meth:`FastState.apply` (and so
 :class:`~lald.core.state.State`) exactly; ``tests/core/test_fast.py`` replays every
 play-out through the checked engine and checks the first move's probabilities.  Claims are
@@ -42,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import product
-from math import comb, floor
+from math import comb, floor, inf
 from operator import getitem
 from typing import TYPE_CHECKING
 
@@ -97,7 +101,7 @@ class Tables:
 
     __slots__ = (
         "n", "ns", "local", "counts", "live", "bits", "turn", "multi", "lie", "trail", "claims",
-        "held", "fore", "base", "won_mask", "full", "ring", "lie_down",
+        "held", "fore", "base", "won_mask", "full", "ring", "orders", "lie_down",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -123,6 +127,8 @@ class Tables:
         # the bit mask ``holders`` (those that still hold cards)
         self.ring = [tuple(next(((s + i) % n for i in range(1, n + 1) if hm >> (s + i) % n & 1), s)
                            for s in range(n)) for hm in range(1 << n)]
+        # orders[first]: the seats in the order claims are offered, ``first`` first
+        self.orders = [tuple((first + i) % n for i in range(n)) for first in range(n)]
 
         def captures(h: int, t: int) -> list[tuple[int, int]]:
             """(kind, concrete captures) of one rank, as :mod:`lald.core.fast` lists them."""
@@ -382,5 +388,121 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
     # the one seat still holding cards (the next after m among the holders, or m itself
     # if it alone holds) survives; its hand and the table go to the dealer
     won = list((f & k.won_mask).to_bytes(k.n, "little"))
+    won[fs.dealer] += total - sum(won)
+    return won, nxt[m], lcap, la, foreplay, lain
+
+
+Best = list[list[tuple[float, Capture] | None]]
+"""``best[m][g]``: for the mover ``m`` and rank state ``g``, the capture a policy prefers
+on that rank and its score (None where ``m`` cannot capture)."""
+ClaimChooser = Callable[[list[ClaimStep], int, tuple[int, ...]], ClaimStep | None]
+"""Given every concrete claim open now (the engine's), the seat to move and the seats in
+the order claims are offered: the claim to make, or None to let them all pass."""
+
+
+def scored_outcome(
+    fs: FastState, best: Best, trail_key: list[list[int]], choose_claim: ClaimChooser,
+    trace: list[int] | None = None,
+) -> Outcome:
+    """Play a copy of the deal ``fs`` (unchanged; not over) to its end with a policy given
+    as tables, and return the end as :func:`random_outcome` does.  Whenever claims are
+    open, ``choose_claim`` is offered them (again after each claim made); each turn the
+    mover plays, among the ranks it can capture, the capture of ``best`` with the highest
+    score (the lowest rank on a tie); with no capture it lies down, or trails a card of
+    the rank it holds with the lowest ``trail_key[m][g]`` (the lowest rank on a tie).
+    ``trace`` receives every code played.  The rules (turn order, claims, the end of the
+    deal and its residue) are the same as :func:`random_outcome`'s."""
+    k = tables_for(fs.rules)
+    n = k.n
+    rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
+    f = sum(map(k.bits.__getitem__, rs)) + int.from_bytes(bytes(fs.won), "little")
+    total = sum(fs.won) + sum(fs.lc)
+    hs = fs.hs
+    holders = k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
+    holding = holders.bit_count()
+    rings = k.ring
+    nxt = rings[holders]
+    m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
+    lain: list[int] = []
+    held, base, claims, orders = k.held, k.base, k.claims, k.orders
+    lie_down = k.lie_down
+    if holding > 1:
+        x = f >> base[m] & BOTH
+        if foreplay:
+            x |= (f >> k.fore & FIELD) << NUM_RANKS
+            foreplay = x > FIELD
+        while True:
+            while x > FIELD:  # claims may be open
+                steps = claims[foreplay][m]
+                open_claims = [step for r in RANKS_OF[x >> NUM_RANKS] for step in steps[rs[r]]]
+                step = choose_claim(open_claims, m, orders[fs.eldest if la < 0 else (la + 1) % n])
+                if step is None:
+                    break
+                code, r, j, d, emptied = step
+                rs[r] = j
+                f += d
+                la = code >> 7
+                if trace is not None:
+                    trace.append(code)
+                if emptied and not f >> held[la] & FIELD:
+                    holders ^= 1 << la
+                    holding -= 1
+                    nxt = rings[holders]
+                    if holding <= 1:
+                        break
+                    if la == m:
+                        m = nxt[m]
+                x = f >> base[m] & BOTH
+                if foreplay:
+                    x |= (f >> k.fore & FIELD) << NUM_RANKS
+            if holding <= 1:
+                break
+            foreplay = False
+            if x & FIELD:
+                row = best[m]
+                top = -inf
+                capture: Capture | None = None
+                for r in RANKS_OF[x & FIELD]:
+                    entry = row[rs[r]]
+                    if entry is not None and entry[0] > top:
+                        top, capture = entry
+                        rank = r
+                assert capture is not None
+                j, d, out, code = capture
+                rs[rank] = j
+                f += d
+                lcap = m
+                if trace is not None:
+                    trace.append(m << 7 | code)
+                out = out and not f >> held[m] & FIELD
+            elif lie_down:
+                lie_m = k.lie[m]
+                for q in RANKS_OF[f >> held[m] & FIELD]:
+                    j, d = lie_m[rs[q]]
+                    rs[q] = j
+                    f += d
+                lain.append(m)
+                if trace is not None:
+                    trace.append(m << 7 | LIE)
+                out = True
+            else:
+                key = trail_key[m]
+                rank = min(RANKS_OF[f >> held[m] & FIELD], key=lambda q: key[rs[q]])
+                j, d = k.trail[m][rs[rank]]
+                rs[rank] = j
+                f += d
+                if trace is not None:
+                    trace.append(m << 7 | rank << 3 | TRAIL)
+                out = not f >> held[m] & FIELD
+            la = m
+            if out:  # the seat to move holds no card now: it leaves the turn ring
+                holding -= 1
+                if holding <= 1:
+                    break
+                holders ^= 1 << m
+                nxt = rings[holders]
+            m = nxt[m]
+            x = f >> base[m] & BOTH
+    won = list((f & k.won_mask).to_bytes(n, "little"))
     won[fs.dealer] += total - sum(won)
     return won, nxt[m], lcap, la, foreplay, lain
