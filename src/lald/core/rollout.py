@@ -308,17 +308,29 @@ def _claims(
             return f, m, seat, holders, -1
 
 
+def _begin(k: Tables, fs: FastState) -> tuple[list[int], int, int]:
+    """The rank states of ``fs``, its F (with the won piles), and the bit mask of the
+    seats that hold cards."""
+    rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
+    f = sum(map(k.bits.__getitem__, rs)) + int.from_bytes(bytes(fs.won), "little")
+    hs = fs.hs
+    return rs, f, k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
+
+
+def _won(k: Tables, f: int, fs: FastState) -> list[int]:
+    """The won piles at the end of a play-out of ``fs`` whose F is ``f``: the survivor's
+    hand and the table (every card not yet won) go to the dealer."""
+    won = list((f & k.won_mask).to_bytes(k.n, "little"))
+    won[fs.dealer] += sum(fs.won) + sum(fs.lc) - sum(won)
+    return won
+
+
 def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
     """Play the deal ``fs`` (which stays unchanged) to its end as
     :meth:`FastState.random_playout` documents; ``fs`` must not be over."""
     k = tables_for(fs.rules)
     rnd, bits = rng.random, rng.getrandbits
-    rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
-    won = fs.won
-    f = sum(map(k.bits.__getitem__, rs)) + int.from_bytes(bytes(won), "little")
-    total = sum(won) + sum(fs.lc)
-    hs = fs.hs
-    holders = k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
+    rs, f, holders = _begin(k, fs)
     holding = holders.bit_count()
     rings = k.ring
     nxt = rings[holders]
@@ -387,9 +399,7 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
             x = f >> base[m] & both
     # the one seat still holding cards (the next after m among the holders, or m itself
     # if it alone holds) survives; its hand and the table go to the dealer
-    won = list((f & k.won_mask).to_bytes(k.n, "little"))
-    won[fs.dealer] += total - sum(won)
-    return won, nxt[m], lcap, la, foreplay, lain
+    return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain
 
 
 Best = list[list[tuple[float, Capture] | None]]
@@ -411,14 +421,13 @@ def scored_outcome(
     score (the lowest rank on a tie); with no capture it lies down, or trails a card of
     the rank it holds with the lowest ``trail_key[m][g]`` (the lowest rank on a tie).
     ``trace`` receives every code played.  The rules (turn order, claims, the end of the
-    deal and its residue) are the same as :func:`random_outcome`'s."""
+    deal and its residue) are the same as :func:`random_outcome`'s; the two loops are
+    written out apart, as a call per move would cost each of them a fifth of its speed,
+    and ``tests/core/test_fast.py`` and ``tests/bots/test_kernel.py`` hold each to the
+    engine's moves."""
     k = tables_for(fs.rules)
     n = k.n
-    rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
-    f = sum(map(k.bits.__getitem__, rs)) + int.from_bytes(bytes(fs.won), "little")
-    total = sum(fs.won) + sum(fs.lc)
-    hs = fs.hs
-    holders = k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
+    rs, f, holders = _begin(k, fs)
     holding = holders.bit_count()
     rings = k.ring
     nxt = rings[holders]
@@ -503,6 +512,4 @@ def scored_outcome(
                 nxt = rings[holders]
             m = nxt[m]
             x = f >> base[m] & BOTH
-    won = list((f & k.won_mask).to_bytes(n, "little"))
-    won[fs.dealer] += total - sum(won)
-    return won, nxt[m], lcap, la, foreplay, lain
+    return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain
