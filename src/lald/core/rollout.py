@@ -422,8 +422,8 @@ def scored_outcome(
     the rank it holds with the lowest ``trail_key[m][g]`` (the lowest rank on a tie).
     ``trace`` receives every code played.  The rules (turn order, claims, the end of the
     deal and its residue) are the same as :func:`random_outcome`'s; the two loops are
-    written out apart, as a call per move would cost each of them a fifth of its speed,
-    and ``tests/core/test_fast.py`` and ``tests/bots/test_kernel.py`` hold each to the
+    written out apart so that neither pays a call per move, and
+    ``tests/core/test_fast.py`` and ``tests/bots/test_kernel.py`` hold each to the
     engine's moves."""
     k = tables_for(fs.rules)
     n = k.n
