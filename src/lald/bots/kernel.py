@@ -140,7 +140,7 @@ def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
     return known[1]
 
 
-def _claim(options: list[ClaimStep], mover: int, order: tuple[int, ...]) -> ClaimStep | None:
+def _claim(options: tuple[ClaimStep, ...], mover: int, order: tuple[int, ...]) -> ClaimStep | None:
     """The claim the heuristic makes now, or None: the first seat in claim ``order`` that
     has a claim from its hand takes the one of the lowest rank; the seat to move also
     takes spotter pairs, after its hand claims."""

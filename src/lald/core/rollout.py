@@ -405,7 +405,7 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
 Best = list[list[tuple[float, Capture] | None]]
 """``best[m][g]``: for the mover ``m`` and rank state ``g``, the capture a policy prefers
 on that rank and its score (None where ``m`` cannot capture)."""
-ClaimChooser = Callable[[list[ClaimStep], int, tuple[int, ...]], ClaimStep | None]
+ClaimChooser = Callable[[tuple[ClaimStep, ...], int, tuple[int, ...]], ClaimStep | None]
 """Given every concrete claim open now (the engine's), the seat to move and the seats in
 the order claims are offered: the claim to make, or None to let them all pass."""
 
@@ -443,7 +443,11 @@ def scored_outcome(
         while True:
             while x > FIELD:  # claims may be open
                 steps = claims[foreplay][m]
-                open_claims = [step for r in RANKS_OF[x >> NUM_RANKS] for step in steps[rs[r]]]
+                ranks = RANKS_OF[x >> NUM_RANKS]
+                if len(ranks) == 1:
+                    open_claims = steps[rs[ranks[0]]]
+                else:
+                    open_claims = tuple(step for r in ranks for step in steps[rs[r]])
                 step = choose_claim(open_claims, m, orders[fs.eldest if la < 0 else (la + 1) % n])
                 if step is None:
                     break
