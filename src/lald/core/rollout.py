@@ -317,6 +317,19 @@ def _begin(k: Tables, fs: FastState) -> tuple[list[int], int, int]:
     return rs, f, k.full if 0 not in hs else sum(1 << s for s, size in enumerate(hs) if size)
 
 
+def _lie_down(k: Tables, rs: list[int], f: int, m: int, lain: list[int], trace: list[int] | None) -> int:
+    """``m`` lies down: its whole hand goes to the table.  Returns F after."""
+    lie_m = k.lie[m]
+    for q in RANKS_OF[f >> k.held[m] & FIELD]:
+        j, d = lie_m[rs[q]]
+        rs[q] = j
+        f += d
+    lain.append(m)
+    if trace is not None:
+        trace.append(m << 7 | LIE)
+    return f
+
+
 def _won(k: Tables, f: int, fs: FastState) -> list[int]:
     """The won piles at the end of a play-out of ``fs`` whose F is ``f``: the survivor's
     hand and the table (every card not yet won) go to the dealer."""
@@ -336,7 +349,7 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
     nxt = rings[holders]
     m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
     lain: list[int] = []
-    turn, multi, lie_t, base, held, ranks_of = k.turn, k.multi, k.lie, k.base, k.held, RANKS_OF
+    turn, multi, base, held = k.turn, k.multi, k.base, k.held
     pick, pick_bits, field, both = pick_table(), PICK_BITS, FIELD, BOTH
     lie_down = k.lie_down
     if holding > 1:
@@ -375,14 +388,7 @@ def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] 
                     trace.append(m << 7 | code)
                 out = out and not f >> held[m] & field
             elif lie_down:
-                lie_m = lie_t[m]
-                for q in ranks_of[f >> held[m] & field]:
-                    j, d = lie_m[rs[q]]
-                    rs[q] = j
-                    f += d
-                lain.append(m)
-                if trace is not None:
-                    trace.append(m << 7 | LIE)
+                f = _lie_down(k, rs, f, m, lain, trace)
                 out = True
             else:
                 f, code, out = _trail(k, rs, f, m, rnd)
@@ -489,14 +495,7 @@ def scored_outcome(
                     trace.append(m << 7 | code)
                 out = out and not f >> held[m] & FIELD
             elif lie_down:
-                lie_m = k.lie[m]
-                for q in RANKS_OF[f >> held[m] & FIELD]:
-                    j, d = lie_m[rs[q]]
-                    rs[q] = j
-                    f += d
-                lain.append(m)
-                if trace is not None:
-                    trace.append(m << 7 | LIE)
+                f = _lie_down(k, rs, f, m, lain, trace)
                 out = True
             else:
                 key = trail_key[m]
