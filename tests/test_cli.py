@@ -10,9 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lald.core import Rules, State
 from lald.record import Record
+
+from .fuzz_records import record_bytes
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 
@@ -317,3 +321,39 @@ def test_every_command_help_lists_the_bot_levels_and_the_docs() -> None:
         for level in LEVELS:
             assert level in text, (name, level)
         assert "docs/rules.md" in text and "docs/record.md" in text
+
+
+def _run_in_process(argv: list[str], stdin: bytes) -> tuple[int, str, str]:
+    """``lald ARGV`` in this process, standard input ``stdin``: (status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from lald.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(argv)
+                status = 0
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+@given(record_bytes, st.sampled_from(
+    [["replay", "-"], ["replay", "-", "--json"], ["legal", "-", "--seat", "0"],
+     ["legal", "-", "--seat", "2", "--json"]]))
+def test_fuzz_replay_and_legal_read_or_refuse_in_one_line(data: bytes, argv: list[str]) -> None:
+    status, out, err = _run_in_process(argv, data)
+    assert status in (0, 1), err
+    if status == 1:
+        assert out == "" and err.startswith("lald: ") and err.count("\n") == 1, err
+    else:
+        assert err == ""
+        if "--json" in argv:
+            json.loads(out)

@@ -163,6 +163,7 @@ class Record:
         """Read a JSON record (already parsed); raise :class:`RecordError`."""
         if not isinstance(obj, dict):
             raise RecordError("a record must be a JSON object")
+        _check_depth(obj)
         for key in obj:
             if key not in _KEYS:
                 raise RecordError(f"unknown key {_quote(key)} in the record")
@@ -285,10 +286,11 @@ class Record:
         return cls(rules, dealer, pot, seed, hand_list, table, tuple(actions))
 
     @classmethod
-    def parse(cls, text: str | bytes | dict[str, Any]) -> Record:
-        """Read a record in either form (JSON text or object, or the text notation; bytes
-        are read as UTF-8). Text over :data:`MAX_RECORD_BYTES` is refused unread."""
-        if isinstance(text, dict):
+    def parse(cls, text: str | bytes | Any) -> Record:
+        """Read a record in either form (JSON text, or the text notation; bytes are read as
+        UTF-8; anything else is taken as parsed JSON). Text over :data:`MAX_RECORD_BYTES`
+        is refused unread."""
+        if not isinstance(text, (str, bytes)):
             return cls.from_json(text)
         if isinstance(text, bytes):
             text = decode(text)
@@ -462,7 +464,7 @@ def _check_layout(rules: Rules, hands: tuple[tuple[Card, ...], ...], table: tupl
         raise RecordError(f"the table has {len(table)} cards; {n} players deal {table_size} to it")
 
 
-def load(text: str | bytes | dict[str, Any]) -> tuple[Record, State]:
+def load(text: str | bytes | Any) -> tuple[Record, State]:
     """Read a record and replay it; raise :class:`RecordError` (one line) on any problem."""
     record = Record.parse(text)
     return record, record.replay()
