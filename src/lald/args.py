@@ -22,6 +22,8 @@ from .core.rules import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES
 
 #: Where the rules and every option are written down, for help texts.
 RULES_DOC = "docs/rules.md"
+#: Where the game record format and the command-line contract are written down.
+RECORD_DOC = "docs/record.md"
 
 
 def fail(message: str) -> NoReturn:
@@ -52,7 +54,7 @@ def levels_text() -> str:
     others = [name for name in LEVELS if name not in MENU_LEVELS]
     text = f"Bot levels, weakest first: {menu}."
     if others:
-        text += f" Also {', '.join(others)}, which sees every hand: a yardstick, never a table's opponent."
+        text += f" Also {', '.join(others)}, which sees every hand: a yardstick for measurements."
     return text
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .args import ArgumentParser, fail, levels_text, rules_arguments, rules_from_args
+from .args import RECORD_DOC, RULES_DOC, ArgumentParser, fail, levels_text, rules_arguments, rules_from_args
 from .core import LaidDown, State
 from .record import MAX_RECORD_BYTES, Record, RecordError, load, replay_summary, too_large
 
@@ -24,7 +24,7 @@ from .record import MAX_RECORD_BYTES, Record, RecordError, load, replay_summary,
 EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve"]
 
 #: The documents every help text points to (in the source tree, beside the README).
-DOCS = "The rules, every option and preset: docs/rules.md. Game records: docs/record.md."
+DOCS = f"The rules, every option and preset: {RULES_DOC}. Game records: {RECORD_DOC}."
 
 
 def seed_arg(text: str) -> int:
