@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lald.core import Rules, State
 from lald.record import Record
+
+from .fuzz_records import record_bytes
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 
@@ -127,3 +133,227 @@ def test_core_imports_only_the_standard_library() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+# -- issue 10: no input breaks the command line -------------------------------------------
+
+
+def one_line_error(out: subprocess.CompletedProcess[str], status: int = 1) -> str:
+    """The run failed with ``status``, printed nothing on stdout, and one line, no traceback,
+    on stderr; that line."""
+    assert out.returncode == status, (out.returncode, out.stderr[-2000:])
+    assert out.stdout == ""
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1, out.stderr[-2000:]
+    return lines[0]
+
+
+def lald_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "lald", *args], input=stdin, capture_output=True,
+                          timeout=60)
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(),
+                                       done.stderr.decode())
+
+
+RECORD_COMMANDS = [["replay", "-"], ["replay", "-", "--json"], ["legal", "-", "--seat", "0"]]
+
+
+@pytest.mark.parametrize("command", RECORD_COMMANDS, ids=" ".join)
+def test_a_record_that_is_not_utf8_is_one_line(command: list[str]) -> None:
+    good = Record.from_state(State.deal(Rules.make(), seed=2)).dumps().encode()
+    bad = good.replace(b'"survivor"', b'"surviv\xf6r"')  # Latin-1, as an old editor saves it
+    line = one_line_error(lald_bytes(*command, stdin=bad))
+    position = bad.index(b"\xf6")
+    assert "not UTF-8" in line and f"byte {position} is 0xf6" in line
+
+
+def test_a_byte_order_mark_is_allowed() -> None:
+    text = Record.from_state(State.deal(Rules.make(), seed=2)).dumps()
+    out = lald_bytes("replay", "-", "--json", stdin=b"\xef\xbb\xbf" + text.encode())
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("command", RECORD_COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("opening", ["[", '{"a": '], ids=["lists", "objects"])
+def test_json_nested_100000_deep_is_one_line(command: list[str], opening: str) -> None:
+    line = one_line_error(lald(*command, stdin=opening * 100_000))
+    assert "nest more than" in line
+
+
+def test_json_nested_a_little_too_deep_is_refused_too() -> None:
+    obj = base_record()
+    obj["actions"] = [[[[[[[[[[[{"seat": 1, "type": "lie_down"}]]]]]]]]]]]
+    line = one_line_error(lald("replay", "-", stdin=json.dumps(obj)))
+    assert "nest more than" in line
+
+
+def base_record() -> dict[str, object]:
+    return Record.from_state(State.deal(Rules.make(), seed=2)).to_json()
+
+
+@pytest.mark.parametrize("command", RECORD_COMMANDS, ids=" ".join)
+def test_a_seed_of_5000_digits_is_one_line(command: list[str]) -> None:
+    text = json.dumps(base_record()).replace('"seed": 2', '"seed": ' + "7" * 5000)
+    line = one_line_error(lald(*command, stdin=text))
+    assert "5,000 digits" in line
+    notation = Record.from_state(State.deal(Rules.make(), seed=2)).to_text()
+    line = one_line_error(lald(*command, stdin=notation.replace('"2"]', '"' + "7" * 5000 + '"]')))
+    assert "Seed tag must be a whole number" in line
+
+
+def test_a_seed_beyond_64_bits_is_refused_everywhere() -> None:
+    text = json.dumps(base_record()).replace('"seed": 2', f'"seed": {1 << 64}')
+    assert "'seed' must be a whole number from" in one_line_error(lald("replay", "-", stdin=text))
+    line = one_line_error(lald("deal", "--seed", str(1 << 64)), status=2)
+    assert "is not a seed" in line
+    assert lald("deal", "--seed", str((1 << 64) - 1)).returncode == 0
+    assert lald("deal", "--seed", str(-(1 << 63))).returncode == 0
+
+
+@pytest.mark.parametrize("level", ["nope", "human", "cmd:foo"])
+def test_demo_with_a_bot_that_is_no_level_is_one_line(level: str) -> None:
+    line = one_line_error(lald("demo", "--seed", "1", "--bot", level))
+    assert level in line and "greedy" in line
+    if level == "human":
+        assert "lald play" in line
+    if level.startswith("cmd:"):
+        assert "lald tournament" in line
+
+
+def test_demo_plays_any_level() -> None:
+    out = lald("demo", "--seed", "3", "--bot", "greedy")
+    assert out.returncode == 0, out.stderr
+    assert "The pot goes from" in out.stdout
+
+
+def test_ctrl_c_while_replay_reads_standard_input_ends_quietly() -> None:
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "lald", "replay", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # until it blocks reading standard input (fd 0)
+            try:
+                with open(f"/proc/{proc.pid}/syscall") as f:
+                    if f.read().startswith("0 0x0 "):
+                        break
+            except OSError:
+                time.sleep(3)  # no /proc/PID/syscall here: give it time to start
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert out == b"" and err == b""
+
+
+def test_a_huge_record_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from lald.record import MAX_RECORD_BYTES
+
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:  # 50 MB, sparse: refused by its size, not by reading it
+        f.truncate(50_000_000)
+    for command in (["replay", str(big)], ["legal", str(big), "--seat", "0"]):
+        line = one_line_error(lald(*command))
+        assert f"over {MAX_RECORD_BYTES:,} bytes" in line and str(big) in line
+    padded = '{"format": "lald-record/1", "seed": 2, "actions": []' + " " * MAX_RECORD_BYTES + "}"
+    line = one_line_error(lald("replay", "-", stdin=padded))
+    assert f"over {MAX_RECORD_BYTES:,} bytes" in line
+
+
+def test_a_directory_or_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    assert "cannot read" in one_line_error(lald("replay", str(tmp_path)))
+    assert "No such file" in one_line_error(lald("replay", str(tmp_path / "none.json")))
+
+
+@pytest.mark.parametrize("argv", [["nope"], ["deal"], ["deal", "--seed", "x"], ["legal", "-"],
+                                  ["legal", "-", "--seat", "one"], ["demo", "--colour", "red"], []])
+def test_usage_mistakes_are_one_line_with_status_2(argv: list[str]) -> None:
+    line = one_line_error(lald(*argv), status=2)
+    assert line.startswith("lald") and "--help" in line
+
+
+def test_rules_mistakes_are_one_line_with_status_1() -> None:
+    for argv in (["--players", "6"], ["--variant", "loud"], ["--option", "jokers=2"],
+                 ["--option", "prize"], ["--option", "prize=²"], ["--option", "prize=--5"],
+                 ["--option", "prize=" + "9" * 5000]):
+        one_line_error(lald("deal", "--seed", "1", *argv))
+
+
+def test_version() -> None:
+    import lald as package
+
+    out = lald("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"lald {package.__version__}"
+
+
+# -- issue 11: discoverable -----------------------------------------------------------------
+
+
+def _subcommands() -> dict[str, Any]:
+    from lald.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {"": parser, **sub.choices}
+
+
+def test_every_argument_has_a_help_text() -> None:
+    for name, parser in _subcommands().items():
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                continue
+            assert action.help and action.help != argparse.SUPPRESS, (name, action.option_strings)
+
+
+def test_every_command_help_lists_the_bot_levels_and_the_docs() -> None:
+    from lald.bots import LEVELS
+
+    for name in _subcommands():
+        out = lald(*([name] if name else []), "--help")
+        assert out.returncode == 0, out.stderr
+        text = " ".join(out.stdout.split())
+        for level in LEVELS:
+            assert level in text, (name, level)
+        assert "docs/rules.md" in text and "docs/record.md" in text
+
+
+def _run_in_process(argv: list[str], stdin: bytes) -> tuple[int, str, str]:
+    """``lald ARGV`` in this process, standard input ``stdin``: (status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from lald.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(argv)
+                status = 0
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+@given(record_bytes, st.sampled_from(
+    [["replay", "-"], ["replay", "-", "--json"], ["legal", "-", "--seat", "0"],
+     ["legal", "-", "--seat", "2", "--json"]]))
+def test_fuzz_replay_and_legal_read_or_refuse_in_one_line(data: bytes, argv: list[str]) -> None:
+    status, out, err = _run_in_process(argv, data)
+    assert status in (0, 1), err
+    if status == 1:
+        assert out == "" and err.startswith("lald: ") and err.count("\n") == 1, err
+    else:
+        assert err == ""
+        if "--json" in argv:
+            json.loads(out)

@@ -8,9 +8,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lald.core import Rules, State
-from lald.record import Record, RecordError, load, replay_summary
+from lald.record import MAX_DEPTH, MAX_RECORD_BYTES, Record, RecordError, load, parse_json, replay_summary
+
+from .fuzz_records import (
+    BRACKETS,
+    DELETE,
+    GOOD,
+    NUMBER_KEYS,
+    ODD_NUMBERS,
+    TEXT_LINES,
+    WORDS,
+    deep,
+    json_values,
+    replace,
+    with_number,
+)
 
 GOLDEN = sorted((Path(__file__).parent / "data" / "golden").glob("*[0-9].json"))
 
@@ -166,3 +182,66 @@ def test_seeded_record_and_pot() -> None:
     assert state.pot_before == -4 and state.dealer == 3 and state.eldest == 0
     assert state.seed == 17
     assert Record.parse(record.to_text()) == record
+
+
+# -- issue 10: no input breaks the record reader (Hypothesis) -------------------------------
+
+
+
+def assert_reads_or_refuses(record: Any) -> None:
+    """Either the record loads, or RecordError says why in one line; nothing else."""
+    try:
+        load(record)
+    except RecordError as e:
+        message = str(e)
+        assert message and "\n" not in message and len(message) <= 320, message
+
+
+@given(st.sampled_from(GOOD), st.lists(st.integers(0, 1000), max_size=6),
+       json_values | st.just(DELETE))
+def test_fuzz_a_good_record_with_one_part_changed(good: Any, path: list[int], value: Any) -> None:
+    changed = replace(good, path, value)
+    assert_reads_or_refuses(changed)
+    assert_reads_or_refuses(json.dumps(changed))
+
+
+@given(json_values)
+def test_fuzz_arbitrary_json(value: Any) -> None:
+    assert_reads_or_refuses(value)
+    assert_reads_or_refuses(json.dumps(value))
+    assert_reads_or_refuses({"format": "lald-record/1", "seed": 1, "actions": [value]})
+
+
+@given(st.sampled_from(GOOD), st.sampled_from(WORDS), st.integers(1, 5000), BRACKETS)
+def test_fuzz_deep_nesting_anywhere(good: Any, key: str, depth: int, brackets: tuple[str, str]) -> None:
+    nested = deep(*brackets, depth, "1")
+    assert_reads_or_refuses(json.dumps({**good, key: "HOLE"}).replace('"HOLE"', nested))
+    if depth > MAX_DEPTH:
+        with pytest.raises(RecordError, match="nest more than"):
+            parse_json(nested)
+
+
+@given(st.sampled_from(GOOD), NUMBER_KEYS, ODD_NUMBERS)
+def test_fuzz_huge_and_odd_numbers(good: Any, key: str, number: str) -> None:
+    assert_reads_or_refuses(with_number(good, key, number))
+
+
+@given(st.binary(max_size=300) | st.sampled_from([json.dumps(g).encode() for g in GOOD]).flatmap(
+    lambda good: st.tuples(st.integers(0, len(good)), st.binary(min_size=1, max_size=4)).map(
+        lambda cut: good[:cut[0]] + cut[1] + good[cut[0]:])))
+def test_fuzz_bytes(data: bytes) -> None:
+    assert_reads_or_refuses(data)
+
+
+@given(st.lists(TEXT_LINES, max_size=12), st.booleans())
+def test_fuzz_the_text_notation(lines: list[str], with_format: bool) -> None:
+    head = ['[Format "lald-text/1"]'] if with_format else []
+    assert_reads_or_refuses("\n".join(head + lines))
+
+
+def test_a_record_over_the_limit_is_refused_unread() -> None:
+    padded = '{"format": "lald-record/1", "seed": 2' + " " * MAX_RECORD_BYTES + "}"
+    with pytest.raises(RecordError, match="over 1,048,576 characters"):
+        load(padded)
+    with pytest.raises(RecordError, match="over 1,048,576 bytes"):
+        load(padded.encode())

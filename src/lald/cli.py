@@ -9,56 +9,55 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
-from .core import LaidDown, Rules, RulesError, State
-from .record import Record, RecordError, load, replay_summary
+from . import __version__
+from .args import RECORD_DOC, RULES_DOC, ArgumentParser, fail, levels_text, rules_arguments, rules_from_args
+from .core import LaidDown, State
+from .record import MAX_RECORD_BYTES, Record, RecordError, load, replay_summary, too_large
 
 #: Modules that add sub-commands with ``register(subparsers)``.
 EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve"]
 
-
-def rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """The rules flags every command shares."""
-    parser.add_argument("--preset", default="survivor", help="survivor (default) or last-capture")
-    parser.add_argument("--players", type=int, default=5, help="3, 4 or 5 (default 5)")
-    parser.add_argument("--variant", action="append", default=[], metavar="NAME",
-                        help="modern-laugh, low-stakes or silent (repeatable)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a single option of RULES.md, e.g. prize=7 (repeatable)")
+#: The documents every help text points to (in the source tree, beside the README).
+DOCS = f"The rules, every option and preset: {RULES_DOC}. Game records: {RECORD_DOC}."
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The rules the flags name; a bad name exits with a one-line error."""
-    options: dict[str, Any] = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep:
-            fail(f"--option {item!r}: write NAME=VALUE, e.g. prize=7")
-        options[name.strip()] = value.strip()
+def seed_arg(text: str) -> int:
+    """A seed on the command line: a whole number of at most 64 bits (the shuffle reads
+    it modulo 2**64, so larger ones name no new deal)."""
     try:
-        return Rules.make(args.preset, args.players, args.variant, options)
-    except RulesError as e:
-        fail(str(e))
+        value = int(text) if len(text) <= 24 else None
+    except ValueError:
+        value = None
+    if value is None or not -(1 << 63) <= value < 1 << 64:
+        raise argparse.ArgumentTypeError(
+            f"{text[:30]!r} is not a seed: give a whole number from {-(1 << 63)} to {(1 << 64) - 1}")
+    return value
 
 
-def fail(message: str) -> NoReturn:
-    """Print one line on standard error and exit with status 1."""
-    print(f"lald: {message}", file=sys.stderr)
-    raise SystemExit(1)
-
-
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+def _read(path: str) -> bytes:
+    """A record's bytes, refusing one over :data:`MAX_RECORD_BYTES` before it is read
+    whole."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        if path == "-":
+            if sys.stdin is None:
+                fail("there is no standard input to read the record from")
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                if os.fstat(f.fileno()).st_size > MAX_RECORD_BYTES:
+                    fail(f"{path}: {too_large()}")
+                data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
+        fail(f"cannot read {path}: {e.strerror or e}")
+    if len(data) > MAX_RECORD_BYTES:
+        fail(f"{path}: {too_large()}")
+    return data
 
 
 def _load(path: str) -> tuple[Record, State]:
@@ -112,13 +111,14 @@ def cmd_deal(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
-    """A seeded deal played by random bots, told move by move, then its settlement."""
+    """A seeded deal played by bots of one level, told move by move, then its settlement."""
     from .bots import make_bot
     from .i18n import Catalog
     from .narrate import default_names, describe, explain_settlement
     from .sim.play import play_deal
 
     rules = rules_from_args(args)
+    _check_demo_bot(args.bot)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     rng = random.Random(seed)
     bots = [make_bot(args.bot, s, rules, rng) for s in range(rules.players)]
@@ -148,16 +148,37 @@ def cmd_demo(args: argparse.Namespace) -> None:
         print(line)
 
 
+def _check_demo_bot(level: str) -> None:
+    """A level every seat of the demo can play, or a one-line error saying what to do."""
+    from .bots import LEVELS
+
+    if level in LEVELS:
+        return
+    choose = f"choose {', '.join(LEVELS)}"
+    if level.strip() == "human":
+        fail(f"--bot human: in a demo every seat is a bot ({choose}); to play, run lald play")
+    if level.startswith("cmd:"):
+        fail(f"--bot {level!r}: a demo plays the built-in levels ({choose}); an outside program "
+             "plays in lald tournament --bot 'cmd:PROGRAM'")
+    fail(f"--bot {level!r}: unknown bot level; {choose}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line."""
-    parser = argparse.ArgumentParser(
-        prog="lald", description="Laugh and Lie Down, the 16th-century fishing card game.")
+    parser = ArgumentParser(
+        prog="lald", description="Laugh and Lie Down, the 16th-century English fishing card game: "
+        "play it at the terminal or online, replay and check game records, run bot tournaments.",
+        epilog=f"{levels_text()} {DOCS} 'lald COMMAND --help' describes each command.")
+    parser.add_argument("--version", action="version", version=f"lald {__version__}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("demo", help="watch random bots play one seeded deal")
+    p = sub.add_parser("demo", help="watch bots play one seeded deal, told in words")
     rules_arguments(p)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--bot", default="random", help="the bots' level")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="the deal's seed, which also seeds the bots (default: random)")
+    p.add_argument("--bot", default="random", metavar="LEVEL",
+                   help="the level every seat plays (default random; the levels are listed below)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("replay", help="replay a game record, checking every action")
@@ -167,26 +188,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("legal", help="list what a seat may do after a record's actions")
     p.add_argument("file", help="a record; - reads standard input")
-    p.add_argument("--seat", type=int, required=True)
+    p.add_argument("--seat", type=int, required=True, help="the seat, from 0")
     p.add_argument("--json", action="store_true", help="print a JSON array of actions")
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser("deal", help="deal from a seed and print the layout as a record")
     rules_arguments(p)
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--dealer", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, required=True, help="the seed that names the deal")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--text", action="store_true", help="the text notation instead of JSON")
     p.set_defaults(func=cmd_deal)
 
     for name in EXTENSIONS:
         importlib.import_module(name).register(sub)
+    for p in sub.choices.values():
+        p.epilog = " ".join(part for part in (p.epilog, levels_text(), DOCS) if part)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``lald`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``lald`` console script: a mistake is one line on standard
+    error (exit status 1, 2 for usage), and Ctrl+C ends quietly (status 130)."""
     try:
+        args = build_parser().parse_args(argv)
         args.func(args)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
     except BrokenPipeError:
-        sys.stderr.close()
+        # The reader went away (``lald replay x | head``): stop, and say nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(1) from None

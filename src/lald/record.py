@@ -54,6 +54,20 @@ from .core.rules import LAYOUTS
 
 FORMAT = "lald-record/1"
 TEXT_FORMAT = "lald-text/1"
+
+#: The largest record read, in bytes (or characters of text already decoded). A deal's
+#: record is a few kilobytes; anything this large is not one, and is refused before it is
+#: parsed.
+MAX_RECORD_BYTES = 1 << 20
+#: How deep JSON arrays and objects may nest (a record nests four deep: the record, its
+#: actions, an action, its cards).
+MAX_DEPTH = 10
+#: A seed is any 64-bit number, signed or not (the shuffle reads it modulo 2**64).
+SEED_RANGE = range(-(1 << 63), 1 << 64)
+#: The most digits a whole number in a record may have (2**64 has 20).
+MAX_DIGITS = 20
+#: Error messages quote at most this many characters of what the record said.
+_QUOTE = 60
 _KEYS = {"format", "rules", "dealer", "hands", "table", "seed", "pot", "actions"}
 _RULE_KEYS = {"preset", "players", "variants", "options"}
 
@@ -62,6 +76,9 @@ class RecordError(ValueError):
     """A record that cannot be read, or whose action ``index`` is illegal or malformed."""
 
     def __init__(self, message: str, index: int | None = None) -> None:
+        message = " ".join(message.split())  # one line, whatever the record held
+        if len(message) > 300:
+            message = message[:299] + "…"
         super().__init__(message if index is None else f"action {index}: {message}")
         self.index = index
 
@@ -146,13 +163,14 @@ class Record:
         """Read a JSON record (already parsed); raise :class:`RecordError`."""
         if not isinstance(obj, dict):
             raise RecordError("a record must be a JSON object")
+        _check_depth(obj)
         for key in obj:
             if key not in _KEYS:
-                raise RecordError(f"unknown key {key!r} in the record")
+                raise RecordError(f"unknown key {_quote(key)} in the record")
         if "format" not in obj:
             raise RecordError(f"the record has no 'format': this build reads {FORMAT!r}")
         if obj["format"] != FORMAT:
-            raise RecordError(f"unsupported format {obj['format']!r}: this build reads {FORMAT!r}")
+            raise RecordError(f"unsupported format {_quote(obj['format'])}: this build reads {FORMAT!r}")
         rules = _rules_from_json(obj.get("rules", {}))
         dealer = _int(obj, "dealer", 0)
         _check_dealer(rules, dealer)
@@ -164,6 +182,7 @@ class Record:
         seed = hands = table = None
         if has_seed:
             seed = _int(obj, "seed", 0, signed=True)
+            _check_seed(seed)
         else:
             if "hands" not in obj or "table" not in obj:
                 raise RecordError("a layout needs both 'hands' and 'table'")
@@ -230,7 +249,7 @@ class Record:
                     if extra is None:
                         raise RecordError(f'line {number}: write [Option "name" "value"]')
                     options[value] = extra
-                elif name.startswith("Hand") and name[4:].isdigit():
+                elif name.startswith("Hand") and _WHOLE.fullmatch(name[4:]):
                     hands[int(name[4:])] = _parse_cards_text(value, f"line {number}")
                 elif name in _TEXT_TAGS:
                     tags[name] = value
@@ -243,17 +262,17 @@ class Record:
                 raise RecordError(str(e), len(actions)) from None
         if tags.get("Format") != TEXT_FORMAT:
             raise RecordError(f"the text record must start with [Format \"{TEXT_FORMAT}\"]")
+        players = _whole_tag(tags, "Players", "5")
+        dealer = _whole_tag(tags, "Dealer", "0")
+        pot = _whole_tag(tags, "Pot", "0")
+        seed = _whole_tag(tags, "Seed", "0") if "Seed" in tags else None
+        if seed is not None:
+            _check_seed(seed)
         try:
-            players = int(tags.get("Players", "5"))
             variants = tags.get("Variants", "").split()
             rules = Rules.make(tags.get("Preset", "survivor"), players, variants, options)
-            dealer = int(tags.get("Dealer", "0"))
-            pot = int(tags.get("Pot", "0"))
-            seed = int(tags["Seed"]) if "Seed" in tags else None
         except RulesError as e:
             raise RecordError(str(e)) from None
-        except ValueError:
-            raise RecordError("Players, Dealer, Pot and Seed must be whole numbers") from None
         if (seed is None) == (not hands and "Table" not in tags):
             raise RecordError("a record gives the deal either by Seed or by Hand and Table tags")
         hand_list = table = None
@@ -267,20 +286,105 @@ class Record:
         return cls(rules, dealer, pot, seed, hand_list, table, tuple(actions))
 
     @classmethod
-    def parse(cls, text: str | dict[str, Any]) -> Record:
-        """Read a record in either form (JSON text or object, or the text notation)."""
-        if isinstance(text, dict):
+    def parse(cls, text: str | bytes | Any) -> Record:
+        """Read a record in either form (JSON text, or the text notation; bytes are read as
+        UTF-8; anything else is taken as parsed JSON). Text over :data:`MAX_RECORD_BYTES`
+        is refused unread."""
+        if not isinstance(text, (str, bytes)):
             return cls.from_json(text)
+        if isinstance(text, bytes):
+            text = decode(text)
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(too_large("characters"))
         if not _TAG_START.match(text.lstrip()):
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise RecordError(f"malformed JSON: {e}") from None
-            return cls.from_json(obj)
+            return cls.from_json(parse_json(text))
         return cls.from_text(text)
 
 
 _TAG_START = re.compile(r'\[\w+\s+"')
+_WHOLE = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def decode(data: bytes) -> str:
+    """A record's bytes as text: UTF-8 (a byte-order mark is allowed), at most
+    :data:`MAX_RECORD_BYTES`; raise :class:`RecordError` naming the first bad byte."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(too_large())
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"the record is not UTF-8 text: byte {e.start} is 0x{data[e.start]:02x}; "
+                          "save it as UTF-8") from None
+
+
+def too_large(unit: str = "bytes") -> str:
+    """The sentence that refuses a record over :data:`MAX_RECORD_BYTES`."""
+    return (f"the record is over {MAX_RECORD_BYTES:,} {unit}, larger than any record of a "
+            "deal; is it the right file?")
+
+
+def parse_json(text: str) -> Any:
+    """Strict JSON for records: no NaN or Infinity, no whole number over
+    :data:`MAX_DIGITS` digits, no nesting deeper than :data:`MAX_DEPTH`; raise
+    :class:`RecordError`."""
+    try:
+        obj = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"malformed JSON: {e}") from None
+    except RecursionError:
+        raise RecordError(_too_deep()) from None
+    _check_depth(obj)
+    return obj
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise RecordError(f"a number in the record has {digits:,} digits; none may have more "
+                          f"than {MAX_DIGITS}")
+    return int(text)
+
+
+def _json_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a number JSON allows: write a whole number")
+
+
+def _too_deep() -> str:
+    return f"the record's lists and objects nest more than {MAX_DEPTH} deep; a record nests 4"
+
+
+def _check_depth(obj: Any) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (iteratively: no recursion to exhaust)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > MAX_DEPTH:
+            raise RecordError(_too_deep())
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
+def _quote(value: Any) -> str:
+    """What the record said, quoted short: a string or number as written, else its kind."""
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    text = repr(value)
+    return text if len(text) <= _QUOTE else text[:_QUOTE - 1] + "…"
+
+
+def _check_seed(seed: int) -> None:
+    if seed not in SEED_RANGE:
+        raise RecordError(f"'seed' must be a whole number from {SEED_RANGE.start} to "
+                          f"{SEED_RANGE.stop - 1}")
+
+
+def _whole_tag(tags: dict[str, str], name: str, default: str) -> int:
+    text = tags.get(name, default).strip()
+    if not _WHOLE.fullmatch(text):
+        raise RecordError(f"the {name} tag must be a whole number, not {_quote(text)}")
+    return int(text)
 _TAG = re.compile(r'\[(\w+)\s+"([^"]*)"(?:\s+"([^"]*)")?\]')
 _TEXT_TAGS = {"Format", "Preset", "Players", "Variants", "Dealer", "Pot", "Seed", "Table"}
 
@@ -360,7 +464,7 @@ def _check_layout(rules: Rules, hands: tuple[tuple[Card, ...], ...], table: tupl
         raise RecordError(f"the table has {len(table)} cards; {n} players deal {table_size} to it")
 
 
-def load(text: str | dict[str, Any]) -> tuple[Record, State]:
+def load(text: str | bytes | Any) -> tuple[Record, State]:
     """Read a record and replay it; raise :class:`RecordError` (one line) on any problem."""
     record = Record.parse(text)
     return record, record.replay()

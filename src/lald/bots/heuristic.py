@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from ..core import Action, Claim, PlayerView, PrizeRule, Rules
+from ..core import Action, Capture, CaptureKind, Claim, PlayerView, PrizeRule, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.fast import (
     HAND_CLAIM,
@@ -185,27 +185,37 @@ def _view_state(view: PlayerView) -> tuple[FastState, list[int]]:
 
 
 class GreedyBot(Bot):
-    """The capture that takes most cards now: most from the table, then (a tie) the one
-    that spends fewest from the hand, then at random; claims at once."""
+    """The simple player: the capture that takes most table cards now, except that a
+    single comes before a pair on a pair; claims at once.
+
+    Captures are preferred by kind, best first (:data:`GREEDY_ORDER`): a sweep (one card
+    takes three), a single (one takes one), a pair on a pair (two take two), a prial on a
+    single (three take one); ties, and every choice without a capture (lying down, a
+    trail), at random.  A single comes before a pair on a pair because two cards of a rank
+    against two on the table are two turns' captures, and the pair spends both at once
+    (docs/strength.md, §2)."""
 
     name = "greedy"
-    version = "1"
+    version = "2"
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The capture taking most cards."""
-        best = max(_size(a) for a in legal)
-        return self.rng.choice([a for a in legal if _size(a) == best])
+        """The first capture kind of :data:`GREEDY_ORDER` on offer, at random among its cards."""
+        best = min(_greedy_rank(a) for a in legal)
+        return self.rng.choice([a for a in legal if _greedy_rank(a) == best])
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """The claim of most cards, at once."""
         return max(claims, key=lambda c: len(c.cards))
 
 
-def _size(action: Action) -> tuple[int, int]:
-    take = getattr(action, "take", None)
-    if take is not None:
-        return len(take), -len(action.play)  # type: ignore[union-attr]
-    return 0, 0
+#: Greedy's capture kinds, best first; anything else (lying down, a trail) comes after.
+GREEDY_ORDER: tuple[CaptureKind, ...] = (CaptureKind.SWEEP, CaptureKind.SINGLE, CaptureKind.PAIR,
+                                         CaptureKind.PRIAL)
+
+
+def _greedy_rank(action: Action) -> int:
+    kind = action.kind if isinstance(action, Capture) else None
+    return len(GREEDY_ORDER) if kind is None else GREEDY_ORDER.index(kind)
 
 
 class RolloutPolicy:

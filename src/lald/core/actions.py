@@ -165,7 +165,7 @@ def action_from_json(obj: Any) -> Action:
     if not isinstance(obj, dict):
         raise ActionSyntaxError("an action must be a JSON object")
     kind = obj.get("type")
-    if kind not in _ACTION_KEYS:
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         raise ActionSyntaxError(
             f"unknown action type {kind!r}: choose capture, claim, lie_down or trail")
     keys = set(obj)
@@ -195,7 +195,8 @@ def action_from_json(obj: Any) -> Action:
 def parse_action(line: str) -> Action:
     """Read the text form ``SEAT: ...`` of an action."""
     head, sep, body = line.partition(":")
-    if not sep or not head.strip().isdigit():
+    head = head.strip()
+    if not sep or not (head.isascii() and head.isdigit() and len(head) <= 9):
         raise ActionSyntaxError(f"bad action {line.strip()!r}: start with the seat, like '2: lie down'")
     seat = int(head)
     words = body.split()

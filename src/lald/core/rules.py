@@ -321,8 +321,10 @@ def parse_option(key: str, raw: Any) -> Any:
         raise RulesError(f"bad value {raw!r} for {key}: choose on or off")
     if key in _INTS:
         if isinstance(raw, bool) or not isinstance(raw, int):
-            if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-                raw = int(raw)
+            text = raw.strip() if isinstance(raw, str) else ""
+            digits = text[1:] if text.startswith("-") else text
+            if digits.isascii() and digits.isdigit() and len(digits) <= 18:
+                raw = int(text)
             else:
                 raise RulesError(f"bad value {raw!r} for {key}: give a whole number")
         low = 1 if key == "deals" else 0

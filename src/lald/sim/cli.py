@@ -11,7 +11,7 @@ from typing import Any
 
 def register(sub: Any) -> None:
     """Add ``tournament`` to the ``lald`` command."""
-    from ..cli import rules_arguments
+    from ..args import rules_arguments
 
     p = sub.add_parser(
         "tournament", help="a duplicate tournament of bots (every deal replayed in every seat)",
@@ -40,8 +40,8 @@ def register(sub: Any) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> None:
     """Run the tournament the flags describe, print its table and write its files."""
+    from ..args import fail, rules_from_args
     from ..bots.external import DEFAULT_TIMEOUT
-    from ..cli import fail, rules_from_args
     from . import report as rep
     from .spec import parse_specs
     from .tournament import Checkpoint, CheckpointError, Tournament

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..cli import fail, rules_arguments, rules_from_args
+from ..args import fail, rules_arguments, rules_from_args
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
 from .game import HUMAN, Game, SeatSpec, best_level

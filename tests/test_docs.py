@@ -1,0 +1,129 @@
+"""The project's own documents (issue 11, "In the box"): docs/rules.md names every option,
+value, preset and variant the engine has; docs/record.md's examples are records that replay,
+and its shuffle figures are the engine's; the README links the project's docs, not files
+outside the repository; every link between them leads somewhere."""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+from pathlib import Path
+
+import pytest
+
+from lald.core import Rules
+from lald.core.cards import CARDS
+from lald.core.rng import PortableRandom
+from lald.core.rules import LAYOUTS, OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES
+from lald.record import Record, load, replay_summary
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+RECORD = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(text: str, language: str = "") -> list[str]:
+    """The fenced blocks of ``text`` opened with ```` ```language ````."""
+    blocks, current, info = [], None, ""
+    for line in text.splitlines(keepends=True):
+        fence = line.strip()
+        if current is None and fence.startswith("```"):
+            current, info = [], fence[3:].strip()
+        elif current is not None and fence == "```":
+            if info == language:
+                blocks.append("".join(current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def _option_row(name: str) -> str:
+    rows = [line for line in RULES.splitlines() if line.startswith(f"| `{name}` |")]
+    assert rows, f"docs/rules.md §11 has no row for {name}"
+    return rows[-1]  # §11's table comes after the presets' table
+
+
+@pytest.mark.parametrize("name", OPTION_NAMES)
+def test_rules_doc_names_every_option_and_each_of_its_values(name: str) -> None:
+    row = _option_row(name)
+    default = getattr(Rules(), name)
+    if isinstance(default, StrEnum):
+        for value in type(default):
+            assert f"`{value.value}`" in row, (name, value.value)
+    elif isinstance(default, bool):
+        assert "on, off" in row
+    else:
+        assert re.search(r"whole number, \d+ to \d+", row), row
+
+
+def test_rules_doc_names_every_preset_variant_and_player_count() -> None:
+    for name in (*PRESET_NAMES, *VARIANT_NAMES):
+        assert f"`{name}`" in RULES, name
+    for players, (hand, table) in LAYOUTS.items():
+        assert re.search(rf"\| {players}\b[^|]*\| {hand} \| {table} \|", RULES), players
+
+
+def test_record_doc_json_example_replays_and_the_text_example_is_the_same_deal() -> None:
+    example = next(b for b in _blocks(RECORD, "json") if '"format"' in b)
+    record, state = load(example)
+    assert len(record.actions) == len(state.actions) > 0
+    text = next(b for b in _blocks(RECORD) if b.startswith('[Format "lald-text/1"]'))
+    by_seed = Record.parse(text)
+    assert by_seed.seed == 42 and by_seed.actions == record.actions
+    assert by_seed.replay().dealt_hands == state.dealt_hands
+
+
+def test_record_doc_replay_summary_has_the_engine_keys() -> None:
+    shown = json.loads(next(b for b in _blocks(RECORD, "json") if '"over"' in b))
+    record, state = load(next(b for b in _blocks(RECORD, "json") if '"format"' in b))
+    assert list(shown) == list(replay_summary(state))
+
+
+def test_record_doc_shuffle_figures_are_the_engine_s() -> None:
+    rng = PortableRandom(42)
+    outputs = [rng.next64() for _ in range(3)]
+    assert "The first three\n   outputs of seed 42 are " in RECORD
+    assert " and ".join([", ".join(map(str, outputs[:2])), str(outputs[2])]) in " ".join(RECORD.split())
+    deck = list(range(52))
+    PortableRandom(42).shuffle(deck)
+    prefix = " ".join(str(CARDS[i]) for i in deck[:12])
+    assert f"`{prefix} …`" in RECORD
+
+
+def test_readme_links_the_project_s_own_docs() -> None:
+    assert "(docs/rules.md)" in README and "(docs/record.md)" in README
+    assert "../shared" not in README and "RULES.md" not in README and "RECORD.md" not in README
+
+
+def _slug(heading: str) -> str:
+    text = heading.strip().lower().replace("`", "")
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+@pytest.mark.parametrize("path", ["README.md", "docs/rules.md", "docs/record.md"])
+def test_links_lead_somewhere(path: str) -> None:
+    source = ROOT / path
+    text = source.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+://", target):
+            continue
+        file, _, anchor = target.partition("#")
+        linked = (source.parent / file).resolve() if file else source
+        assert linked.exists(), f"{path} links {target}"
+        if anchor and linked.suffix == ".md":
+            headings = re.findall(r"^#+ (.*)$", linked.read_text(encoding="utf-8"), re.M)
+            assert anchor in {_slug(h) for h in headings}, f"{path} links {target}"
+
+
+def test_the_licence_is_an_spdx_expression_with_its_text() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["license"] == "MIT"  # a string: setuptools >= 77 warns on a table
+    assert any(r.startswith("setuptools>=") and int(r.split(">=")[1].split(".")[0]) >= 77
+               for r in project["build-system"]["requires"])
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
