@@ -56,7 +56,7 @@ FORMAT = "lald-review/1"
 
 #: Worlds per decision by default: a standard deal is reviewed in a few seconds on one
 #: core (docs/review.md has the measurement).
-DEFAULT_WORLDS = 500
+DEFAULT_WORLDS = 1000
 
 #: Bounds on ``worlds`` that a command accepts.
 MAX_WORLDS = 20_000
@@ -98,6 +98,9 @@ class Verdict(StrEnum):
     FORCED = "forced"
     """The only move: nothing to decide."""
 
+
+#: The verdicts of a move that measurably cost chips: the summary's costliest are among them.
+COSTLY = frozenset({Verdict.INACCURACY, Verdict.MISTAKE, Verdict.BLUNDER})
 
 #: (verdict, the cost from which it applies), costliest first.
 _GRADES = ((Verdict.BLUNDER, 1.5), (Verdict.MISTAKE, 0.5), (Verdict.INACCURACY, 0.1))
@@ -179,7 +182,8 @@ class Decision:
     """The best choice's value minus the made move's, per world: chips lost here."""
     verdict: Verdict
     reason: Reason | None
-    """Why the best choice was better (None when the move made was the best or forced)."""
+    """Why the best choice was better (None when the move made was the best or forced;
+    ``review_why_close`` when the difference is within the estimate's noise)."""
 
     @property
     def action_index(self) -> int | None:
@@ -206,7 +210,8 @@ class Review:
     """The estimated chips lost over the deal: the sum of the costs (independent
     estimates, so the interval's half-widths add in quadrature)."""
     costliest: tuple[int, ...]
-    """Indices into :attr:`decisions` of the (at most) three costliest, costliest first."""
+    """Indices into :attr:`decisions` of the (at most) three costliest, costliest first,
+    among the moves that measurably cost chips (:data:`COSTLY`)."""
     result: float
     """What the deal gave the seat: its chips, antes included (card-count scoring: its
     share of the win)."""
@@ -359,8 +364,11 @@ def review_decision(view: PlayerView, legal: Sequence[Action], made: Action | No
         return Decision(at, kind, made, made, options, ZERO, Verdict.BEST, None)
     cost = Estimate.of([b - m for b, m in zip(per_world[best_i], per_world[made_i], strict=True)])
     verdict = grade(cost)
-    why = reason(k, codes[made_i], codes[best_i], bot, random.Random(decision_seed(seed, at, kind) + 1),
-                 min(worlds, _REASON_WORLDS))
+    if verdict is Verdict.GOOD:  # no cause to name for a difference the estimate cannot tell
+        why = Reason("review_why_close")
+    else:
+        why = reason(k, codes[made_i], codes[best_i], bot, random.Random(decision_seed(seed, at, kind) + 1),
+                     min(worlds, _REASON_WORLDS))
     return Decision(at, kind, made, best, options, cost, verdict, why)
 
 
@@ -393,8 +401,8 @@ def reason(k: Knowledge, made: int, best: int, bot: ExpertBot, rng: random.Rando
        down; a pair on the table left for anyone to spot.
     2. ``deny``: the best move leaves the next seat without a capture in at least half
        of the worlds more than the move made.
-    3. The move made took one of three (two left for any seat to spot), or spent a capture
-       nobody else could take while another was open.
+    3. The move made spent a capture nobody else could take while the best move was
+       another capture, or took one of three (two left for any seat to spot).
     4. After the move made the seat had to lie down at least a quarter of the worlds more.
     5. The larger gain of the prize (more often the survivor, or the last capture) or of
        cards won by the end, in chips.
@@ -430,10 +438,10 @@ def reason(k: Knowledge, made: int, best: int, bot: ExpertBot, rng: random.Rando
         if percent >= 95:
             return Reason("review_why_deny", (("seat", seat_next),))
         return Reason("review_why_deny_likely", (("seat", seat_next), ("percent", percent)))
-    if made != PASS and mk == SINGLE and k.table[mr] == 3 and rules.spotter_claims:
-        return Reason("review_why_gift", (("rank", rank_symbol(mr)),))
     if made != PASS and mk < LIE and k.unknown[mr] == 0 and best != PASS and bk < LIE and k.unknown[br] > 0:
         return Reason("review_why_safe", (("rank", rank_symbol(mr)),))
+    if made != PASS and mk == SINGLE and k.table[mr] == 3 and rules.spotter_claims:
+        return Reason("review_why_gift", (("rank", rank_symbol(mr)),))
     lain = (made_t.lain - best_t.lain) * share
     if lain >= 0.25 and rules.no_capture is NoCapture.LIE_DOWN:
         return Reason("review_why_lie", (("made", round(100 * made_t.lain * share)),
@@ -531,7 +539,7 @@ def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = DEFAULT
             if progress is not None:
                 progress(done, todo)
     lost = Estimate(sum(d.cost.mean for d in decisions), math.sqrt(sum(d.cost.half ** 2 for d in decisions)))
-    ranked = sorted((i for i, d in enumerate(decisions) if d.cost.mean > 0),
+    ranked = sorted((i for i, d in enumerate(decisions) if d.verdict in COSTLY),
                     key=lambda i: (-decisions[i].cost.mean, i))
     result = state.result
     if state.rules.scoring is Scoring.CARD_COUNT:
@@ -550,7 +558,7 @@ def _has_choice(p: Point) -> bool:
 
 
 __all__ = [
-    "DEFAULT_WORLDS", "FORMAT", "MAX_WORLDS", "Decision", "DecisionKind", "Estimate", "Option",
+    "COSTLY", "DEFAULT_WORLDS", "FORMAT", "MAX_WORLDS", "Decision", "DecisionKind", "Estimate", "Option",
     "Point", "Progress", "Reason", "Review", "Verdict", "ante", "decision_points", "grade",
     "reason", "review_deal", "review_decision", "start_of",
 ]
