@@ -74,11 +74,12 @@ def main() -> None:
                 path = Path(tmp) / f"{preset}-{d}.json"
                 path.write_text(Record.from_state(state).dumps())
                 replay_s.append(timed([*lald, "replay", str(path), "--json"]))
-                review_s.append(timed([*lald, "review", str(path), "--seat", "1", "--worlds", str(args.worlds)]))
+                review = [*lald, "review", str(path), "--seat", "1", "--worlds", str(args.worlds)]
+                review_s.append(timed(review))
                 start = time.perf_counter()
-                review = review_deal(state, 1, worlds=args.worlds)
+                done = review_deal(state, 1, worlds=args.worlds)
                 inside_s.append(time.perf_counter() - start)
-                choices.append(len(review.choices))
+                choices.append(len(done.choices))
             for name, values in (("review", review_s), ("replay", replay_s), ("in-process", inside_s)):
                 print(f"  {preset:12} {name:10} median {statistics.median(values):6.2f} s  "
                       f"(min {min(values):.2f}, max {max(values):.2f})")
