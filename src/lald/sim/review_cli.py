@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
         "review", help="what the expert thinks of every decision a seat made in a finished deal",
         description="Review a seat's decisions in a finished deal, as a chess site reviews a game: "
                     "for each turn and claim window where the seat had a choice, the expert's "
-                    "estimate of every choice (the seat's chips for the deal, with a 95%% interval), "
+                    "estimate of every choice (the seat's chips for the deal, with a 95% interval), "
                     "computed only from what the seat could know then; the move made, the best move "
                     "and the cost of the difference; then the chips lost and the three costliest "
                     "decisions, each with a reason. The same record and --seed give the same review.")
