@@ -21,7 +21,7 @@ from .core import LaidDown, State
 from .record import MAX_RECORD_BYTES, Record, RecordError, load, replay_summary, too_large
 
 #: Modules that add sub-commands with ``register(subparsers)``.
-EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve"]
+EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve", "lald.sim.review_cli"]
 
 #: The documents every help text points to (in the source tree, beside the README).
 DOCS = f"The rules, every option and preset: {RULES_DOC}. Game records: {RECORD_DOC}."
