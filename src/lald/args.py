@@ -13,12 +13,14 @@ top and nothing imports it.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, NoReturn
 
 from .bots import LEVELS, MENU_LEVELS
-from .core import Rules, RulesError
+from .core import Rules, RulesError, State
 from .core.rules import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES
+from .record import MAX_RECORD_BYTES, Record, RecordError, load, too_large
 
 #: Where the rules and every option are written down, for help texts.
 RULES_DOC = "docs/rules.md"
@@ -81,4 +83,33 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     try:
         return Rules.make(args.preset, args.players, args.variant, options)
     except RulesError as e:
+        fail(str(e))
+
+
+def read_record(path: str) -> bytes:
+    """A record's bytes, refusing one over :data:`MAX_RECORD_BYTES` before it is read
+    whole."""
+    try:
+        if path == "-":
+            if sys.stdin is None:
+                fail("there is no standard input to read the record from")
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                if os.fstat(f.fileno()).st_size > MAX_RECORD_BYTES:
+                    fail(f"{path}: {too_large()}")
+                data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror or e}")
+    if len(data) > MAX_RECORD_BYTES:
+        fail(f"{path}: {too_large()}")
+    return data
+
+
+def load_record(path: str) -> tuple[Record, State]:
+    """The record at ``path`` (``-``: standard input), replayed; a mistake exits with
+    one line."""
+    try:
+        return load(read_record(path))
+    except RecordError as e:
         fail(str(e))

@@ -16,9 +16,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .args import RECORD_DOC, RULES_DOC, ArgumentParser, fail, levels_text, rules_arguments, rules_from_args
+from .args import (
+    RECORD_DOC,
+    RULES_DOC,
+    ArgumentParser,
+    fail,
+    levels_text,
+    load_record,
+    rules_arguments,
+    rules_from_args,
+)
 from .core import LaidDown, State
-from .record import MAX_RECORD_BYTES, Record, RecordError, load, replay_summary, too_large
+from .record import Record, replay_summary
 
 #: Modules that add sub-commands with ``register(subparsers)``.
 EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve", "lald.sim.review_cli"]
@@ -40,36 +49,9 @@ def seed_arg(text: str) -> int:
     return value
 
 
-def _read(path: str) -> bytes:
-    """A record's bytes, refusing one over :data:`MAX_RECORD_BYTES` before it is read
-    whole."""
-    try:
-        if path == "-":
-            if sys.stdin is None:
-                fail("there is no standard input to read the record from")
-            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        else:
-            with open(path, "rb") as f:
-                if os.fstat(f.fileno()).st_size > MAX_RECORD_BYTES:
-                    fail(f"{path}: {too_large()}")
-                data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        fail(f"cannot read {path}: {e.strerror or e}")
-    if len(data) > MAX_RECORD_BYTES:
-        fail(f"{path}: {too_large()}")
-    return data
-
-
-def _load(path: str) -> tuple[Record, State]:
-    try:
-        return load(_read(path))
-    except RecordError as e:
-        fail(str(e))
-
-
 def cmd_replay(args: argparse.Namespace) -> None:
     """Replay a record, checking every action; print the outcome."""
-    record, state = _load(args.file)
+    record, state = load_record(args.file)
     summary = replay_summary(state)
     if args.json:
         print(json.dumps(summary))
@@ -89,7 +71,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 def cmd_legal(args: argparse.Namespace) -> None:
     """List every action a seat may take now."""
-    record, state = _load(args.file)
+    record, state = load_record(args.file)
     if not 0 <= args.seat < state.n:
         fail(f"there is no seat {args.seat}: seats are 0 to {state.n - 1}")
     actions = state.legal_actions(args.seat)

@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
 
 def cmd_review(args: argparse.Namespace) -> None:
     """Review the record the arguments name and print the review."""
-    from ..cli import _load, fail
+    from ..args import fail, load_record
     from ..i18n import Catalog, detect_language
     from .review import MAX_WORLDS, review_deal
     from .review_text import review_json, review_lines
@@ -43,7 +43,7 @@ def cmd_review(args: argparse.Namespace) -> None:
         fail(str(e))
     if not 1 <= args.worlds <= MAX_WORLDS:
         fail(f"--worlds {args.worlds}: use 1 to {MAX_WORLDS} sampled deals per decision")
-    _, state = _load(args.file)
+    _, state = load_record(args.file)
     if not 0 <= args.seat < state.n:
         fail(f"there is no seat {args.seat}: seats are 0 to {state.n - 1}")
     if not state.over:
