@@ -13,9 +13,9 @@ from lald.sim.play import step
 
 #: The note that explains each kind of move, for the learner.
 EXPLAINS = {
-    CaptureKind.SINGLE: "lesson.single", CaptureKind.SWEEP: "lesson.sweep",
-    CaptureKind.PAIR: "lesson.pair_later", ClaimKind.HAND_SET: "lesson.hand_set",
-    ClaimKind.SPOTTER: "lesson.spotter", "lie_down": "lesson.lie_down",
+    CaptureKind.SINGLE: "lesson_single", CaptureKind.SWEEP: "lesson_sweep",
+    CaptureKind.PAIR: "lesson_pair_later", ClaimKind.HAND_SET: "lesson_hand_set",
+    ClaimKind.SPOTTER: "lesson_spotter", "lie_down": "lesson_lie_down",
 }
 
 
@@ -76,14 +76,14 @@ def test_lesson_explains_each_rule_when_it_first_becomes_possible() -> None:
     assert set(first) == set(EXPLAINS)
     for kind, number in first.items():
         assert said.get(EXPLAINS[kind]) == number, (kind, number, said)
-    assert [n.key for n in lesson.notes(state)] == ["lesson.settlement", "lesson.next"]
+    assert [n.key for n in lesson.notes(state)] == ["lesson_settlement", "lesson_next"]
 
 
 def test_lesson_says_what_to_do_at_each_of_the_learners_steps() -> None:
     lesson = Lesson()
     state = lesson.start()
     for action in lesson.script:
-        dos = [n for n in lesson.notes(state) if n.key == "lesson.do"]
+        dos = [n for n in lesson.notes(state) if n.key == "lesson_do"]
         if action.seat == LEARNER:
             assert len(dos) == 1 and lesson.expected(state) == action
         else:
@@ -121,10 +121,10 @@ def test_lesson_refuses_other_moves_and_names_the_step() -> None:
     state = lesson.start()
     capture = next(a for a in state.turn_actions() if isinstance(a, Capture))
     note = lesson.refusal(state, capture)
-    assert note is not None and note.key == "lesson.try"
+    assert note is not None and note.key == "lesson_try"
     assert sorted(map(str, note.cards)) == ["KH", "KS"]
     assert lesson.refusal(state, Claim(LEARNER, tuple(reversed(note.cards)))) is None
     state.apply(lesson.script[0])
     state.apply(lesson.script[1])
     wait = lesson.refusal(state, LieDown(LEARNER))
-    assert wait is not None and wait.key == "lesson.wait"
+    assert wait is not None and wait.key == "lesson_wait"

@@ -15,7 +15,7 @@ an action of the learner's other than the script's is refused with :meth:`Lesson
 >>> lesson = Lesson()
 >>> state = lesson.start()
 >>> [n.key for n in lesson.notes(state)]
-['lesson.welcome', 'lesson.single', 'lesson.hand_set', 'lesson.do']
+['lesson_welcome', 'lesson_single', 'lesson_hand_set', 'lesson_do']
 >>> str(lesson.expected(state))
 '0: claim KS KH'
 """
@@ -96,19 +96,21 @@ class Note:
     key: str
     seat: int | None = None
     cards: tuple[Card, ...] = ()
+    action: Action | None = None
+    """The move the note asks for (``lesson_do``, ``lesson_try``), for the face to word."""
 
 
 #: What to say before the action of that number: the learner's decisions, where a rule
 #: first becomes possible, and the moment after another seat lay down. Each key names the
 #: seat and cards of the script's action of the number beside it.
 _BEFORE: dict[int, tuple[tuple[str, int], ...]] = {
-    0: (("lesson.welcome", 0), ("lesson.single", 1), ("lesson.hand_set", 0)),
-    3: (("lesson.spotter", 3),),
-    5: (("lesson.lay_down_seen", 4),),
-    7: (("lesson.sweep", 7), ("lesson.pair_later", 11)),
-    15: (("lesson.lie_down", 15),),
+    0: (("lesson_welcome", 0), ("lesson_single", 1), ("lesson_hand_set", 0)),
+    3: (("lesson_spotter", 3),),
+    5: (("lesson_lay_down_seen", 4),),
+    7: (("lesson_sweep", 7), ("lesson_pair_later", 11)),
+    15: (("lesson_lie_down", 15),),
 }
-_END = ("lesson.settlement", "lesson.next")
+_END = ("lesson_settlement", "lesson_next")
 
 
 def _actions_done(history: Sequence[Operation]) -> int:
@@ -144,12 +146,12 @@ class Lesson:
         if want is not None and _same(action, want):
             return None
         if want is None:
-            return Note("lesson.wait")
-        return Note("lesson.try", want.seat, _cards(want))
+            return Note("lesson_wait")
+        return Note("lesson_try", want.seat, _cards(want), want)
 
     def notes(self, state: State) -> list[Note]:
         """What to tell the learner now, before the action about to be made, ending with
-        ``lesson.do`` (the learner's next step) when it is theirs; once the deal is over,
+        ``lesson_do`` (the learner's next step) when it is theirs; once the deal is over,
         the settlement and what comes next."""
         if state.over:
             return [Note(key, self.learner) for key in _END]
@@ -163,7 +165,7 @@ class Lesson:
             out.append(Note(key, action.seat, cards))
         want = self.expected(state)
         if want is not None:
-            out.append(Note("lesson.do", want.seat, _cards(want)))
+            out.append(Note("lesson_do", want.seat, _cards(want), want))
         return out
 
     def bots(self) -> dict[int, Bot]:
