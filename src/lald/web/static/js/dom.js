@@ -29,10 +29,13 @@ export async function copyText(text) {
   area.style.position = "fixed";
   area.style.opacity = "0";
   document.body.append(area);
+  const before = document.activeElement;
+  area.focus();
   area.select();
   let done = false;
   try { done = document.execCommand("copy"); } catch { done = false; }
   area.remove();
+  if (before && before.focus) before.focus();
   return done;
 }
 

@@ -285,14 +285,31 @@ function renderMoves(view) {
     h.textContent = title;
     box.setAttribute("aria-labelledby", h.id);
     box.append(h);
-    for (const [a, i] of list) box.append(moveButton(a, i, view));
+    // What a kind of move does is said once, above its buttons (each button points to it).
+    const helps = new Map();
+    for (const [a, i] of list) {
+      const help = moveHelp(a, kindOf(i));
+      let id = null;
+      if (help) {
+        if (!helps.has(help)) {
+          const p = document.createElement("p");
+          p.className = "move-help";
+          p.id = `help-${cls}-${helps.size}`;
+          p.textContent = help;
+          helps.set(help, p.id);
+          box.append(p);
+        }
+        id = helps.get(help);
+      }
+      box.append(moveButton(a, i, view, id));
+    }
     moves.append(box);
   };
   group(t("web_claims_title"), claims, "claims");
   group(t("web_turn_title"), turn, "turn");
 }
 
-function moveButton(a, i, view) {
+function moveButton(a, i, view, helpId) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "move" + (a.type === "claim" ? " claim" : " turn");
@@ -312,12 +329,7 @@ function moveButton(a, i, view) {
   label.className = "what";
   label.textContent = moveLabel(a, kind, view ? view.hand : []);
   b.append(label);
-  const help = moveHelp(a, kind);
-  if (help) {
-    const small = document.createElement("small");
-    small.textContent = help;
-    b.append(small);
-  }
+  if (helpId) b.setAttribute("aria-describedby", helpId);
   b.addEventListener("click", () => act(a));
   return b;
 }
@@ -358,11 +370,17 @@ function seatBox(s, view, table, showFlash) {
   if (view && view.dealer === s) badges.push([t("web_dealer"), ""]);
   if (view && view.eldest === s) badges.push([t("web_eldest"), ""]);
   if (view && view.to_move === s && !view.over) badges.push([t("web_to_move_mark"), "turn"]);
-  if (!info.human) badges.push([`${t("web_bot")} · ${info.level}`, "bot"]);
   for (const [label, cls] of badges) {
     const b = document.createElement("span");
     b.className = "badge " + cls;
     b.textContent = label;
+    name.append(b);
+  }
+  if (!info.human) {
+    const b = document.createElement("span");
+    b.className = "badge bot";
+    b.title = `${t("web_bot")} · ${info.level}`;
+    b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(info.level)}</span>`;
     name.append(b);
   }
   box.append(name);
