@@ -121,7 +121,9 @@ def audit(page: Page, what: str) -> None:
     found = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
-        page.wait_for_timeout(50)
+        # A page at rest: transient effects (the laugh, a move's marks) have played out.
+        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')",
+                               timeout=6_000)
         response = Axe().run(page).response
         for v in response["violations"]:
             if v["impact"] in ("serious", "critical"):
@@ -253,3 +255,143 @@ def test_on_a_phone_the_hand_the_moves_and_the_badge_stay_on_screen(server: Serv
     lobby.set_viewport_size(PHONE)
     assert sideways(lobby) == 0
     lobby.screenshot(path=str(ARTIFACTS / "web-lobby-phone.png"), full_page=True)
+
+
+# -- 2. the last move, 8. the live region and a deal by keyboard alone -----------------------
+
+
+def test_the_last_move_is_shown_and_announced(server: Server, open_page: Opener) -> None:
+    data = new_table(server, 1)
+    page = open_page(data["seats"][0]["url"])
+    wait_my_turn_or_over(page)
+    v = shown(page)["v"]
+    page.locator("#moves button.move.turn").first.click()
+    # Our move and the bots' after it: the last is shown by the table, for a moment.
+    page.wait_for_function(f"() => Number(document.body.dataset.v) > {v + 1}")
+    page.wait_for_selector("#table .card.fresh, #table .card.gone, .seat.acted", timeout=5_000)
+    page.screenshot(path=str(ARTIFACTS / "web-last-move.png"))
+    page.wait_for_function(
+        "() => { const ops = document.querySelectorAll('#log p.op');"
+        " return document.querySelector('#last-move').textContent.endsWith(ops[ops.length - 1].textContent); }")
+    live = page.locator("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    expect(live).not_to_be_empty()
+    # The moves announced are the log's own sentences.
+    page.wait_for_function(
+        "() => { const said = document.querySelector('#announce').textContent;"
+        " const log = [...document.querySelectorAll('#log p')].map((p) => p.textContent);"
+        " return said && log.some((line) => said.includes(line)); }")
+    # The marks go after a moment.
+    wait_my_turn_or_over(page)
+    page.wait_for_function("() => !document.querySelector('#table .card.fresh, #table .card.gone')",
+                           timeout=6_000)
+
+
+def test_a_whole_deal_by_keyboard_alone(server: Server, open_page: Opener) -> None:
+    """Number and letter keys, Tab and Enter, Tab and Space on cards: no mouse at all. The
+    table, the settlement and the lobby pass axe-core at both sizes on the way."""
+    data = new_table(server, 1)
+    page = open_page(data["seats"][0]["url"])
+    wait_my_turn_or_over(page)
+    audit(page, "the table")
+    turns = 0
+    while not shown(page)["over"]:
+        v = shown(page)["v"]
+        moves = page.locator("#moves button.move.turn")
+        kind = moves.first.get_attribute("data-kind")
+        if turns % 3 == 0:
+            # The move's own key, as shown on its button.
+            page.keyboard.press(moves.first.locator("kbd").inner_text())
+        elif turns % 3 == 1 or kind != "capture":
+            # Tab to the first turn move and press Enter.
+            target = moves.first.get_attribute("data-focus")
+            for _ in range(80):
+                page.keyboard.press("Tab")
+                if page.evaluate("() => document.activeElement.dataset.focus") == target:
+                    break
+            else:
+                raise AssertionError("Tab never reached the first move")
+            page.keyboard.press("Enter")
+        else:
+            # Tab to each card of the capture, Space to pick it, then Enter plays them.
+            for card in (moves.first.get_attribute("data-cards") or "").split():
+                for _ in range(80):
+                    page.keyboard.press("Tab")
+                    if page.evaluate("() => document.activeElement.dataset.focus") == f"card:{card}":
+                        break
+                else:
+                    raise AssertionError(f"Tab never reached {card}")
+                page.keyboard.press("Space")
+                expect(page.locator(f'[data-card="{card}"]').first).to_have_attribute("aria-pressed", "true")
+            page.evaluate("() => document.activeElement.blur()")
+            page.keyboard.press("Enter")
+        page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}", timeout=10_000)
+        turns += 1
+        assert turns < 60
+        wait_my_turn_or_over(page)
+    expect(page.locator("#settlement")).to_be_visible()
+    expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
+    page.screenshot(path=str(ARTIFACTS / "web-settlement.png"), full_page=True)
+    audit(page, "the settlement")
+    v = shown(page)["v"]
+    page.keyboard.press("n")
+    wait_version(page, v + 1)
+    expect(page.locator("#settlement")).to_be_hidden()
+    assert turns >= 1
+
+
+# -- 3. the connection ---------------------------------------------------------------------
+
+
+def test_a_click_while_disconnected_is_sent_on_reconnection_once(server: Server, open_page: Opener) -> None:
+    data = new_table(server, 1, players=3)
+    down = {"now": False}
+    routes: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        if down["now"]:
+            ws.close()
+            return
+        routes.append(ws)
+        routes.append(ws.connect_to_server())
+
+    page = open_page(data["seats"][0]["url"], route=route)
+    wait_my_turn_or_over(page)
+    assert not shown(page)["over"]
+    v = shown(page)["v"]
+    # The connection drops: the badge says so, and a click is kept, not lost.
+    down["now"] = True
+    for ws in routes:
+        ws.close()
+    expect(page.locator("#conn")).to_have_text(EN.t("web_reconnecting"))
+    move = page.locator("#moves button.move.turn").first
+    label = move.locator(".what").inner_text()
+    move.click()
+    expect(page.locator("#status")).to_contain_text(EN.t("web_offline_queued"))
+    expect(page.locator("#moves button.move.queued")).to_have_count(1)
+    page.screenshot(path=str(ARTIFACTS / "web-offline.png"))
+    assert shown(page)["v"] == v
+    # Back again: the move is sent once, and the table moves on.
+    down["now"] = False
+    expect(page.locator("#conn")).to_have_text(EN.t("web_online"), timeout=10_000)
+    wait_version(page, v + 1)
+    name = EN.t("seat_name", seat=0)
+    mine = [t for t in page.locator("#log p.op").all_text_contents() if t.startswith(name + " ")]
+    assert len(mine) == 1, (label, mine)
+    expect(page.locator("#status")).not_to_contain_text(EN.t("web_offline_queued"))
+
+
+def test_a_bad_link_and_no_link_say_what_to_do(server: Server, open_page: Opener) -> None:
+    page = open_page(server.base + "/play#t=not-a-seat")
+    expect(page.locator("#notice")).to_contain_text(EN.t("web_bad_link"))
+    expect(page.locator("#notice a[href='/']")).to_be_visible()
+    expect(page.locator("#conn")).to_have_text(EN.t("web_not_connected"))
+    page.wait_for_timeout(1500)  # no reconnecting, ever
+    expect(page.locator("#conn")).to_have_text(EN.t("web_not_connected"))
+    audit(page, "a bad link")
+    watch = open_page(server.base + "/play#w=nosuchtable")
+    expect(watch.locator("#notice")).to_contain_text(EN.t("web_no_such_table"))
+    bare = open_page(server.base + "/play")
+    expect(bare.locator("#notice")).to_contain_text(EN.t("web_no_link"))
+    expect(bare.locator("#conn")).to_have_text(EN.t("web_not_connected"))
+    expect(bare.locator("#board")).to_be_hidden()

@@ -241,6 +241,7 @@ function render() {
     empty.textContent = t("web_hand_empty");
     hand.append(empty);
   }
+  hand.classList.toggle("empty", Boolean(view && !view.hand.length));
   $("h-hand").hidden = me === null;
   $("hand").hidden = me === null;
 
@@ -459,7 +460,7 @@ function renderSettlement() {
   el.hidden = false;
   let html = `<h2 id="h-settlement">${escapeHtml(t("web_settlement"))} · ${escapeHtml(t("deal_of", { number: deal + 1, deals: frame.table.deals }))}</h2>`;
   const chips = result.pairs !== null && result.pairs !== undefined;
-  html += `<div class="scroll"><table class="settle"><thead><tr><th scope="col">${escapeHtml(t("web_player"))}</th>`
+  html += `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(t("web_settlement"))}"><table class="settle"><thead><tr><th scope="col">${escapeHtml(t("web_player"))}</th>`
     + `<th scope="col">${escapeHtml(t("web_cards_won"))}</th>`;
   if (chips) {
     html += `<th scope="col">${escapeHtml(t("web_col_pairs"))}</th><th scope="col">${escapeHtml(t("web_col_prize"))}</th>`
@@ -502,25 +503,25 @@ function renderLedger() {
   const n = frame.table.seats.length;
   const nm = names();
   const cell = (v) => `<td>${signed(v)}</td>`;
-  let html = `<div class="scroll"><table class="ledger"><caption>${escapeHtml(t("web_ledger_help"))}</caption>`
+  let html = `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(t("web_ledger"))}"><table class="ledger"><caption>${escapeHtml(t("web_ledger_help"))}</caption>`
     + `<thead><tr><th scope="col">${escapeHtml(t("web_deal"))}</th>`;
   for (let s = 0; s < n; s++) html += `<th scope="col" class="nm" title="${escapeHtml(nm[s])}">${escapeHtml(nm[s])}</th>`;
-  html += `<th scope="col">${escapeHtml(t("web_pot"))}</th><th scope="col"><span class="sr-only">${escapeHtml(t("web_download"))}</span></th></tr></thead><tbody>`;
+  html += `<th scope="col">${escapeHtml(t("web_pot"))}</th></tr></thead><tbody>`;
   let pot = 0;
   for (const r of session.results) {
-    html += `<tr><td>${r.deal + 1}</td>` + r.chips.map(cell).join("") + cell(r.pot_after - pot)
-      + `<td class="links"><a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download title="${escapeHtml(t("web_download"))}" aria-label="${escapeHtml(t("web_download"))} ${r.deal + 1}">⤓</a> `
-      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank" title="${escapeHtml(t("web_replay"))}" aria-label="${escapeHtml(t("web_replay"))} ${r.deal + 1}">▶</a></td></tr>`;
+    html += `<tr><td class="links">${r.deal + 1} <a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download title="${escapeHtml(t("web_download"))}" aria-label="${escapeHtml(t("web_download"))} ${r.deal + 1}">⤓</a>`
+      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank" title="${escapeHtml(t("web_replay"))}" aria-label="${escapeHtml(t("web_replay"))} ${r.deal + 1}">▶</a></td>`
+      + r.chips.map(cell).join("") + cell(r.pot_after - pot) + `</tr>`;
     pot = r.pot_after;
   }
   const balances = view ? view.balances : session.balances;
   const potNow = view ? view.pot : session.pot;
   if (view && !view.over) {
     html += `<tr class="now"><td>${frame.deal + 1} <small>${escapeHtml(t("web_so_far"))}</small></td>`
-      + balances.map((b, s) => cell(b - session.balances[s])).join("") + cell(potNow - session.pot) + `<td></td></tr>`;
+      + balances.map((b, s) => cell(b - session.balances[s])).join("") + cell(potNow - session.pot) + `</tr>`;
   }
   html += `<tr class="total"><th scope="row">${escapeHtml(t("web_balance"))}</th>` + balances.map((b) => `<th>${signed(b)}</th>`).join("")
-    + `<th>${potNow}</th><th></th></tr></tbody></table></div>`;
+    + `<th>${potNow}</th></tr></tbody></table></div>`;
   el.innerHTML = html;
 }
 
