@@ -9,6 +9,7 @@ at 1280×800 and 390×844 for serious and critical violations.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import shutil
@@ -24,6 +25,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_play
 from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
+from lald.core import Card
 from lald.i18n import Catalog
 
 from .conftest import Server, create
@@ -173,14 +175,16 @@ class Seat:
         self.errors: list[dict[str, Any]] = []
 
     def join(self) -> Seat:
-        self.ws = connect(self.server.base.replace("http", "ws") + "/ws", origin=self.server.base)
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(
+            connect(self.server.base.replace("http", "ws") + "/ws", origin=self.server.base))  # type: ignore[arg-type]
         self.ws.send(json.dumps({"type": "join", "token": self.token, "lang": "en"}))
         self.frame = {}
         return self
 
     def close(self) -> None:
         if self.ws is not None:
-            self.ws.close()
+            self.stack.close()
             self.ws = None
 
     def read(self, timeout: float = 0.0) -> None:
@@ -395,3 +399,138 @@ def test_a_bad_link_and_no_link_say_what_to_do(server: Server, open_page: Opener
     expect(bare.locator("#notice")).to_contain_text(EN.t("web_no_link"))
     expect(bare.locator("#conn")).to_have_text(EN.t("web_not_connected"))
     expect(bare.locator("#board")).to_be_hidden()
+
+
+# -- 5. claims in words, keys past the ninth, a seat that lay down ---------------------------
+
+
+def glyphs(codes: list[str]) -> str:
+    return " ".join(Card.parse(c).glyph for c in codes)
+
+
+CLAIM_WORDS = {"hand_set": "act_claim_set", "dead": "act_claim_dead", "spotter": "act_claim_spot"}
+
+
+def test_claims_are_said_in_words_and_a_seat_that_lay_down_is_told(server: Server, open_page: Opener) -> None:
+    """Five seats played from Python with random moves; the moment a seat has a claim, and
+    the moment a seat has lain down, that seat is opened in a page."""
+    data = new_table(server, 5)
+    seats = [Seat(server, s["token"]).join() for s in data["seats"]]
+    rng = random.Random(5)
+
+    def settle() -> dict[str, Any]:
+        """Every seat's frame at the table's latest version."""
+        for seat in seats:
+            seat.wait(lambda f: f["view"] is not None)
+        v = max(seat.frame["v"] for seat in seats)
+        for seat in seats:
+            seat.wait(lambda f: f["v"] >= v)
+        return seats[0].frame
+
+    def in_page(s: int, viewport: dict[str, int]) -> Page:
+        seats[s].close()
+        page = open_page(data["seats"][s]["url"], viewport=viewport)
+        wait_version(page, seats[0].frame["v"])
+        return page
+
+    def back(page: Page, s: int) -> None:
+        page.context.close()
+        seats[s].join()
+
+    claimed = out = False
+    for _ in range(600):
+        frame = settle()
+        view = frame["view"]
+        if view["over"]:
+            seats[0].ws.send(json.dumps({"type": "next_deal"}))  # type: ignore[union-attr]
+            seats[0].wait(lambda f, v=frame["v"]: f["v"] > v)
+            continue
+        with_claim = [s for s, seat in enumerate(seats) if any(a["type"] == "claim" for a in seat.frame["legal"])]
+        lain = [s for s in range(5) if view["statuses"][s] != "playing"]
+        if with_claim and not claimed:
+            s = with_claim[0]
+            legal, kinds = seats[s].frame["legal"], seats[s].frame["kinds"]
+            page = in_page(s, DESKTOP)
+            group = page.locator("#moves .move-group.claims")
+            expect(group.locator(".move-title")).to_have_text(EN.t("web_claims_title"))
+            buttons = group.locator("button.move.claim")
+            claims = [(a, k) for a, k in zip(legal, kinds, strict=True) if a["type"] == "claim"]
+            expect(buttons).to_have_count(len(claims))
+            for i, (a, kind) in enumerate(claims):
+                button = buttons.nth(i)
+                expect(button.locator(".what")).to_have_text(EN.t(CLAIM_WORDS[kind], cards=glyphs(a["cards"])))
+                help_id = button.get_attribute("aria-describedby")
+                words = page.locator(f"#{help_id}").inner_text()
+                if kind == "hand_set":
+                    key = "web_claim_help_prial" if len(a["cards"]) == 2 else "web_claim_help_mournival"
+                else:
+                    key = {"dead": "web_claim_help_dead", "spotter": "web_claim_help_spot"}[kind]
+                assert words == EN.t(key)
+            page.screenshot(path=str(ARTIFACTS / "web-claim.png"))
+            audit(page, "a claim")
+            # The claim is made from the page, by its key.
+            v = shown(page)["v"]
+            page.keyboard.press(buttons.first.locator("kbd").inner_text())
+            wait_version(page, v + 1)
+            expect(page.locator("#last-move")).to_contain_text(glyphs(claims[0][0]["cards"]).split()[0])
+            back(page, s)
+            claimed = True
+            continue
+        if lain and not out:
+            s = lain[0]
+            page = in_page(s, PHONE)
+            key = "web_out_lain_down" if view["statuses"][s] == "lain_down" else "web_out_empty"
+            expect(page.locator("#status")).to_contain_text(EN.t(key))
+            expect(page.locator("#play-sel")).to_be_hidden()
+            expect(page.locator("#clear-sel")).to_be_hidden()
+            expect(page.locator(f'.seat[data-seat="{s}"]')).to_contain_text(EN.t("web_status_" + view["statuses"][s]))
+            page.screenshot(path=str(ARTIFACTS / "web-lain-down.png"))
+            back(page, s)
+            out = True
+            continue
+        if claimed and out:
+            break
+        mover = seats[view["to_move"]]
+        mover.act(rng.choice([a for a in mover.frame["legal"] if a["type"] != "claim"]))
+        mover.wait(lambda f, v=frame["v"]: f["v"] > v)
+    assert claimed and out
+    for seat in seats:
+        assert not [e for e in seat.errors if e["code"] != "stale"], seat.errors
+        seat.close()
+
+
+def test_moves_past_the_ninth_have_keys(server: Server, open_page: Opener) -> None:
+    """A real frame of a real table, given twelve moves (a mock websocket serves it), so the
+    keys of the tenth to the twelfth can be pressed: 0, a, b; the page sends each back in
+    the record's form."""
+    data = new_table(server, 1)
+    seat = Seat(server, data["seats"][0]["token"]).join()
+    frame = seat.wait(lambda f: f["view"] is not None)
+    seat.close()
+    view = frame["view"]
+    hand, table = view["hand"], view["table"]
+    legal = [{"seat": 0, "type": "capture", "play": [hand[i % len(hand)]], "take": [table[i % len(table)]]}
+             for i in range(12)]
+    frame = frame | {"reset": True, "legal": legal, "kinds": ["single"] * 12,
+                     "view": view | {"to_move": 0, "over": False}}
+    sent: list[dict[str, Any]] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        def message(text: str | bytes) -> None:
+            msg = json.loads(text)
+            if msg["type"] == "join":
+                ws.send(json.dumps(frame))
+            else:
+                sent.append(msg)
+        ws.on_message(message)
+
+    page = open_page(data["seats"][0]["url"], route=route)
+    buttons = page.locator("#moves button.move.turn")
+    expect(buttons).to_have_count(12)
+    assert [buttons.nth(i).locator("kbd").inner_text() for i in (8, 9, 10, 11)] == ["9", "0", "a", "b"]
+    page.keyboard.press("b")
+    page.keyboard.press("0")
+    page.wait_for_timeout(200)
+    acts = [m for m in sent if m["type"] == "act"]
+    assert [m["action"] for m in acts] == [legal[11], legal[9]]
+    assert all(m["v"] == frame["v"] for m in acts)
