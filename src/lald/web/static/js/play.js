@@ -104,16 +104,29 @@ function onMessage(msg) {
 }
 
 // A frame has come: the pending move was shown (the version moved on), or, just after a
-// reconnection, it is sent again if the table is where it was chosen.
+// reconnection, it is sent again if it is still legal. An action once applied is never
+// legal again (its cards have moved), so sending it again cannot play it twice.
 function settlePending() {
-  if (frame.v !== pending.v) {
+  if (resend) {
+    resend = false;
+    const id = actionId(pending.action);
+    if (frame.legal.some((a) => actionId(a) === id)) {
+      pending.v = frame.v;
+      send({ type: "act", v: frame.v, action: pending.action });
+      return;
+    }
+    if (!played(pending.action)) toast(t("web_changed_meanwhile"));
     pending = null;
-  } else if (resend) {
-    const still = frame.legal.some((a) => actionId(a) === actionId(pending.action));
-    if (still) send({ type: "act", v: pending.v, action: pending.action });
-    else { pending = null; toast(t("web_changed_meanwhile")); }
+  } else if (frame.v !== pending.v) {
+    pending = null;
   }
-  resend = false;
+}
+
+// Whether this deal's log shows ``action`` made (by its seat, with its cards).
+function played(action) {
+  const cards = key(actionCards(action));
+  return entries.some((e) => e.kind === "op" && e.deal === frame.deal && e.op && e.op.seat === action.seat
+    && (action.type === "lie_down" ? e.op.kind === "lie_down" : key(e.op.cards || []) === cards));
 }
 
 // -- what just happened -----------------------------------------------------------------
