@@ -158,12 +158,15 @@ def on_screen(page: Page, selector: str) -> bool:
         """(sel) => {
           const el = document.querySelector(sel);
           const r = el.getBoundingClientRect();
-          if (!(r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth)) return false;
+          const inside = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+            && r.right <= innerWidth;
+          if (!inside) return false;
           for (let p = el.parentElement; p; p = p.parentElement) {
             const style = getComputedStyle(p);
             if (!/(auto|scroll|hidden)/.test(style.overflowY + style.overflowX)) continue;
             const c = p.getBoundingClientRect();
-            if (r.top < c.top - 1 || r.bottom > c.bottom + 1 || r.left < c.left - 1 || r.right > c.right + 1) return false;
+            if (r.top < c.top - 1 || r.bottom > c.bottom + 1 || r.left < c.left - 1
+                || r.right > c.right + 1) return false;
           }
           return true; }""",
         selector)
@@ -244,7 +247,8 @@ def names_table(server: Server, seats: list[dict[str, Any]], **rules: Any) -> di
 # -- 1. the phone ---------------------------------------------------------------------------
 
 
-def test_on_a_phone_the_hand_the_moves_and_the_badge_stay_on_screen(server: Server, open_page: Opener) -> None:
+def test_on_a_phone_the_hand_the_moves_and_the_badge_stay_on_screen(server: Server,
+                                                                    open_page: Opener) -> None:
     data = new_table(server, 1)
     page = open_page(data["seats"][0]["url"], viewport=PHONE)
     wait_my_turn_or_over(page)
@@ -291,7 +295,8 @@ def test_the_last_move_is_shown_and_announced(server: Server, open_page: Opener)
     page.screenshot(path=str(ARTIFACTS / "web-last-move.png"))
     page.wait_for_function(
         "() => { const ops = document.querySelectorAll('#log p.op');"
-        " return document.querySelector('#last-move').textContent.endsWith(ops[ops.length - 1].textContent); }")
+        " const last = ops[ops.length - 1].textContent;"
+        " return document.querySelector('#last-move').textContent.endsWith(last); }")
     live = page.locator("#announce")
     assert live.get_attribute("aria-live") == "polite"
     expect(live).not_to_be_empty()
@@ -306,12 +311,38 @@ def test_the_last_move_is_shown_and_announced(server: Server, open_page: Opener)
                            timeout=6_000)
 
 
+def one_meaning(page: Page) -> None:
+    """Each number has one meaning: the seat boxes' balance is the ledger's balance row,
+    the pot in the table's heading is the ledger's pot, and in a settlement the pairs, the
+    prize and the antes are columns of their own that add up to the deal's chips."""
+    got = page.evaluate("""() => {
+      const n = document.querySelectorAll('.seat').length;
+      const num = (s) => Number(s.replace('−', '-').replace('+', '').match(/-?\\d+/)[0]);
+      const seat = [...Array(n).keys()].map((s) => num(
+        document.querySelector(`.seat[data-seat="${s}"] .facts span[title]`).textContent));
+      const total = [...document.querySelectorAll('#ledger tr.total th')].slice(1)
+        .map((c) => num(c.textContent));
+      const rows = [...document.querySelectorAll('#settlement table.settle tbody tr')].map(
+        (tr) => [...tr.querySelectorAll('td')].map((c) => c.textContent ? num(c.textContent) : 0));
+      return {seat, ledger: total.slice(0, n), pot: total[n],
+              heading: num(document.querySelector('#pot-label').textContent), rows};
+    }""")
+    assert got["seat"] == got["ledger"], got
+    assert got["heading"] == got["pot"], got
+    assert sum(got["seat"]) + got["pot"] == 0, got
+    for _won, pairs, prize, antes, chips, _balance in got["rows"]:
+        assert pairs + prize + antes == chips, got
+    if got["rows"]:
+        assert [row[5] for row in got["rows"]] == got["ledger"], got
+
+
 def test_a_whole_deal_by_keyboard_alone(server: Server, open_page: Opener) -> None:
     """Number and letter keys, Tab and Enter, Tab and Space on cards: no mouse at all. The
     table, the settlement and the lobby pass axe-core at both sizes on the way."""
     data = new_table(server, 1)
     page = open_page(data["seats"][0]["url"])
     wait_my_turn_or_over(page)
+    one_meaning(page)
     audit(page, "the table")
     turns = 0
     while not shown(page)["over"]:
@@ -351,6 +382,7 @@ def test_a_whole_deal_by_keyboard_alone(server: Server, open_page: Opener) -> No
     expect(page.locator("#settlement")).to_be_visible()
     expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
     page.screenshot(path=str(ARTIFACTS / "web-settlement.png"), full_page=True)
+    one_meaning(page)
     audit(page, "the settlement")
     v = shown(page)["v"]
     page.keyboard.press("n")
@@ -396,7 +428,7 @@ def test_a_click_while_disconnected_is_sent_on_reconnection_once(server: Server,
     wait_version(page, v + 1)
     name = EN.t("seat_name", seat=0)
     mine = [t for t in page.locator("#log p.op").all_text_contents() if t.startswith(name + " ")]
-    assert len(mine) == 1, (label, mine, page.locator("#log p").all_text_contents(), page.locator("#toast").text_content())
+    assert len(mine) == 1, (label, mine, page.locator("#log p").all_text_contents())
     expect(page.locator("#status")).not_to_contain_text(EN.t("web_offline_queued"))
 
 
@@ -460,7 +492,8 @@ def test_claims_are_said_in_words_and_a_seat_that_lay_down_is_told(server: Serve
             seats[0].ws.send(json.dumps({"type": "next_deal"}))  # type: ignore[union-attr]
             seats[0].wait(lambda f, v=frame["v"]: f["v"] > v)
             continue
-        with_claim = [s for s, seat in enumerate(seats) if any(a["type"] == "claim" for a in seat.frame["legal"])]
+        with_claim = [s for s, seat in enumerate(seats)
+                      if any(a["type"] == "claim" for a in seat.frame["legal"])]
         lain = [s for s in range(5) if view["statuses"][s] != "playing"]
         if with_claim and not claimed:
             s = with_claim[0]
@@ -473,7 +506,8 @@ def test_claims_are_said_in_words_and_a_seat_that_lay_down_is_told(server: Serve
             expect(buttons).to_have_count(len(claims))
             for i, (a, kind) in enumerate(claims):
                 button = buttons.nth(i)
-                expect(button.locator(".what")).to_have_text(EN.t(CLAIM_WORDS[kind], cards=glyphs(a["cards"])))
+                words = EN.t(CLAIM_WORDS[kind], cards=glyphs(a["cards"]))
+                expect(button.locator(".what")).to_have_text(words)
                 help_id = button.get_attribute("aria-describedby")
                 words = page.locator(f"#{help_id}").inner_text()
                 if kind == "hand_set":
@@ -498,7 +532,8 @@ def test_claims_are_said_in_words_and_a_seat_that_lay_down_is_told(server: Serve
             expect(page.locator("#status")).to_contain_text(EN.t(key))
             expect(page.locator("#play-sel")).to_be_hidden()
             expect(page.locator("#clear-sel")).to_be_hidden()
-            expect(page.locator(f'.seat[data-seat="{s}"]')).to_contain_text(EN.t("web_status_" + view["statuses"][s]))
+            status = EN.t("web_status_" + view["statuses"][s])
+            expect(page.locator(f'.seat[data-seat="{s}"]')).to_contain_text(status)
             page.screenshot(path=str(ARTIFACTS / "web-lain-down.png"))
             back(page, s)
             out = True
@@ -706,7 +741,7 @@ def test_five_browsers_play_a_deal_to_the_settlement_and_survive_a_restart(
             pages[0].screenshot(path=str(ARTIFACTS / "web-table-midgame.png"))
             pages[4].screenshot(path=str(ARTIFACTS / "web-table-phone.png"))
         assert turns < 200
-    for s, page in enumerate(pages):
+    for page in pages:
         expect(page.locator("#settlement")).to_be_visible()
         expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
     page.screenshot(path=str(ARTIFACTS / "web-settlement-phone.png"), full_page=True)

@@ -34,15 +34,14 @@ def _picture(state: State, lines: list[str], action: str | None) -> dict[str, An
 
 
 def replay_frames(record: Record, lang: str = "en",
-                  names: Sequence[str | None] | None = None) -> dict[str, Any]:
-    """Every step of ``record``: before the first action, then after each one. ``names``
+                  seat_names: Sequence[str | None] | None = None) -> dict[str, Any]:
+    """Every step of ``record``: before the first action, then after each one. ``seat_names``
     (one per seat, None for a seat without one) name the players; "Seat n" otherwise."""
     catalog = Catalog(lang)
     state = record.start()
     default = default_names(state.n, catalog)
-    if names is None or len(names) != state.n:
-        names = default
-    names = [name or default[s] for s, name in enumerate(names)]
+    given = seat_names if seat_names is not None and len(seat_names) == state.n else default
+    names = [name or default[s] for s, name in enumerate(given)]
     steps = [_picture(state, [describe(op, names, catalog) for op in state.history], None)]
     for i, action in enumerate(record.actions):
         before = len(state.history)
