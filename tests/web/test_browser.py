@@ -291,7 +291,7 @@ def test_the_last_move_is_shown_and_announced(server: Server, open_page: Opener)
     page.locator("#moves button.move.turn").first.click()
     # Our move and the bots' after it: the last is shown by the table, for a moment.
     page.wait_for_function(f"() => Number(document.body.dataset.v) > {v + 1}")
-    page.wait_for_selector("#table .card.fresh, #table .card.gone, .seat.acted", timeout=5_000)
+    page.wait_for_selector("#table .card.fresh, #table .leaving .card.gone", timeout=5_000)
     page.screenshot(path=str(ARTIFACTS / "web-last-move.png"))
     page.wait_for_function(
         "() => { const ops = document.querySelectorAll('#log p.op');"
@@ -307,7 +307,7 @@ def test_the_last_move_is_shown_and_announced(server: Server, open_page: Opener)
         " return said && log.some((line) => said.includes(line)); }")
     # The marks go after a moment.
     wait_my_turn_or_over(page)
-    page.wait_for_function("() => !document.querySelector('#table .card.fresh, #table .card.gone')",
+    page.wait_for_function("() => !document.querySelector('#table .card.fresh, #table .leaving .card.gone')",
                            timeout=6_000)
 
 

@@ -214,15 +214,22 @@ function render() {
     if (showFlash && flash.cards.includes(code)) el.classList.add("fresh");
     tableEl.append(el);
   }
-  if (showFlash && (flash.kind === "capture" || flash.kind === "sweep")) {
+  if (showFlash && ["capture", "sweep", "claim"].includes(flash.kind) && flash.cards.length) {
+    // The captured cards leave the table toward the seat that took them.
     const elapsed = FLASH_MS - (flash.until - Date.now());
+    const leaving = document.createElement("div");
+    leaving.className = "leaving";
+    leaving.setAttribute("aria-hidden", "true");
+    leaving.style.animationDelay = `-${elapsed}ms`;
     for (const code of sortCards(flash.cards.filter((c) => !onTable.has(c)))) {
       const el = cardEl(code);
       el.classList.add("gone");
-      el.style.animationDelay = `-${elapsed}ms`;
-      el.setAttribute("aria-hidden", "true");
-      tableEl.append(el);
+      leaving.append(el);
     }
+    const to = document.createElement("span");
+    to.textContent = "→ " + names()[flash.seat];
+    leaving.append(to);
+    tableEl.append(leaving);
   }
   const last = $("last-move");
   last.textContent = "";
@@ -282,12 +289,20 @@ function render() {
   });
 }
 
+// The legal actions in the order the page shows them, claims first (a claim must be made
+// before the turn's move that would close its window); the keys follow this order.
+function shownMoves() {
+  const all = frame.legal.map((a, i) => [a, i]);
+  return [...all.filter(([a]) => a.type === "claim"), ...all.filter(([a]) => a.type !== "claim")];
+}
+
 function renderMoves(view) {
   const moves = $("moves");
   moves.textContent = "";
-  const claims = [];
-  const turn = [];
-  frame.legal.forEach((a, i) => (a.type === "claim" ? claims : turn).push([a, i]));
+  const order = shownMoves();
+  const place = new Map(order.map(([, i], k) => [i, k]));
+  const claims = order.filter(([a]) => a.type === "claim");
+  const turn = order.filter(([a]) => a.type !== "claim");
   const group = (title, list, cls) => {
     if (!list.length) return;
     const box = document.createElement("div");
@@ -315,7 +330,7 @@ function renderMoves(view) {
         }
         id = helps.get(help);
       }
-      box.append(moveButton(a, i, view, id));
+      box.append(moveButton(a, i, place.get(i), view, id));
     }
     moves.append(box);
   };
@@ -323,7 +338,7 @@ function renderMoves(view) {
   group(t("web_turn_title"), turn, "turn");
 }
 
-function moveButton(a, i, view, helpId) {
+function moveButton(a, i, position, view, helpId) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "move" + (a.type === "claim" ? " claim" : " turn");
@@ -332,7 +347,7 @@ function moveButton(a, i, view, helpId) {
   Object.assign(b.dataset, { index: i, kind: a.type, cards: actionCards(a).join(" "), focus: "move:" + id });
   if (kind) b.dataset.what = kind;
   if (pending && actionId(pending.action) === id) b.classList.add("queued");
-  const k = keyOf(i);
+  const k = keyOf(position);
   if (k) {
     const kbd = document.createElement("kbd");
     kbd.textContent = k;
@@ -597,9 +612,9 @@ document.addEventListener("keydown", (event) => {
   if ((event.key === "n" || event.key === "N") && frame.can_next) {
     event.preventDefault();
     send({ type: "next_deal" });
-  } else if (index >= 0 && frame.legal[index]) {
+  } else if (index >= 0 && index < frame.legal.length) {
     event.preventDefault();
-    act(frame.legal[index]);
+    act(shownMoves()[index][0]);
   } else if (event.key === "Enter" && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLAnchorElement)) {
     const a = selectedAction();
     if (a) { event.preventDefault(); act(a); }
