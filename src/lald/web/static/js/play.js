@@ -537,9 +537,7 @@ function renderLedger() {
   html += `<th scope="col">${escapeHtml(t("web_pot"))}</th></tr></thead><tbody>`;
   let pot = 0;
   for (const r of session.results) {
-    html += `<tr><td class="links">${r.deal + 1} <a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download title="${escapeHtml(t("web_download"))}" aria-label="${escapeHtml(t("web_download"))} ${r.deal + 1}">⤓</a>`
-      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank" title="${escapeHtml(t("web_replay"))}" aria-label="${escapeHtml(t("web_replay"))} ${r.deal + 1}">▶</a></td>`
-      + r.chips.map(cell).join("") + cell(r.pot_after - pot) + `</tr>`;
+    html += `<tr><td>${r.deal + 1}</td>` + r.chips.map(cell).join("") + cell(r.pot_after - pot) + `</tr>`;
     pot = r.pot_after;
   }
   const balances = view ? view.balances : session.balances;
@@ -550,6 +548,12 @@ function renderLedger() {
   }
   html += `<tr class="total"><th scope="row">${escapeHtml(t("web_balance"))}</th>` + balances.map((b) => `<th>${signed(b)}</th>`).join("")
     + `<th>${potNow}</th></tr></tbody></table></div>`;
+  if (session.results.length) {
+    // Each finished deal's record, to keep or to replay.
+    html += `<p class="records">` + session.results.map((r) => `<span>${escapeHtml(t("web_deal"))} ${r.deal + 1}: `
+      + `<a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download>${escapeHtml(t("web_download"))}</a> `
+      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank">${escapeHtml(t("web_replay"))}</a></span>`).join(" · ") + `</p>`;
+  }
   el.innerHTML = html;
 }
 
