@@ -24,12 +24,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import LANGUAGES, messages
 from ..record import Record, RecordError
 from ..store import Store
-from .hub import Hub, LobbyError, levels, seat_links
+from .hub import MAX_NAME, Hub, LobbyError, levels, seat_links
 from .replay import replay_frames
 from .tables import Conn, Settings
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 MAX_RECORD = 200_000
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+DOCS_SERVED = frozenset({"rules.md", "record.md"})
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -103,9 +105,11 @@ async def api_replay(request: Request) -> Response:
     if len(body) > MAX_RECORD:
         return JSONResponse({"error": "the record is too long"}, status_code=413)
     lang = request.query_params.get("lang", "en")
+    # The players' names, one ``name`` parameter per seat (the page knows them for a table's deal).
+    names = [n.strip()[:MAX_NAME] or None for n in request.query_params.getlist("name")] or None
     try:
         text = body.decode("utf-8")
-        return JSONResponse(replay_frames(Record.parse(text), lang))
+        return JSONResponse(replay_frames(Record.parse(text), lang, names))
     except UnicodeDecodeError:
         return JSONResponse({"error": "the record is not UTF-8 text"}, status_code=400)
     except RecordError as e:
@@ -118,6 +122,17 @@ async def api_i18n(request: Request) -> Response:
     if lang not in LANGUAGES:
         return JSONResponse({"error": f"choose a language of {', '.join(LANGUAGES)}"}, status_code=404)
     return JSONResponse(messages("en") | messages(lang))
+
+
+async def doc(request: Request) -> Response:
+    """The project's own rules and record documents (docs/), as plain text, where the
+    service runs from a checkout that has them."""
+    name = request.path_params["name"]
+    path = DOCS / name
+    if name not in DOCS_SERVED or not path.is_file():
+        return PlainTextResponse(f"{name} is not with this installation of lald: see docs/ in its source",
+                                 status_code=404)
+    return PlainTextResponse(path.read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
 
 
 async def play_socket(ws: WebSocket) -> None:
@@ -165,6 +180,8 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         Route("/", _page("index.html")),
         Route("/play", _page("play.html")),
         Route("/replay", _page("replay.html")),
+        Route("/rules", _page("rules.html")),
+        Route("/docs/{name}", doc),
         Route("/api/levels", api_levels),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{table}", api_table),

@@ -11,6 +11,7 @@ A record is the whole truth of a deal, so the viewer shows every hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import IllegalActionError, State, cards_of
@@ -32,11 +33,15 @@ def _picture(state: State, lines: list[str], action: str | None) -> dict[str, An
     }
 
 
-def replay_frames(record: Record, lang: str = "en") -> dict[str, Any]:
-    """Every step of ``record``: before the first action, then after each one."""
+def replay_frames(record: Record, lang: str = "en",
+                  seat_names: Sequence[str | None] | None = None) -> dict[str, Any]:
+    """Every step of ``record``: before the first action, then after each one. ``seat_names``
+    (one per seat, None for a seat without one) name the players; "Seat n" otherwise."""
     catalog = Catalog(lang)
     state = record.start()
-    names = default_names(state.n, catalog)
+    default = default_names(state.n, catalog)
+    given = seat_names if seat_names is not None and len(seat_names) == state.n else default
+    names = [name or default[s] for s, name in enumerate(given)]
     steps = [_picture(state, [describe(op, names, catalog) for op in state.history], None)]
     for i, action in enumerate(record.actions):
         before = len(state.history)

@@ -42,7 +42,7 @@ from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
 from .journal import Journal, Saved
-from .wire import op_json, view_json
+from .wire import action_kinds, op_json, view_json
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -507,7 +507,9 @@ class Table(Saved):
         session = self.session
         results = [{"deal": i, "dealer": session.deals[i].dealer, "won": list(r.won),
                     "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
-                    "prize_to": r.prize_to, "winners": list(r.winners)}
+                    "prize_to": r.prize_to, "winners": list(r.winners), "antes": list(r.antes),
+                    "pairs": None if r.pairs is None else list(r.pairs),
+                    "prize": self.rules.prize if r.prize_to is not None else 0}
                    for i, r in enumerate(session.results)]
         return {"pot": session.pot, "balances": list(session.balances), "results": results,
                 "over": session.over, "winners": list(session.winners), "laugh": self.rules.laugh}
@@ -540,12 +542,14 @@ class Table(Saved):
         table = self._part(("table", conn.lang), lambda: self.summary() | {"names": names})
         view = ("null" if state is None else
                 self._part(("view", seat), lambda: view_json(state.view(seat))))
-        legal = "[]"
+        legal = kinds = "[]"
         if seat is not None and human and state is not None and self.status == "playing":
             legal = self._part(("legal", seat),
                                lambda: [a.to_json() for a in state.legal_actions(seat)])
+            kinds = self._part(("kinds", seat),
+                               lambda: action_kinds(state, state.legal_actions(seat)))
         session = self._part(("session",), self._session_json)
-        return (f'{head[:-1]}, "table": {table}, "view": {view}, "legal": {legal}, '
+        return (f'{head[:-1]}, "table": {table}, "view": {view}, "legal": {legal}, "kinds": {kinds}, '
                 f'"session": {session}}}')
 
     def _deadline(self) -> float | None:

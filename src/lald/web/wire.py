@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Capture, CaptureKind, Claimed, LaidDown, Operation, PlayerView, Trail
+from ..core import Action, Capture, CaptureKind, Claim, Claimed, LaidDown, Operation, PlayerView, State, Trail
 
 
 def view_json(v: PlayerView) -> dict[str, Any]:
@@ -52,3 +52,26 @@ def op_json(op: Operation) -> dict[str, Any]:
     if isinstance(op, Trail):
         return {"kind": "trail", "seat": op.seat, "cards": [str(op.card)]}
     return {"kind": type(op).__name__.lower(), "seat": None, "cards": None}
+
+
+def action_kinds(state: State, actions: list[Action]) -> list[str | None]:
+    """What kind of move each action is, as the engine sees it, so the page can say in
+    words what it does: a capture's kind (``single``, ``sweep``, ``pair``, ``prial``), a
+    claim's (``hand_set``, ``dead``, ``spotter``), None for lying down and trailing.
+
+    >>> from lald.core import Rules, State
+    >>> s = State.deal(Rules.make(), seed=1)
+    >>> legal = s.legal_actions(s.to_move)
+    >>> len(action_kinds(s, legal)) == len(legal)
+    True
+    """
+    out: list[str | None] = []
+    for action in actions:
+        kind: str | None = None
+        if isinstance(action, Capture):
+            kind = None if action.kind is None else str(action.kind)
+        elif isinstance(action, Claim):
+            op = state.clone().apply(action)
+            kind = str(op.kind) if isinstance(op, Claimed) else None
+        out.append(kind)
+    return out

@@ -1,8 +1,18 @@
 // The lobby: open a table (rules, seats, bots), hand out the seat links, list open tables.
 import { applyStatic, initialLang, langSelect, loadCatalog, t } from "./i18n.js";
+import { $, copyText, countText, escapeHtml, toast } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 let levels = [];
+
+// A seat row's level select means two things: for a bot, its level; for a person, the
+// bot that stands in when they leave or their turn timer runs out. The label says which.
+function labelLevel(row) {
+  const human = row.querySelector("select.who").value === "human";
+  row.querySelector(".level-label").textContent = human ? t("web_standin") : t("web_level");
+  row.querySelector(".level-help").textContent = human ? t("web_standin_help") : "";
+  row.querySelector(".level-help").hidden = !human;
+  row.querySelector("input.name").placeholder = t("web_name");
+}
 
 function seatRows() {
   const form = $("create");
@@ -11,21 +21,26 @@ function seatRows() {
   const old = [...box.querySelectorAll(".seatrow")].map((row) => ({
     human: row.querySelector("select.who").value === "human",
     level: row.querySelector("select.level").value,
-    name: row.querySelector("input").value,
+    name: row.querySelector("input.name").value,
   }));
-  box.textContent = "";
+  for (const row of box.querySelectorAll(".seatrow")) row.remove();
   for (let s = 0; s < players; s++) {
     const prev = old[s] || { human: s === 0, level: levels[0], name: "" };
     const row = document.createElement("div");
     row.className = "seatrow";
-    row.innerHTML = `<b>${t("seat_name", { seat: s }).replace("{seat}", s)}</b>
-      <select class="who" aria-label="${t("web_seat_kind")}">
-        <option value="human">${t("web_human")}</option><option value="bot">${t("web_bot")}</option></select>
-      <label>${t("web_level")} <select class="level">${levels.map((l) => `<option>${l}</option>`).join("")}</select></label>
-      <input type="text" maxlength="40" placeholder="${t("web_name")}" aria-label="${t("web_name")}">`;
+    row.dataset.seat = s;
+    const title = escapeHtml(t("seat_name", { seat: s }));
+    row.innerHTML = `<b class="seat-title">${title}</b>
+      <select class="who" aria-label="${title}: ${escapeHtml(t("web_seat_kind"))}">
+        <option value="human">${escapeHtml(t("web_human"))}</option><option value="bot">${escapeHtml(t("web_bot"))}</option></select>
+      <label><span class="level-label"></span> <select class="level">${levels.map((l) => `<option>${escapeHtml(l)}</option>`).join("")}</select></label>
+      <input class="name" type="text" maxlength="40" aria-label="${title}: ${escapeHtml(t("web_name"))}">
+      <p class="level-help"></p>`;
     row.querySelector("select.who").value = prev.human ? "human" : "bot";
     row.querySelector("select.level").value = prev.level;
-    row.querySelector("input").value = prev.name;
+    row.querySelector("input.name").value = prev.name;
+    row.querySelector("select.who").addEventListener("change", () => labelLevel(row));
+    labelLevel(row);
     box.append(row);
   }
 }
@@ -36,7 +51,7 @@ async function create(event) {
   const seats = [...document.querySelectorAll(".seatrow")].map((row) => ({
     human: row.querySelector("select.who").value === "human",
     level: row.querySelector("select.level").value,
-    name: row.querySelector("input").value.trim() || null,
+    name: row.querySelector("input.name").value.trim() || null,
   }));
   const body = {
     preset: form.preset.value,
@@ -45,35 +60,75 @@ async function create(event) {
     turn_seconds: Number(form.turn_seconds.value) || 0,
     seats,
   };
-  const response = await fetch("/api/tables", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const data = await response.json();
+  let response;
+  let data;
+  try {
+    response = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    data = await response.json();
+  } catch {
+    toast(t("web_server_unreachable"));
+    return;
+  }
   if (!response.ok) { toast(data.error); return; }
   const list = $("links");
   list.textContent = "";
   for (const s of data.seats) {
+    if (!s.url) continue;
     const li = document.createElement("li");
+    const name = s.name || t("seat_name", { seat: s.seat });
     const who = s.human ? t("web_human") : `${t("web_bot")} (${s.level})`;
-    li.innerHTML = `<b>${t("seat_name", { seat: s.seat })}</b> · ${who}: <a href="${s.url}" target="_blank"></a> `;
+    li.innerHTML = `<b class="who"></b> · ${escapeHtml(who)}: <a target="_blank"></a>`;
+    li.querySelector("b").textContent = name;
+    li.querySelector("a").href = s.url;
     li.querySelector("a").textContent = s.url;
-    const copy = document.createElement("button");
-    copy.type = "button";
-    copy.textContent = t("web_copy");
-    copy.addEventListener("click", () => navigator.clipboard?.writeText(s.url));
-    li.append(copy);
+    li.append(copyButton(s.url, name));
     list.append(li);
   }
   const li = document.createElement("li");
-  li.innerHTML = `<b>${t("web_watch")}</b>: <a href="${data.watch}" target="_blank"></a>`;
+  li.innerHTML = `<b>${escapeHtml(t("web_watch"))}</b>: <a target="_blank"></a>`;
+  li.querySelector("a").href = data.watch;
   li.querySelector("a").textContent = data.watch;
+  li.append(copyButton(data.watch, t("web_watch")));
   list.append(li);
   $("created").hidden = false;
   refresh();
 }
 
+// A Copy button that says what it did: "Copied", or, where the browser refuses, how to
+// copy by hand (the link is selected for it).
+function copyButton(url, what) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy";
+  button.textContent = t("web_copy");
+  button.setAttribute("aria-label", `${t("web_copy")}: ${what}`);
+  button.addEventListener("click", async () => {
+    const done = await copyText(url);
+    const said = done ? t("web_copied") : t("web_copy_by_hand");
+    button.textContent = done ? t("web_copied") : t("web_copy");
+    $("copied").textContent = `${what}: ${said}`;
+    if (!done) {
+      const range = document.createRange();
+      range.selectNodeContents(button.previousElementSibling);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      toast(said);
+    }
+    clearTimeout(button.timer);
+    button.timer = setTimeout(() => { button.textContent = t("web_copy"); }, 2500);
+  });
+  return button;
+}
+
 async function refresh() {
-  const tables = await (await fetch("/api/tables")).json();
+  let tables;
+  try {
+    tables = await (await fetch("/api/tables")).json();
+  } catch {
+    return;
+  }
   const ul = $("tables");
   ul.textContent = "";
   if (!tables.length) {
@@ -85,18 +140,11 @@ async function refresh() {
     const li = document.createElement("li");
     const free = table.seats.filter((s) => s.human && !s.joined).length;
     const rules = [table.rules.preset, `${table.rules.players}`, ...table.rules.variants].join(" · ");
-    const state = table.status === "waiting" ? t("web_waiting_count", { count: free })
-      : `${t("web_deal")} ${table.deal}/${table.deals}`;
-    li.innerHTML = `<code>${table.id}</code> ${rules} — ${state} — <a href="/play#w=${table.id}">${t("web_watch")}</a>`;
+    const state = table.status === "waiting" ? countText(t, "web_seats_free", free)
+      : t("deal_of", { number: table.deal, deals: table.deals });
+    li.innerHTML = `<code>${escapeHtml(table.id)}</code> ${escapeHtml(rules)} — ${escapeHtml(state)} — <a href="/play#w=${encodeURIComponent(table.id)}">${escapeHtml(t("web_watch"))}</a>`;
     ul.append(li);
   }
-}
-
-function toast(message) {
-  const el = $("toast");
-  el.textContent = message;
-  el.classList.add("show");
-  setTimeout(() => el.classList.remove("show"), 4000);
 }
 
 await loadCatalog(initialLang());

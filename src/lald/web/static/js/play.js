@@ -1,20 +1,31 @@
 // The table page: one websocket, frames in (each the seat's own view), actions out.
 import { applyStatic, initialLang, lang, langSelect, loadCatalog, t } from "./i18n.js";
-import { backEl, cardEl, glyph, glyphs, rankOf, sortCards } from "./cards.js";
+import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
+import { $, countText, escapeHtml, signed, toast } from "./dom.js";
+import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
 
 const params = new URLSearchParams(location.hash.slice(1));
 const token = params.get("t");
 const watchId = params.get("w");
-const $ = (id) => document.getElementById(id);
 
 let ws = null;
 let frame = null;
+let online = false;
 let retry = 0;
 let fatal = false;
 let entries = [];
 let selected = new Set();
 let deadline = null;
 let audio = null;
+// The move this page chose that the table has not shown yet: {v, action}. Sent again after
+// a reconnection if the table is still at version v (the server applies an action only at
+// the version it was chosen on, so a move is never applied twice).
+let pending = null;
+let resend = false;
+// What just happened, shown on the table for a moment: {seat, cards, text, until}.
+let flash = null;
+let lastMove = null;
+const FLASH_MS = 2600;
 
 // -- connection -------------------------------------------------------------------------
 
@@ -23,72 +34,131 @@ function connect() {
   ws = new WebSocket(`${proto}://${location.host}/ws`);
   ws.onopen = () => {
     retry = 0;
-    setConn(true);
+    online = true;
+    resend = pending !== null;
+    setConn();
     ws.send(JSON.stringify(token ? { type: "join", token, lang } : { type: "watch", table: watchId, lang }));
   };
   ws.onmessage = (event) => onMessage(JSON.parse(event.data));
   ws.onclose = () => {
-    setConn(false);
+    online = false;
+    setConn();
     if (!fatal) setTimeout(connect, Math.min(4000, 200 * 2 ** retry++));
+    if (frame) render();
   };
 }
 
 function send(message) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  if (!online || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(message));
+  return true;
 }
 
-function setConn(up) {
+function setConn() {
   const el = $("conn");
-  el.classList.toggle("down", !up);
-  el.textContent = up ? t("web_online") : t("web_reconnecting");
+  el.classList.toggle("down", !online);
+  el.textContent = fatal ? t("web_not_connected") : online ? t("web_online") : t("web_reconnecting");
 }
+
+// A page that cannot play (a bad link, no link): say why and what to do, and stop.
+export function showNotice(text) {
+  fatal = true;
+  const el = $("notice");
+  el.hidden = false;
+  el.innerHTML = `<p>${escapeHtml(text)}</p><p><a href="/">${escapeHtml(t("web_to_lobby"))}</a></p>`;
+  $("board").hidden = true;
+  setConn();
+}
+
+const FATAL = { bad_token: "web_bad_link", no_table: "web_no_such_table" };
 
 function onMessage(msg) {
   if (msg.type === "state") {
     if (msg.reset) { entries = []; $("log").textContent = ""; }
-    const fresh = !msg.reset;
+    const fresh = [];
     for (const entry of msg.log) {
       entries.push(entry);
       appendLog(entry);
-      if (fresh && entry.kind === "laugh") laugh(entry.text);
+      if (!msg.reset) fresh.push(entry);
     }
+    noteMoves(msg.reset ? msg.log : fresh, !msg.reset);
     if (!frame || msg.v !== frame.v) selected.clear();
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
+    if (pending) settlePending();
     render();
   } else if (msg.type === "error") {
-    toast(msg.message);
-    if (msg.code === "bad_token" || msg.code === "no_table") {
-      fatal = true;
-      $("status").textContent = msg.message;
+    if (FATAL[msg.code]) {
+      showNotice(t(FATAL[msg.code]));
       ws.close();
+      return;
     }
+    if (msg.code === "stale" && pending) {
+      pending = null;
+      toast(t("web_changed_meanwhile"));
+      if (frame) render();
+      return;
+    }
+    toast(msg.message);
   }
+}
+
+// A frame has come: the pending move was shown (the version moved on), or, just after a
+// reconnection, it is sent again if it is still legal. An action once applied is never
+// legal again (its cards have moved), so sending it again cannot play it twice.
+function settlePending() {
+  if (resend) {
+    resend = false;
+    const id = actionId(pending.action);
+    if (frame.legal.some((a) => actionId(a) === id)) {
+      pending.v = frame.v;
+      send({ type: "act", v: frame.v, action: pending.action });
+      return;
+    }
+    if (!played(pending.action)) toast(t("web_changed_meanwhile"));
+    pending = null;
+  } else if (frame.v !== pending.v) {
+    pending = null;
+  }
+}
+
+// Whether this deal's log shows ``action`` made (by its seat, with its cards).
+function played(action) {
+  const cards = key(actionCards(action));
+  return entries.some((e) => e.kind === "op" && e.deal === frame.deal && e.op && e.op.seat === action.seat
+    && (action.type === "lie_down" ? e.op.kind === "lie_down" : key(e.op.cards || []) === cards));
+}
+
+// -- what just happened -----------------------------------------------------------------
+
+function noteMoves(list, live) {
+  const start = list.map((e) => e.kind).lastIndexOf("header");
+  const tail = start >= 0 ? list.slice(start) : list;
+  const last = [...tail].reverse().find((e) => e.kind === "op" && e.op && e.op.seat !== null);
+  if (last) lastMove = { text: last.text, cards: last.op.cards || [], seat: last.op.seat, kind: last.op.kind };
+  else if (start >= 0) lastMove = null;
+  if (!live) return;
+  if (last) {
+    flash = { ...lastMove, until: Date.now() + FLASH_MS };
+    clearTimeout(noteMoves.timer);
+    noteMoves.timer = setTimeout(() => { flash = null; if (frame) render(); }, FLASH_MS);
+  }
+  for (const entry of list) if (entry.kind === "laugh") laugh(entry.text);
+  const said = list.filter((e) => ["op", "laugh", "timer", "winner", "tie"].includes(e.kind)).map((e) => e.text);
+  if (said.length) $("announce").textContent = said.join(" ");
 }
 
 // -- actions ----------------------------------------------------------------------------
 
-function actionCards(a) {
-  if (a.type === "capture") return [...a.play, ...a.take];
-  if (a.type === "claim") return a.cards;
-  if (a.type === "trail") return [a.card];
-  return [];
-}
-
-function actionLabel(a) {
-  if (a.type === "capture") return `${glyphs(a.play)} × ${glyphs(a.take)}`;
-  if (a.type === "claim") return `${t("web_claim")} ${glyphs(a.cards)}`;
-  if (a.type === "trail") return `${t("web_trail")} ${glyph(a.card)}`;
-  return t("web_lie_down");
-}
-
 const key = (cards) => [...cards].sort().join(" ");
 
 function act(action) {
-  if (!frame) return;
+  if (!frame || fatal) return;
   wakeAudio();
-  send({ type: "act", v: frame.v, action });
+  pending = { v: frame.v, action: recordForm(action) };
   selected.clear();
+  if (!send({ type: "act", v: frame.v, action: pending.action })) toast(t("web_offline_queued"));
+  render();
 }
 
 function selectedAction() {
@@ -104,29 +174,30 @@ function toggle(code) {
 
 // -- drawing ----------------------------------------------------------------------------
 
-function names() { return frame.table.names; }
+const names = () => frame.table.names;
+const kindOf = (i) => (frame.kinds || [])[i] ?? null;
+const isOut = (view, seat) => view && seat !== null && view.statuses[seat] !== "playing" && !view.over;
 
 function render() {
   if (!frame) return;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
   const view = frame.view;
   const table = frame.table;
   const me = frame.you;
   const mine = me !== null ? table.seats[me] : null;
   const n = table.seats.length;
-  $("deal-info").textContent = view
-    ? `${t("web_deal")} ${frame.deal + 1}/${table.deals}` : "";
-  $("pot").textContent = view ? view.pot : frame.session.pot;
+  $("deal-info").textContent = view ? t("deal_of", { number: frame.deal + 1, deals: table.deals }) : "";
+  $("pot-label").textContent = t("pot_line", { pot: view ? view.pot : frame.session.pot });
+  $("pot-label").title = t("web_pot_help");
+  const showFlash = flash && Date.now() < flash.until;
 
   // seats, clockwise from this page's seat
   const seats = $("seats");
   seats.textContent = "";
   const first = me ?? 0;
-  for (let i = 0; i < n; i++) {
-    const s = (first + i) % n;
-    seats.append(seatBox(s, view, table));
-  }
+  for (let i = 0; i < n; i++) seats.append(seatBox((first + i) % n, view, table, showFlash));
 
-  // the table's cards and this seat's hand
+  // the table's cards (what was just thrown down marked), and what just left it
   const usable = new Set(frame.legal.flatMap(actionCards));
   const hints = new Set();
   if (selected.size) {
@@ -137,8 +208,39 @@ function render() {
   }
   const tableEl = $("table");
   tableEl.textContent = "";
-  for (const code of view ? sortCards(view.table) : []) tableEl.append(card(code, usable, hints));
+  const onTable = view ? new Set(view.table) : new Set();
+  for (const code of view ? sortCards(view.table) : []) {
+    const el = card(code, usable, hints);
+    if (showFlash && flash.cards.includes(code)) el.classList.add("fresh");
+    tableEl.append(el);
+  }
+  if (showFlash && ["capture", "sweep", "claim"].includes(flash.kind) && flash.cards.length) {
+    // The captured cards leave the table toward the seat that took them.
+    const elapsed = FLASH_MS - (flash.until - Date.now());
+    const leaving = document.createElement("div");
+    leaving.className = "leaving";
+    leaving.setAttribute("aria-hidden", "true");
+    leaving.style.animationDelay = `-${elapsed}ms`;
+    for (const code of sortCards(flash.cards.filter((c) => !onTable.has(c)))) {
+      const el = cardEl(code);
+      el.classList.add("gone");
+      leaving.append(el);
+    }
+    const to = document.createElement("span");
+    to.textContent = "→ " + names()[flash.seat];
+    leaving.append(to);
+    tableEl.append(leaving);
+  }
+  const last = $("last-move");
+  last.textContent = "";
+  if (lastMove && view) {
+    const label = document.createElement("b");
+    label.textContent = t("web_last_move") + " ";
+    last.append(label, document.createTextNode(lastMove.text));
+    last.classList.toggle("fresh", Boolean(showFlash));
+  }
 
+  // this seat's hand, grouped by rank
   const hand = $("hand");
   hand.textContent = "";
   const groups = new Map();
@@ -153,80 +255,187 @@ function render() {
     for (const code of codes) group.append(card(code, usable, hints));
     hand.append(group);
   }
+  if (view && me !== null && !view.hand.length) {
+    const empty = document.createElement("p");
+    empty.className = "empty-hand";
+    empty.textContent = t("web_hand_empty");
+    hand.append(empty);
+  }
+  hand.classList.toggle("empty", Boolean(view && !view.hand.length));
   $("h-hand").hidden = me === null;
+  $("hand").hidden = me === null;
 
-  // moves
-  const moves = $("moves");
-  moves.textContent = "";
-  frame.legal.forEach((a, i) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "move" + (a.type === "claim" ? " claim" : " turn");
-    b.dataset.index = i;
-    b.dataset.kind = a.type;
-    b.dataset.cards = actionCards(a).join(" ");
-    b.innerHTML = (i < 9 ? `<kbd>${i + 1}</kbd>` : "") + escapeHtml(actionLabel(a));
-    b.addEventListener("click", () => act(a));
-    moves.append(b);
-  });
+  renderMoves(view);
+  const out = isOut(view, me);
+  const playing = me !== null && mine.human && view && !view.over && !out;
   $("play-sel").disabled = !selectedAction();
-  $("clear-sel").hidden = me === null;
-  $("play-sel").hidden = me === null;
+  $("play-sel").hidden = !playing;
+  $("clear-sel").hidden = !playing;
   $("next-deal").hidden = !frame.can_next;
   $("take").hidden = !(mine && !mine.human);
   $("leave").hidden = !(mine && mine.human && table.status !== "over");
+  document.body.classList.toggle("offline", !online);
   renderStatus();
   renderSettlement();
   renderLedger();
+  if (focused) {
+    const again = document.querySelector(`[data-focus="${CSS.escape(focused)}"]`)
+      || (focused.startsWith("move:") && document.querySelector("#moves button"));
+    if (again) again.focus();
+  }
   // For scripts and tests driving the page: what the page is showing now.
   Object.assign(document.body.dataset, {
     v: frame.v, toMove: view && view.to_move !== null ? view.to_move : "", over: view && view.over ? "1" : "0",
   });
 }
 
+// The legal actions in the order the page shows them, claims first (a claim must be made
+// before the turn's move that would close its window); the keys follow this order.
+function shownMoves() {
+  const all = frame.legal.map((a, i) => [a, i]);
+  return [...all.filter(([a]) => a.type === "claim"), ...all.filter(([a]) => a.type !== "claim")];
+}
+
+function renderMoves(view) {
+  const moves = $("moves");
+  moves.textContent = "";
+  const order = shownMoves();
+  const place = new Map(order.map(([, i], k) => [i, k]));
+  const claims = order.filter(([a]) => a.type === "claim");
+  const turn = order.filter(([a]) => a.type !== "claim");
+  const group = (title, list, cls) => {
+    if (!list.length) return;
+    const box = document.createElement("div");
+    box.className = "move-group " + cls;
+    box.setAttribute("role", "group");
+    const h = document.createElement("p");
+    h.className = "move-title";
+    h.id = `moves-${cls}`;
+    h.textContent = title;
+    box.setAttribute("aria-labelledby", h.id);
+    box.append(h);
+    // What a kind of move does is said once, above its buttons (each button points to it).
+    const helps = new Map();
+    for (const [a, i] of list) {
+      const help = moveHelp(a, kindOf(i));
+      let id = null;
+      if (help) {
+        if (!helps.has(help)) {
+          const p = document.createElement("p");
+          p.className = "move-help";
+          p.id = `help-${cls}-${helps.size}`;
+          p.textContent = help;
+          helps.set(help, p.id);
+          box.append(p);
+        }
+        id = helps.get(help);
+      }
+      box.append(moveButton(a, i, place.get(i), view, id));
+    }
+    moves.append(box);
+  };
+  group(t("web_claims_title"), claims, "claims");
+  group(t("web_turn_title"), turn, "turn");
+}
+
+function moveButton(a, i, position, view, helpId) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "move" + (a.type === "claim" ? " claim" : " turn");
+  const kind = kindOf(i);
+  const id = actionId(a);
+  Object.assign(b.dataset, { index: i, kind: a.type, cards: actionCards(a).join(" "), focus: "move:" + id });
+  if (kind) b.dataset.what = kind;
+  if (pending && actionId(pending.action) === id) b.classList.add("queued");
+  const k = keyOf(position);
+  if (k) {
+    const kbd = document.createElement("kbd");
+    kbd.textContent = k;
+    b.append(kbd);
+    b.setAttribute("aria-keyshortcuts", k);
+  }
+  const label = document.createElement("span");
+  label.className = "what";
+  label.textContent = moveLabel(a, kind, view ? view.hand : []);
+  b.append(label);
+  if (helpId) b.setAttribute("aria-describedby", helpId);
+  b.addEventListener("click", () => act(a));
+  return b;
+}
+
 function card(code, usable, hints) {
   const el = cardEl(code, { selectable: usable.has(code) });
+  if (usable.has(code)) {
+    el.dataset.focus = "card:" + code;
+    el.setAttribute("aria-pressed", selected.has(code) ? "true" : "false");
+    el.addEventListener("click", () => toggle(code));
+  }
   if (selected.has(code)) el.classList.add("selected");
   else if (hints.has(code)) el.classList.add("hint");
-  if (usable.has(code)) el.addEventListener("click", () => toggle(code));
   return el;
 }
 
-function seatBox(s, view, table) {
+function seatBox(s, view, table, showFlash) {
   const info = table.seats[s];
   const box = document.createElement("div");
   box.className = "seat";
   box.dataset.seat = s;
   if (s === frame.you) box.classList.add("me");
-  if (view && view.to_move === s) box.classList.add("to-move");
+  if (view && view.to_move === s && !view.over) box.classList.add("to-move");
   if (view && view.statuses[s] !== "playing") box.classList.add("out");
+  if (showFlash && flash.seat === s) box.classList.add("acted");
   const name = document.createElement("div");
   name.className = "name";
   const dot = document.createElement("span");
-  dot.className = "dot" + (info.online || !info.human ? " on" : "");
-  name.append(dot, document.createTextNode(names()[s]));
+  const on = info.online || !info.human;
+  dot.className = "dot" + (on ? " on" : "");
+  dot.title = on ? t("web_seat_online") : t("web_seat_offline");
+  const text = document.createElement("span");
+  text.className = "nm";
+  text.textContent = names()[s];
+  text.title = names()[s];
+  name.append(dot, text);
   const badges = [];
   if (view && view.dealer === s) badges.push([t("web_dealer"), ""]);
   if (view && view.eldest === s) badges.push([t("web_eldest"), ""]);
-  if (!info.human) badges.push([`${t("web_bot")} · ${info.level}`, "bot"]);
-  for (const [text, cls] of badges) {
+  if (view && view.to_move === s && !view.over) badges.push([t("web_to_move_mark"), "turn"]);
+  for (const [label, cls] of badges) {
     const b = document.createElement("span");
     b.className = "badge " + cls;
-    b.textContent = text;
+    b.textContent = label;
+    name.append(b);
+  }
+  if (!info.human) {
+    const b = document.createElement("span");
+    b.className = "badge bot";
+    b.title = `${t("web_bot")} · ${info.level}`;
+    b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(info.level)}</span>`;
     name.append(b);
   }
   box.append(name);
   if (view) {
     const facts = document.createElement("div");
     facts.className = "facts";
-    facts.innerHTML = `<span>${t("web_hand_count", { count: view.hand_sizes[s] })}</span>`
-      + `<span>${t("web_won_count", { count: view.won_sizes[s] })}</span>`
-      + `<span>${t("web_balance")} ${signed(view.balances[s])}</span>`
-      + `<span>${t("web_status_" + view.statuses[s])}</span>`;
+    const fact = (label, value, title) => {
+      const f = document.createElement("span");
+      f.textContent = `${label} ${value}`;
+      if (title) f.title = title;
+      facts.append(f);
+    };
+    fact(t("web_in_hand"), view.hand_sizes[s]);
+    fact(t("web_won"), view.won_sizes[s]);
+    fact(t("web_balance"), signed(view.balances[s]), t("web_balance_help"));
+    if (view.statuses[s] !== "playing") {
+      const status = document.createElement("span");
+      status.className = "st";
+      status.textContent = t("web_status_" + view.statuses[s]);
+      facts.append(status);
+    }
     box.append(facts);
     if (s !== frame.you) {
       const mini = document.createElement("div");
       mini.className = "minihand";
+      mini.setAttribute("aria-hidden", "true");
       for (let i = 0; i < view.hand_sizes[s]; i++) mini.append(backEl());
       box.append(mini);
     }
@@ -240,65 +449,111 @@ function renderStatus() {
   const view = frame.view;
   const table = frame.table;
   const me = frame.you;
-  let text = "";
+  const parts = [];
+  if (!online) parts.push(t("web_offline_status"));
+  if (pending && !online) parts.push(t("web_offline_queued"));
+  if (me === null) parts.push(t("web_spectating"));
+  else if (!table.seats[me].human) parts.push(t("web_bot_plays"));
   if (table.status === "waiting") {
     const waiting = table.seats.filter((s) => s.human && !s.joined).map((s) => table.names[s.seat]);
-    text = t("web_waiting", { names: waiting.join(", ") });
+    parts.push(t("web_waiting", { names: waiting.join(", ") }));
   } else if (table.status === "over") {
-    text = t("web_session_over");
+    parts.push(t("web_session_over"));
   } else if (view && view.over) {
-    text = t("web_deal_over");
+    parts.push(t("web_deal_over"));
   } else if (view) {
+    if (isOut(view, me)) {
+      parts.push(t(view.statuses[me] === "lain_down" ? "web_out_lain_down" : "web_out_empty"));
+      if (frame.legal.length) parts.push(t("web_out_may_claim"));
+    }
     const mover = view.to_move;
-    text = mover === me ? t("web_your_turn") : t("web_turn_of", { name: table.names[mover] });
-    if (deadline !== null) text += " " + t("web_seconds_left", { seconds: Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) });
+    parts.push(mover === me ? t("web_your_turn") : t("web_turn_of", { name: table.names[mover] }));
+    if (deadline !== null) {
+      const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      parts.push(countText(t, "web_seconds_left", seconds, { seconds }));
+    }
   }
-  if (me === null) text = t("web_spectating") + " " + text;
-  else if (!table.seats[me].human) text = t("web_bot_plays") + " " + text;
-  el.textContent = text;
-  el.classList.toggle("mine", view && view.to_move === me);
+  el.textContent = parts.join(" ");
+  el.classList.toggle("mine", Boolean(view && view.to_move === me && !view.over));
 }
 
+// The deal's settlement: one row per player, one number per column, then the narration.
 function renderSettlement() {
   const el = $("settlement");
   const view = frame.view;
-  if (!view || !view.over) { el.hidden = true; return; }
+  const result = frame.session.results[frame.deal];
+  if (!view || !view.over || !result) { el.hidden = true; return; }
   const deal = frame.deal;
-  const settle = entries.filter((e) => e.deal === deal && (e.kind === "settle" || e.kind === "winner" || e.kind === "tie"));
+  const nm = names();
   el.hidden = false;
-  el.textContent = "";
-  const h = document.createElement("h2");
-  h.textContent = `${t("web_settlement")} · ${t("web_deal")} ${deal + 1}`;
-  el.append(h);
-  for (const e of settle) {
-    for (const line of e.lines || [e.text]) {
-      const p = document.createElement("p");
-      p.textContent = line;
-      if (e.kind !== "settle") p.className = "winner";
-      el.append(p);
-    }
+  let html = `<h2 id="h-settlement">${escapeHtml(t("web_settlement"))} · ${escapeHtml(t("deal_of", { number: deal + 1, deals: frame.table.deals }))}</h2>`;
+  const chips = result.pairs !== null && result.pairs !== undefined;
+  html += `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(t("web_settlement"))}"><table class="settle"><thead><tr><th scope="col">${escapeHtml(t("web_player"))}</th>`
+    + `<th scope="col">${escapeHtml(t("web_cards_won"))}</th>`;
+  if (chips) {
+    html += `<th scope="col">${escapeHtml(t("web_col_pairs"))}</th><th scope="col">${escapeHtml(t("web_col_prize"))}</th>`
+      + `<th scope="col">${escapeHtml(t("web_col_antes"))}</th><th scope="col">${escapeHtml(t("web_col_deal"))}</th>`
+      + `<th scope="col">${escapeHtml(t("web_balance"))}</th>`;
   }
-  const links = document.createElement("p");
-  links.innerHTML = `<a href="/api/tables/${frame.table.id}/deals/${deal}/record" download>${t("web_download")}</a> · `
-    + `<a href="/replay#table=${frame.table.id}&deal=${deal}" target="_blank">${t("web_replay")}</a>`;
-  el.append(links);
+  html += `</tr></thead><tbody>`;
+  const balances = view.balances;
+  for (let s = 0; s < nm.length; s++) {
+    const best = result.winners.includes(s) && !chips;
+    html += `<tr${best ? ' class="best"' : ""}><th scope="row" class="nm" title="${escapeHtml(nm[s])}">${escapeHtml(nm[s])}</th><td>${result.won[s]}</td>`;
+    if (chips) {
+      html += `<td>${signed(result.pairs[s])}</td><td>${result.prize_to === s ? signed(result.prize) : ""}</td>`
+        + `<td>${signed(-result.antes[s])}</td><td><b>${signed(result.chips[s])}</b></td><td>${signed(balances[s])}</td>`;
+    }
+    html += `</tr>`;
+  }
+  html += `</tbody></table></div>`;
+  if (chips) html += `<p class="small">${escapeHtml(t("web_settle_pot", { pot: result.pot_after }))}</p>`;
+  const lines = entries.filter((e) => e.deal === deal && e.kind === "settle").flatMap((e) => e.lines || [e.text]);
+  if (lines.length) {
+    html += `<details><summary>${escapeHtml(t("web_settle_how"))}</summary>`
+      + lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("") + `</details>`;
+  }
+  for (const e of entries.filter((x) => x.deal === deal && (x.kind === "winner" || x.kind === "tie"))) {
+    html += `<p class="winner">${escapeHtml(e.text)}</p>`;
+  }
+  html += `<p><a href="/api/tables/${frame.table.id}/deals/${deal}/record" download>${escapeHtml(t("web_download"))}</a> · `
+    + `<a href="/replay#table=${frame.table.id}&deal=${deal}" target="_blank">${escapeHtml(t("web_replay"))}</a></p>`;
+  el.innerHTML = html;
 }
 
+// The ledger: each finished deal's chips (antes included) and what it did to the pot; the
+// deal in play so far (its antes); the last row is the balance now and the pot now, the
+// same numbers as the seat boxes and the table's heading.
 function renderLedger() {
   const el = $("ledger");
-  const results = frame.session.results;
+  const session = frame.session;
+  const view = frame.view;
   const n = frame.table.seats.length;
   const nm = names();
-  let html = `<table class="ledger"><thead><tr><th>${t("web_deal")}</th>`;
-  for (let s = 0; s < n; s++) html += `<th title="${escapeHtml(nm[s])}">${escapeHtml(short(nm[s]))}</th>`;
-  html += `<th></th></tr></thead><tbody>`;
-  for (const r of results) {
-    html += `<tr><td>${r.deal + 1}</td>` + r.chips.map((c) => `<td>${signed(c)}</td>`).join("")
-      + `<td><a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download title="${t("web_download")}">⤓</a> `
-      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank" title="${t("web_replay")}">▶</a></td></tr>`;
+  const cell = (v) => `<td>${signed(v)}</td>`;
+  let html = `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(t("web_ledger"))}"><table class="ledger"><caption>${escapeHtml(t("web_ledger_help"))}</caption>`
+    + `<thead><tr><th scope="col">${escapeHtml(t("web_deal"))}</th>`;
+  for (let s = 0; s < n; s++) html += `<th scope="col" class="nm" title="${escapeHtml(nm[s])}">${escapeHtml(nm[s])}</th>`;
+  html += `<th scope="col">${escapeHtml(t("web_pot"))}</th></tr></thead><tbody>`;
+  let pot = 0;
+  for (const r of session.results) {
+    html += `<tr><td>${r.deal + 1}</td>` + r.chips.map(cell).join("") + cell(r.pot_after - pot) + `</tr>`;
+    pot = r.pot_after;
   }
-  html += `<tr><th>${t("web_balance")}</th>` + frame.session.balances.map((b) => `<th>${signed(b)}</th>`).join("")
-    + `<th></th></tr></tbody></table>`;
+  const balances = view ? view.balances : session.balances;
+  const potNow = view ? view.pot : session.pot;
+  if (view && !view.over) {
+    html += `<tr class="now"><td>${frame.deal + 1} <small>${escapeHtml(t("web_so_far"))}</small></td>`
+      + balances.map((b, s) => cell(b - session.balances[s])).join("") + cell(potNow - session.pot) + `</tr>`;
+  }
+  html += `<tr class="total"><th scope="row">${escapeHtml(t("web_balance"))}</th>` + balances.map((b) => `<th>${signed(b)}</th>`).join("")
+    + `<th>${potNow}</th></tr></tbody></table></div>`;
+  if (session.results.length) {
+    // Each finished deal's record, to keep or to replay.
+    html += `<p class="records">` + session.results.map((r) => `<span>${escapeHtml(t("web_deal"))} ${r.deal + 1}: `
+      + `<a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download>${escapeHtml(t("web_download"))}</a> `
+      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank">${escapeHtml(t("web_replay"))}</a></span>`).join(" · ") + `</p>`;
+  }
   el.innerHTML = html;
 }
 
@@ -345,20 +600,6 @@ function playLaugh() {
   }
 }
 
-function toast(message) {
-  const el = $("toast");
-  el.textContent = message;
-  el.classList.add("show");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => el.classList.remove("show"), 3500);
-}
-
-const signed = (v) => (v > 0 ? "+" : "") + v;
-const short = (name) => (name.length > 8 ? name.slice(0, 7) + "…" : name);
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
 // -- input ------------------------------------------------------------------------------
 
 $("play-sel").addEventListener("click", () => { const a = selectedAction(); if (a) act(a); });
@@ -368,20 +609,22 @@ $("take").addEventListener("click", () => send({ type: "take" }));
 $("leave").addEventListener("click", () => send({ type: "leave" }));
 
 document.addEventListener("keydown", (event) => {
-  if (!frame || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!frame || fatal || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-  if (/^[1-9]$/.test(event.key)) {
-    const a = frame.legal[Number(event.key) - 1];
-    if (a) { event.preventDefault(); act(a); }
-  } else if (event.key === "Enter" && !(target instanceof HTMLButtonElement)) {
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+  const index = moveOfKey(event.key);
+  if ((event.key === "n" || event.key === "N") && frame.can_next) {
+    event.preventDefault();
+    send({ type: "next_deal" });
+  } else if (index >= 0 && index < frame.legal.length) {
+    event.preventDefault();
+    act(shownMoves()[index][0]);
+  } else if (event.key === "Enter" && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLAnchorElement)) {
     const a = selectedAction();
     if (a) { event.preventDefault(); act(a); }
   } else if (event.key === "Escape") {
     selected.clear();
     render();
-  } else if (event.key === "n" || event.key === "N") {
-    if (frame.can_next) send({ type: "next_deal" });
   }
 });
 document.addEventListener("pointerdown", wakeAudio, { once: true });
@@ -393,10 +636,11 @@ await loadCatalog(initialLang());
 applyStatic();
 $("lang-slot").append(langSelect((l) => {
   send({ type: "lang", lang: l });
-  setConn(ws && ws.readyState === WebSocket.OPEN);
+  setConn();
+  if (frame) render();
 }));
 if (!token && !watchId) {
-  $("status").textContent = t("web_no_link");
+  showNotice(t("web_no_link"));
 } else {
   connect();
 }

@@ -1,25 +1,61 @@
 // The replay viewer: the server replays a record through the engine; we step through it.
 import { applyStatic, initialLang, lang, langSelect, loadCatalog, t } from "./i18n.js";
 import { cardEl, sortCards } from "./cards.js";
+import { $ } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 let data = null;
 let at = 0;
+let text = "";
+let names = null;
+
+function fail(message) {
+  $("load-error").textContent = message;
+  if (message) $("loader").hidden = false;
+}
 
 async function load() {
-  const response = await fetch(`/api/replay?lang=${lang}`, { method: "POST", body: $("record").value });
-  const body = await response.json();
-  if (!response.ok) { toast(body.error); return; }
+  if (!text.trim()) { fail(t("web_replay_empty")); return; }
+  const query = new URLSearchParams({ lang });
+  for (const name of names || []) query.append("name", name || "");
+  let response;
+  let body;
+  try {
+    response = await fetch(`/api/replay?${query}`, { method: "POST", body: text });
+    body = await response.json();
+  } catch {
+    fail(t("web_server_unreachable"));
+    return;
+  }
+  if (!response.ok) { fail(t("web_replay_bad", { reason: body.error })); return; }
+  fail("");
   data = body;
   at = Math.min(at, data.steps.length - 1);
   $("viewer").hidden = false;
   draw();
 }
 
+function pile(label, codes, emptyText) {
+  const box = document.createElement("div");
+  box.className = "pile";
+  const b = document.createElement("span");
+  b.textContent = label;
+  box.append(b);
+  if (!codes.length) {
+    const none = document.createElement("span");
+    none.className = "none";
+    none.textContent = emptyText;
+    box.append(none);
+  }
+  for (const c of sortCards(codes)) box.append(cardEl(c));
+  return box;
+}
+
 function draw() {
   if (!data) return;
   const step = data.steps[at];
-  $("step").textContent = `${at} / ${data.steps.length - 1}` + (step.action ? ` — ${step.action}` : "");
+  const last = data.steps.length - 1;
+  $("step").textContent = at === 0 ? t("web_replay_start", { steps: last })
+    : t("web_replay_step", { step: at, steps: last });
   const lines = $("lines");
   lines.textContent = "";
   for (const line of step.lines) {
@@ -34,15 +70,32 @@ function draw() {
   hands.textContent = "";
   step.hands.forEach((hand, s) => {
     const row = document.createElement("div");
-    row.className = "row";
-    const marks = (s === data.dealer ? " · " + t("web_dealer") : "") + (step.to_move === s ? " ◀" : "");
-    row.innerHTML = `<b>${data.names[s]}${marks}</b><span>${t("web_won_count", { count: step.won[s].length })}</span>`;
-    const cards = document.createElement("div");
-    cards.className = "cards";
-    for (const c of hand) cards.append(cardEl(c));
-    row.append(cards);
+    row.className = "row" + (step.to_move === s ? " to-move" : "");
+    row.dataset.seat = s;
+    const who = document.createElement("div");
+    who.className = "who";
+    const name = document.createElement("span");
+    name.className = "nm";
+    name.textContent = data.names[s];
+    name.title = data.names[s];
+    who.append(name);
+    const marks = [];
+    if (s === data.dealer) marks.push([t("web_dealer"), ""]);
+    if (step.to_move === s) marks.push([t("web_to_move_mark"), "turn"]);
+    if (step.statuses[s] !== "playing") marks.push([t("web_status_" + step.statuses[s]), ""]);
+    for (const [label, cls] of marks) {
+      const badge = document.createElement("span");
+      badge.className = "badge " + cls;
+      badge.textContent = label;
+      who.append(badge);
+    }
+    row.append(who);
+    row.append(pile(t("web_replay_hand"), hand, t("web_replay_none")));
+    row.append(pile(t("web_replay_won"), step.won[s], t("web_replay_none")));
     hands.append(row);
   });
+  $("first").disabled = $("prev").disabled = at === 0;
+  $("next").disabled = $("last").disabled = at === last;
 }
 
 function go(i) {
@@ -51,21 +104,14 @@ function go(i) {
   draw();
 }
 
-function toast(message) {
-  const el = $("toast");
-  el.textContent = message;
-  el.classList.add("show");
-  setTimeout(() => el.classList.remove("show"), 5000);
-}
-
-$("load").addEventListener("click", () => { at = 0; load(); });
+$("load").addEventListener("click", () => { text = $("record").value; at = 0; names = null; load(); });
 $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(at - 1));
 $("next").addEventListener("click", () => go(at + 1));
 $("last").addEventListener("click", () => go(Infinity));
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
-  if (file) { $("record").value = await file.text(); at = 0; load(); }
+  if (file) { text = await file.text(); $("record").value = text; at = 0; names = null; load(); }
 });
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
@@ -79,8 +125,15 @@ await loadCatalog(initialLang());
 applyStatic();
 $("lang-slot").append(langSelect(() => { if (data) load(); }));
 const params = new URLSearchParams(location.hash.slice(1));
-if (params.get("table") && params.get("deal") !== null) {
-  const response = await fetch(`/api/tables/${params.get("table")}/deals/${params.get("deal")}/record`);
-  if (response.ok) { $("record").value = await response.text(); load(); }
-  else toast((await response.json()).error);
+const tableId = params.get("table");
+const deal = params.get("deal");
+if (tableId && deal !== null) {
+  // A deal of a table: its players' names and its record, straight to the viewer.
+  $("loader").hidden = true;
+  const [summary, record] = await Promise.all([
+    fetch(`/api/tables/${encodeURIComponent(tableId)}`), fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${encodeURIComponent(deal)}/record`),
+  ]);
+  if (summary.ok) names = (await summary.json()).seats.map((s) => s.name);
+  if (record.ok) { text = await record.text(); load(); }
+  else fail((await record.json()).error);
 }
