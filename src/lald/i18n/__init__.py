@@ -117,6 +117,14 @@ class Catalog:
         """The CLDR plural category of ``count`` in this language (``one``, ``other``...)."""
         return _rule(self.lang)(_number(count))
 
+    def decimal(self, value: float, signed: bool = False) -> str:
+        """``value`` with one decimal, written the language's way (``+2,2`` in German)."""
+        from babel.numbers import format_decimal
+
+        pattern = "+0.0;-0.0" if signed else "0.0"
+        return str(format_decimal(round(value, 1), format=pattern,
+                                  locale=locale_tag(self.lang).replace("-", "_")))
+
     def t(self, key: str, **values: Any) -> str:
         """The message ``key`` filled with ``values``; a plural entry picks its form by
         ``count``."""

@@ -62,6 +62,18 @@ HANDOVER_QUIET = 0.6
 DEAL_END_PAUSE = 3.0
 
 
+class Menu(OptionList):
+    """The action menu: a key typed before the current prompt was shown is not for it."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual calls each class's handler in turn: preventing the default stops the
+        # option list's own handling of a stale key.
+        app = self.app
+        if isinstance(app, TableApp) and event.time < app.fence:
+            event.stop()
+            event.prevent_default()
+
+
 class TableScreen(Screen[None]):
     """The card table of one session."""
 
@@ -92,6 +104,7 @@ class TableScreen(Screen[None]):
         self._ticker: Timer | None = None
         self._deadline = 0.0
         self._asking = False  # a confirmation is open for the current prompt
+        self._serial = 0  # which prompt the menu's lines belong to
 
     def compose(self) -> ComposeResult:
         """Seats, table, hand and choices on the left; log and ledger on the right."""
@@ -102,7 +115,7 @@ class TableScreen(Screen[None]):
                 yield CardsView(id="table", classes="panel")
                 yield CardsView(id="hand", classes="panel")
                 yield Static(id="prompt-title")
-                yield OptionList(id="menu")
+                yield Menu(id="menu")
                 yield LinesView(id="hint")
             with Vertical(id="right"):
                 yield LogView(id="log", classes="panel")
@@ -189,7 +202,7 @@ class TableScreen(Screen[None]):
             label = Text(f"{key}. {choice.label}")
             if i - 1 == best:
                 label.append("  ◀ " + self.catalog.t("hint_mark"), style="bold")
-            options.append(Option(label))
+            options.append(Option(label, id=f"p{self._serial}-{i}"))
         menu.add_options(options)
         menu.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
 
@@ -199,6 +212,9 @@ class TableScreen(Screen[None]):
         self.prompt = prompt
         self.hint = None
         self._asking = False
+        self._serial += 1
+        app: TableApp = self.app  # type: ignore[assignment]
+        app.fence = max(app.fence, get_time())
         self.viewer = self._last_human = prompt.seat
         self.menu = choices(prompt, state, self.catalog)
         self.redraw()
@@ -307,7 +323,9 @@ class TableScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#menu")
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_pick(event.option_index)
+        # an Enter queued behind other keys may arrive after its prompt is gone
+        if event.option.id is not None and event.option.id.startswith(f"p{self._serial}-"):
+            self.action_pick(event.option_index)
 
     def action_pick(self, index: int) -> None:
         """Choose menu line ``index``."""
@@ -409,6 +427,13 @@ class TableApp(App[str]):
         self.fence = 0.0
         """Keys stamped before this moment are dropped (typed before the screen showed)."""
         self.started = not setup
+
+    async def _on_key(self, event: events.Key) -> None:
+        # a key comes back here for the bindings after its widget: drop it if it was typed
+        # before the screen or prompt it would act on was shown (preventing the default
+        # stops Textual's own handler, which runs after this one)
+        if event.time < self.fence:
+            event.prevent_default()
 
     async def on_event(self, event: events.Event) -> None:
         """Drop keys typed before the active screen was shown."""

@@ -18,7 +18,7 @@ from .. import bots
 from ..core import Action, Capture, CaptureKind, Claim, LieDown, Scoring, State
 from ..i18n import Catalog
 from .game import Prompt, PromptKind, best_level
-from .words import Choice, action_label, level_label, outcome_code
+from .words import Choice, action_label, outcome_code
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -30,8 +30,8 @@ class Hint:
 
 
 def _chips(value: float, catalog: Catalog, signed: bool) -> str:
-    text = f"{value:+.1f}" if signed else f"{value:.1f}"
-    return catalog.t("n_chips", count=Decimal(text.lstrip("+").replace("-", "")), amount=text)
+    # the plural follows the number as written: "1.0 chips" has a visible decimal (CLDR)
+    return catalog.t("n_chips", count=Decimal(f"{abs(value):.1f}"), amount=catalog.decimal(value, signed))
 
 
 def _what(action: Action | None, state: State, catalog: Catalog) -> str:
@@ -100,7 +100,7 @@ def advise(state: State, prompt: Prompt, menu: Sequence[Choice], catalog: Catalo
         if same:
             index = i
     what = action_label(action, state, catalog) if action is not None else t("act_pass")
-    sentences = [t("hint_do", level=level_label(level, catalog), action=what), _what(action, state, catalog)]
+    sentences = [t("hint_do", action=what), _what(action, state, catalog)]
     if len(menu) - (1 if prompt.kind is PromptKind.CLAIM else 0) == 1 and action is not None:
         sentences.append(t("hint_only"))
     elif means and state.rules.scoring is Scoring.CHIPS:

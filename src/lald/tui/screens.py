@@ -164,6 +164,8 @@ class SettlementScreen(Closing, Screen[None]):
 class HelpScreen(Closing, ModalScreen[None]):
     """The rules for a first-time player, and the options in force."""
 
+    AUTO_FOCUS = "#help-body"
+
     BINDINGS = [Binding("escape", "close_help", show=False),
                 Binding("question_mark", "close_help", show=False),
                 Binding("q", "app.save_quit", show=False)]
@@ -175,19 +177,15 @@ class HelpScreen(Closing, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Rules paragraphs, then the options."""
         t = self.catalog.t
+        rules, options = LinesView(id="help-rules"), LinesView(id="help-options")
+        rules.show([t(k) + "\n" for k in HELP_KEYS[:-1]] + [t("help_more", path=RULES_DOC) + "\n"])
+        options.show([t(HELP_KEYS[-1]), *("  " + line for line in options_lines(self.rules, self.catalog))])
         with VerticalScroll(classes="dialog", id="help-body"):
-            yield LinesView(id="help-rules")
-            yield LinesView(id="help-options")
+            yield rules
+            yield options
         yield KeyBar(Text(t("keys_help")), classes="keys")
 
-    def on_mount(self) -> None:
-        """Fill in the text."""
-        t = self.catalog.t
-        self.query_one("#help-rules", LinesView).show(
-            [t(k) + "\n" for k in HELP_KEYS[:-1]] + [t("help_more", path=RULES_DOC) + "\n"])
-        self.query_one("#help-options", LinesView).show(
-            [t(HELP_KEYS[-1]), *("  " + line for line in options_lines(self.rules, self.catalog))])
-        self.query_one("#help-body").focus()
+
 
     def action_close_help(self) -> None:
         """Back to the table."""

@@ -64,13 +64,20 @@ class SeatsView(Static):
         """Draw the rows."""
         t = catalog.t
         table = Table(expand=True, box=None, pad_edge=False)
-        for key in ("col_name", "col_marks", "col_hand", "col_won", "col_status", "col_balance"):
+        # the compact layout (80×24) leaves out the roles: the status line names the dealer
+        compact = self.screen.has_class("compact")
+        keys = ["col_name", "col_marks", "col_hand", "col_won", "col_status", "col_balance"]
+        if compact:
+            keys.remove("col_marks")
+        for key in keys:
             table.add_column(t(key), no_wrap=True, justify="right" if key in (
                 "col_hand", "col_won", "col_balance") else "left")
         for r in rows:
             style = "bold reverse" if r.to_move else ""
-            table.add_row(r.name, r.marks, str(r.hand), str(r.won), r.status,
-                          f"{r.balance:+d}", style=style)
+            cells = [r.name, r.marks, str(r.hand), str(r.won), r.status, f"{r.balance:+d}"]
+            if compact:
+                del cells[1]
+            table.add_row(*cells, style=style)
         self.rows = tuple(rows)
         self.update(table)
 

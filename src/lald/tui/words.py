@@ -209,7 +209,8 @@ def cut_lines(game: Game, catalog: Catalog) -> list[str]:
 def turn_line(view: PlayerView, names: Sequence[str], catalog: Catalog, deal_number: int,
               deals: int) -> str:
     """Deal, pot and whose turn, in one line."""
-    parts = [catalog.t("deal_of", number=deal_number, deals=deals)]
+    parts = [catalog.t("deal_of", number=deal_number, deals=deals),
+             catalog.t("dealer_line", name=names[view.dealer])]
     if view.to_move is not None:
         parts.append(catalog.t("to_move", name=names[view.to_move]))
     parts.append(catalog.t("pot_line", pot=view.pot))
