@@ -85,34 +85,45 @@ def explain_settlement(
     balances: Sequence[int],
     catalog: Catalog = _EN,
 ) -> list[str]:
-    """The settlement line by line: antes, who paid, the prize and why, who took,
-    each seat's chips and balance, the pot. ``balances`` are after the deal."""
+    """The settlement line by line: the stakes, each seat's pairs against the quota, who
+    pays into the pot, who wins the prize and why, who is paid from the pot, each seat's
+    chips and balance, the pot. ``balances`` are after the deal.
+
+    One word, one meaning: the *pot* is the chips in the middle, the *prize* is what the
+    last with cards (or the last capture) wins from it, a seat is *paid* from the pot for
+    pairs above the quota and *pays* into it for pairs below, its *balance* is its chips
+    over the session.
+    """
     t = catalog.t
     n = rules.players
     lines = []
     if rules.scoring is Scoring.CARD_COUNT:
-        lines.append(t("card_count_winners", names=join_names([names[s] for s in result.winners],
-                                                              catalog),
-                       won=result.won[result.winners[0]]))
+        key = "card_count_winner" if len(result.winners) == 1 else "card_count_shared"
+        lines.append(t(key, names=join_names([names[s] for s in result.winners], catalog),
+                       count=result.won[result.winners[0]]))
         return lines
     assert result.pairs is not None
-    lines.append(t("settle_antes", dealer=names[dealer], dealer_ante=rules.ante_dealer,
-                   other_ante=rules.ante_other))
+
+    def chips(count: int) -> str:
+        return t("n_chips", count=count, amount=count)
+
+    lines.append(t("settle_antes", dealer=names[dealer], dealer_chips=chips(rules.ante_dealer),
+                   other_chips=chips(rules.ante_other)))
     for s in range(n):
-        lines.append(t("settle_won", name=names[s], won=result.won[s], pairs=result.pairs[s],
-                       quota=rules.quota))
+        lines.append(t("settle_won", name=names[s], cards=t("n_cards", count=result.won[s]),
+                       pairs=t("n_pairs", count=result.pairs[s]), quota=rules.quota))
     for s in range(n):
         if result.pairs[s] < 0:
-            lines.append(t("settle_pays", name=names[s], amount=-result.pairs[s]))
+            lines.append(t("settle_pays", name=names[s], count=-result.pairs[s]))
     if result.prize_to is None:
-        lines.append(t("settle_prize_none", prize=rules.prize))
+        lines.append(t("settle_prize_none", count=rules.prize))
     else:
         key = ("settle_prize_survivor" if rules.prize_rule is PrizeRule.SURVIVOR
                else "settle_prize_last_capture")
-        lines.append(t(key, name=names[result.prize_to], prize=rules.prize))
+        lines.append(t(key, name=names[result.prize_to], count=rules.prize))
     for s in range(n):
         if result.pairs[s] > 0:
-            lines.append(t("settle_takes", name=names[s], amount=result.pairs[s]))
+            lines.append(t("settle_takes", name=names[s], count=result.pairs[s]))
     for s in range(n):
         lines.append(t("settle_chips", name=names[s], chips=result.chips[s], balance=balances[s]))
     lines.append(t("settle_pot", before=result.pot_before, after=result.pot_after))

@@ -133,7 +133,9 @@ def test_snapshot_and_restore_continue_the_same_session() -> None:
         Game.restore({"format": "something else"})
 
 
-def test_menu_groups_card_choices_and_confirms_lying_down() -> None:
+def test_menu_offers_one_choice_per_outcome_and_confirms_lying_down() -> None:
+    # issue 11, terminal 8: "one 7 takes one 7 (4 ways)" asked which suit, though only
+    # ranks matter; now each different outcome is one line with the engine's cards
     rules = Rules.make()
     hands = [parse_cards("QS 2S 3S 4S 5S 6S 7S 8S"), parse_cards("AH 2H 3H 4H 5H 6H 7H 8H"),
              parse_cards("AD 2D 3D 4D 5D 6D 7D 8D"), parse_cards("AC 2C 3C 4C 5C 6C 7C 8C"),
@@ -142,10 +144,14 @@ def test_menu_groups_card_choices_and_confirms_lying_down() -> None:
     state = State.from_layout(rules, hands, table, dealer=4)
     prompt = Prompt(0, PromptKind.TURN, tuple(state.legal_actions(0)))
     menu = choices(prompt, state, EN)
-    sweep = [c for c in menu if len(c.actions) == 1 and "sweeps" in c.label]
-    singles = [c for c in menu if len(c.actions) == 3]
-    assert sweep and singles and "(3 ways)" in singles[0].label
-    assert sum(len(c.actions) for c in menu) == len(prompt.actions)
+    assert len(prompt.actions) == 4  # Q♠ takes one of three queens, or sweeps them
+    assert [c.label for c in menu] == ["Q♠ takes Q♥", "Q♠ sweeps all three: Q♥ Q♦ Q♣"]
+    assert [c.ways for c in menu] == [3, 1]
+    assert all(c.action in prompt.actions for c in menu)
+    # a hand prial of nines set aside: two of three, one line (the engine keeps real cards)
+    sets = choices(Prompt(4, PromptKind.CLAIM, tuple(state.claims(4))), state, EN)
+    assert [c.label for c in sets] == ["set aside 9♠ 9♥ 9♦ 9♣ from your hand",
+                                       "set aside 10♠ 10♥ from your hand", "let it pass"]
     # the lie-down is a confirmed choice
     state2 = State.from_layout(rules, hands, parse_cards("KS KH KD KC JS JH JD JC TC QH QD QC"),
                                dealer=4)
@@ -156,7 +162,7 @@ def test_menu_groups_card_choices_and_confirms_lying_down() -> None:
     assert len(confirmed) == 1 and confirmed[0].label.startswith("lie down")
     # the queens left on the table after a single took one are a spotter claim
     assert any(c.label == "claim Q♦ Q♣ from the table" for c in menu2)
-    assert choices(Prompt(0, PromptKind.CLAIM, ()), state2, EN)[-1].actions == ()
+    assert choices(Prompt(0, PromptKind.CLAIM, ()), state2, EN)[-1].action is None
 
 
 def test_hand_is_grouped_by_rank() -> None:

@@ -3,15 +3,21 @@
 :class:`TableApp` holds the :class:`~lald.tui.game.Game`; :class:`TableScreen` draws the
 engine's view of the seat whose decision it is and drives the turn loop, one bot move
 per ``pace`` seconds, stopping whenever a person is asked something.
+
+Keys typed faster than the screens change are dropped, not sent to a screen they were
+not typed at: :meth:`TableApp.on_event` ignores a key stamped before the active screen
+was shown (and, after a hot-seat hand-over, for :data:`HANDOVER_QUIET` seconds more),
+every screen acts only while it is the active one, and a dialog closes once.
 """
 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import math
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual._time import get_time  # the clock Textual stamps its events with
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,14 +27,13 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core import Action, LaidDown, Operation, State
+from ..core import Action, LaidDown, LieDown, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
 from .game import Game, Prompt, PromptKind
-from .hints import hint_line
+from .hints import Hint, advise
 from .screens import (
-    _DIGITS,
-    ChoiceScreen,
+    DIGITS,
     ConfirmScreen,
     HelpScreen,
     KeyBar,
@@ -36,14 +41,13 @@ from .screens import (
     SettlementScreen,
     SetupScreen,
 )
-from .store import Store
-from .widgets import CardsView, LinesView, LogView, SeatsView
+from .store import SaveError, Store
+from .widgets import CardsView, LedgerView, LinesView, LogView, SeatsView
 from .words import (
     Choice,
-    action_label,
     choices,
     cut_lines,
-    ledger_lines,
+    ledger,
     log_lines,
     outcome_lines,
     prompt_title,
@@ -51,17 +55,36 @@ from .words import (
     turn_line,
 )
 
+#: Seconds after a hot-seat hand-over during which keys are ignored (a double Enter).
+HANDOVER_QUIET = 0.6
+
+#: Seconds the end of a deal stays on the table when only bots play (people press Enter).
+DEAL_END_PAUSE = 3.0
+
+
+class Menu(OptionList):
+    """The action menu: a key typed before the current prompt was shown is not for it."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual calls each class's handler in turn: preventing the default stops the
+        # option list's own handling of a stale key.
+        app = self.app
+        if isinstance(app, TableApp) and event.time < app.fence:
+            event.stop()
+            event.prevent_default()
+
 
 class TableScreen(Screen[None]):
     """The card table of one session."""
 
     BINDINGS = [
-        *_DIGITS,
+        *DIGITS,
         Binding("h", "hint", show=False),
         Binding("u", "undo", show=False),
         Binding("s", "save", show=False),
+        Binding("enter,space", "settle", show=False),
         Binding("question_mark", "app.help", show=False),
-        Binding("q", "quit_table", show=False),
+        Binding("q", "app.save_quit", show=False),
     ]
 
     revision: reactive[int] = reactive(0, init=False)
@@ -74,9 +97,14 @@ class TableScreen(Screen[None]):
         self.prompt: Prompt | None = None
         self.menu: list[Choice] = []
         self.viewer: int | None = None
+        self.hint: Hint | None = None
+        self.deal_over = False
         self._last_human: int | None = None
         self._timer: Timer | None = None
-        self._busy = False
+        self._ticker: Timer | None = None
+        self._deadline = 0.0
+        self._asking = False  # a confirmation is open for the current prompt
+        self._serial = 0  # which prompt the menu's lines belong to
 
     def compose(self) -> ComposeResult:
         """Seats, table, hand and choices on the left; log and ledger on the right."""
@@ -87,11 +115,11 @@ class TableScreen(Screen[None]):
                 yield CardsView(id="table", classes="panel")
                 yield CardsView(id="hand", classes="panel")
                 yield Static(id="prompt-title")
-                yield OptionList(id="menu")
+                yield Menu(id="menu")
                 yield LinesView(id="hint")
             with Vertical(id="right"):
                 yield LogView(id="log", classes="panel")
-                yield LinesView(id="ledger", classes="panel")
+                yield LedgerView(id="ledger", classes="panel")
         yield KeyBar(Text(self.catalog.t("keys_table")), classes="keys")
 
     def on_mount(self) -> None:
@@ -106,6 +134,13 @@ class TableScreen(Screen[None]):
         self.viewer = self._idle_viewer()
         self.redraw()
         self.call_after_refresh(self.advance)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Small terminals (80×24) get the compact layout: no frames around the cards."""
+        compact = event.size.height < 34 or event.size.width < 100
+        if compact != self.has_class("compact"):
+            self.set_class(compact, "compact")
+            self.redraw()
 
     # -- drawing ------------------------------------------------------------------------
 
@@ -132,40 +167,81 @@ class TableScreen(Screen[None]):
         self.query_one("#status", Static).update(Text(turn_line(
             view, game.names, catalog, number, len(game.session.schedule))))
         self.query_one("#seats", SeatsView).show(seat_rows(view, game.names, catalog), catalog)
-        self.query_one("#table", CardsView).show(view.table, t("empty"))
+        self.query_one("#table", CardsView).show(view.table, t("empty"), label=t("table_title"))
         hand = self.query_one("#hand", CardsView)
         if self.viewer is None:
             hand.border_title = t("hand_hidden")
-            hand.show((), t("hand_hidden_text"))
+            hand.show((), t("hand_hidden_text"), label=t("hand_hidden"))
         else:
             hand.border_title = t("hand_title", name=game.names[self.viewer])
-            hand.show(view.hand, t("empty"), mark_sets=True)
+            hand.show(view.hand, t("empty"), mark_sets=True,
+                      label=t("hand_title", name=game.names[self.viewer]))
         lines = log_lines(view, game.names, catalog, number)
         if number == 1:
             lines = cut_lines(game, catalog) + lines
         self.query_one("#log", LogView).show(lines)
-        self.query_one("#ledger", LinesView).show(ledger_lines(game, catalog))
+        self.query_one("#ledger", LedgerView).show(ledger(game, catalog))
+
+    def _title(self) -> Text:
+        prompt = self.prompt
+        assert prompt is not None
+        title = prompt_title(prompt, self.game.names, self.catalog)
+        if self._ticker is not None:
+            left = max(0, math.ceil(self._deadline - get_time()))
+            title += " " + self.catalog.t("claim_seconds_left", count=left)
+        return Text(title, style="bold")
+
+    def _show_menu(self) -> None:
+        menu = self.query_one("#menu", OptionList)
+        highlighted = menu.highlighted
+        best = self.hint.index if self.hint is not None else None
+        menu.clear_options()
+        options = []
+        for i, choice in enumerate(self.menu, start=1):
+            key = str(i) if i < 10 else ("0" if i == 10 else " ")
+            label = Text(f"{key}. {choice.label}")
+            if i - 1 == best:
+                label.append("  ◀ " + self.catalog.t("hint_mark"), style="bold")
+            options.append(Option(label, id=f"p{self._serial}-{i}"))
+        menu.add_options(options)
+        menu.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
 
     def _show_prompt(self, prompt: Prompt) -> None:
         state = self.game.state
         assert state is not None
         self.prompt = prompt
+        self.hint = None
+        self._asking = False
+        self._serial += 1
+        app: TableApp = self.app  # type: ignore[assignment]
+        app.fence = max(app.fence, get_time())
         self.viewer = self._last_human = prompt.seat
         self.menu = choices(prompt, state, self.catalog)
         self.redraw()
-        self.query_one("#prompt-title", Static).update(
-            Text(prompt_title(prompt, self.game.names, self.catalog), style="bold"))
+        if prompt.kind is PromptKind.CLAIM and self.claim_window > 0:
+            self._deadline = get_time() + self.claim_window
+            self._timer = self.set_timer(self.claim_window, self._claim_window_closed)
+            self._ticker = self.set_interval(0.25, self._tick)
+        self.query_one("#prompt-title", Static).update(self._title())
         menu = self.query_one("#menu", OptionList)
-        menu.clear_options()
-        menu.add_options([Option(Text(f"{i}. {c.label}")) for i, c in enumerate(self.menu, start=1)])
+        menu.disabled = False
+        menu.highlighted = None
+        self._show_menu()
         menu.highlighted = 0
         menu.focus()
-        if prompt.kind is PromptKind.CLAIM and self.claim_window > 0:
-            self._timer = self.set_timer(self.claim_window, self._claim_window_closed)
+
+    def _tick(self) -> None:
+        if self.prompt is not None and self._ticker is not None:
+            self.query_one("#prompt-title", Static).update(self._title())
 
     def _clear_prompt(self) -> None:
         self.prompt = None
         self.menu = []
+        self.hint = None
+        self._asking = False
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
         self.query_one("#prompt-title", Static).update("")
         self.query_one("#menu", OptionList).clear_options()
         self.query_one("#hint", LinesView).show([])
@@ -184,11 +260,7 @@ class TableScreen(Screen[None]):
         while True:
             event = game.advance()
             if event is None:
-                self.revision += 1
-                if self.pace > 0:
-                    self._timer = self.set_timer(self.pace, self._deal_over)
-                else:
-                    self._deal_over()
+                self._show_deal_over()
                 return
             if isinstance(event, Prompt):
                 if len(game.humans) > 1 and event.seat != self._last_human:
@@ -205,6 +277,8 @@ class TableScreen(Screen[None]):
                 return
 
     def _after_pass(self, prompt: Prompt, _: None) -> None:
+        app: TableApp = self.app  # type: ignore[assignment]
+        app.fence = max(app.fence, get_time() + HANDOVER_QUIET)
         self._show_prompt(prompt)
 
     def _moved(self, op: Operation) -> None:
@@ -212,14 +286,35 @@ class TableScreen(Screen[None]):
             self.notify(self.catalog.t("laugh"), timeout=max(self.pace * 3, 1.5))
         self.revision += 1
 
-    def _deal_over(self) -> None:
-        self._timer = None
+    def _show_deal_over(self) -> None:
+        """The deal is over: its last moves stay on the table until a person presses
+        Enter (or, with bots only, for a few seconds), then the settlement."""
+        self.deal_over = True
+        self.viewer = self._idle_viewer()
+        self.revision += 1
+        menu = self.query_one("#menu", OptionList)
+        menu.clear_options()
+        menu.disabled = True
+        self.set_focus(None)
+        key = "deal_over_press" if self.game.humans else "deal_over_wait"
+        self.query_one("#prompt-title", Static).update(Text(self.catalog.t(key), style="bold"))
+        if not self.game.humans:
+            self._timer = self.set_timer(max(min(DEAL_END_PAUSE, self.pace * 4), 0.001),
+                                         self.action_settle)
+
+    def action_settle(self) -> None:
+        """On to the settlement of the finished deal."""
+        if not self.deal_over or not self.is_active:
+            return
+        self._cancel_timer()
+        self.deal_over = False
+        self.query_one("#prompt-title", Static).update("")
         self.app.settle()  # type: ignore[attr-defined]
 
     def _claim_window_closed(self) -> None:
         self._timer = None
         prompt = self.prompt
-        if prompt is not None and prompt.kind is PromptKind.CLAIM and self.app.screen is self:
+        if prompt is not None and prompt.kind is PromptKind.CLAIM and not self._asking:
             self._clear_prompt()
             self.game.decline(prompt)
             self.advance()
@@ -228,43 +323,48 @@ class TableScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#menu")
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_pick(event.option_index)
+        # an Enter queued behind other keys may arrive after its prompt is gone
+        if event.option.id is not None and event.option.id.startswith(f"p{self._serial}-"):
+            self.action_pick(event.option_index)
 
     def action_pick(self, index: int) -> None:
         """Choose menu line ``index``."""
-        if self.prompt is None or not 0 <= index < len(self.menu):
+        if (self.prompt is None or self._asking or not self.is_active
+                or not 0 <= index < len(self.menu)):
             return
-        self._cancel_timer()
         choice = self.menu[index]
-        state = self.game.state
-        assert state is not None
-        if not choice.actions:
+        if choice.action is None:
+            self._cancel_timer()
             prompt = self.prompt
             self._clear_prompt()
             self.game.decline(prompt)
             self.advance()
-        elif len(choice.actions) > 1:
-            labels = [action_label(a, state, self.catalog) for a in choice.actions]
-            self.app.push_screen(ChoiceScreen(self.catalog.t("which_cards"), labels, self.catalog),
-                                 lambda i: self._chosen(choice, i))
+        elif choice.confirm:
+            self._confirm(choice.action)
         else:
-            self._chosen(choice, 0)
+            self._do(choice.action)
 
-    def _chosen(self, choice: Choice, index: int | None) -> None:
-        if index is None:
-            return
-        action = choice.actions[index]
-        if choice.confirm:
-            t = self.catalog.t
-            self.app.push_screen(ConfirmScreen(t("confirm_lie_down"), t("yes_lie_down"), t("no_go_back")),
-                                 lambda yes: self._do(action) if yes else None)
-        else:
-            self._do(action)
+    def _confirm(self, action: Action) -> None:
+        """Ask before lying down; Enter lies down when nothing else is possible."""
+        t = self.catalog.t
+        prompt = self.prompt
+        forced = all(isinstance(c.action, LieDown) for c in self.menu if c.action is not None)
+        self._asking = True
+        keys = t("keys_confirm_yes") if forced else t("keys_confirm_no")
+
+        def answered(yes: bool | None) -> None:
+            self._asking = False
+            if yes and self.prompt is prompt:
+                self._do(action)
+
+        self.app.push_screen(ConfirmScreen(t("confirm_lie_down"), t("yes_lie_down"),
+                                           t("no_go_back"), keys, default=forced), answered)
 
     def _do(self, action: Action) -> None:
         prompt = self.prompt
         if prompt is None:
             return
+        self._cancel_timer()
         self._clear_prompt()
         op = self.game.act(prompt, action)
         self.viewer = self._idle_viewer() if len(self.game.humans) == 1 else None
@@ -275,43 +375,48 @@ class TableScreen(Screen[None]):
             self.advance()
 
     def action_hint(self) -> None:
-        """What the best bot would do here, and why."""
+        """What the best bot would do here, and why: the line is marked in the menu."""
         state = self.game.state
-        if self.prompt is None or state is None:
+        if self.prompt is None or state is None or not self.is_active:
             return
-        self.query_one("#hint", LinesView).show([hint_line(state, self.prompt, self.catalog)])
+        self.hint = advise(state, self.prompt, self.menu, self.catalog)
+        self._show_menu()
+        self.query_one("#hint", LinesView).show([self.hint.text])
 
     def action_undo(self) -> None:
         """Take back the person's last action (only against bots)."""
         t = self.catalog.t
+        if not self.is_active or self.deal_over:
+            return
         if not self.game.undo_allowed:
             self.query_one("#hint", LinesView).show([t("undo_not_allowed")])
             return
-        self._cancel_timer()
-        if not self.game.undo():
+        if not self.game.can_undo:
             self.query_one("#hint", LinesView).show([t("undo_nothing")])
             return
+        self._cancel_timer()
+        self.game.undo()
         self._clear_prompt()
         self.revision += 1
-        self.query_one("#hint", LinesView).show([t("undone")])
         self.advance()
+        self.query_one("#hint", LinesView).show([t("undone")])
 
     def action_save(self) -> None:
         """Save the session to resume later."""
-        path = self.app.save_game()  # type: ignore[attr-defined]
-        self.query_one("#hint", LinesView).show([self.catalog.t("saved_to", path=str(path))])
-
-    def action_quit_table(self) -> None:
-        """Save and leave."""
-        self.app.save_game()  # type: ignore[attr-defined]
-        self.app.exit()
+        if self.is_active:
+            self.query_one("#hint", LinesView).show([self.app.save_game()])  # type: ignore[attr-defined]
 
 
-class TableApp(App[None]):
-    """``lald play``: setup, then the table, settlements between deals, to the final ledger."""
+class TableApp(App[str]):
+    """``lald play``: setup, then the table, settlements between deals, to the final ledger.
+
+    The app's return value is what the command prints when the table closes: where the
+    session was saved and how to resume it, or the session's outcome.
+    """
 
     CSS_PATH = "lald.tcss"
-    BINDINGS = [Binding("ctrl+q", "quit", show=False)]
+    BINDINGS = [Binding("ctrl+q", "save_quit", show=False),
+                Binding("ctrl+c", "save_quit", show=False, priority=True)]
 
     def __init__(self, game: Game, catalog: Catalog, store: Store, *, pace: float = 0.8,
                  claim_window: float = 5.0, setup: bool = True, export: bool = False) -> None:
@@ -319,6 +424,24 @@ class TableApp(App[None]):
         self.game, self.catalog, self.store = game, catalog, store
         self.pace, self.claim_window, self.setup, self.export = pace, claim_window, setup, export
         self.title = catalog.t("game_title")
+        self.fence = 0.0
+        """Keys stamped before this moment are dropped (typed before the screen showed)."""
+        self.started = not setup
+
+    async def _on_key(self, event: events.Key) -> None:
+        # a key comes back here for the bindings after its widget: drop it if it was typed
+        # before the screen or prompt it would act on was shown (preventing the default
+        # stops Textual's own handler, which runs after this one)
+        if event.time < self.fence:
+            event.prevent_default()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Drop keys typed before the active screen was shown."""
+        if isinstance(event, events.Key) and event.time < self.fence:
+            return
+        if isinstance(event, events.ScreenResume):
+            self.fence = max(self.fence, event.time)
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         """Setup first, unless the flags said to start at once."""
@@ -330,35 +453,38 @@ class TableApp(App[None]):
     def _set_up(self, game: Game | None) -> None:
         if game is not None:
             self.game = game
+        self.started = True
         self._open_table()
 
     def _open_table(self) -> None:
-        if self.game.session.over:
-            self.settle(booked=True)
-            return
         self.table = TableScreen(self.game, self.catalog, self.pace, self.claim_window)
         self.push_screen(self.table)
 
-    def settle(self, booked: bool = False) -> None:
+    def settle(self) -> None:
         """Book the finished deal and show its settlement and the ledger."""
         game, catalog = self.game, self.catalog
-        lines: list[str] = []
         status: list[str] = []
-        if not booked:
-            result = game.finish_deal()
-            deal = game.last_deal
-            assert deal is not None
-            lines = explain_settlement(game.rules, result, deal.dealer, game.names,
-                                       game.session.balances, catalog)
+        result = game.finish_deal()
+        deal = game.last_deal
+        assert deal is not None
+        lines = explain_settlement(game.rules, result, deal.dealer, game.names,
+                                   game.session.balances, catalog)
+        try:
             if self.export:
                 status.append(catalog.t("exported_to", path=str(self.store.export(game, deal))))
-        screen = SettlementScreen(lines, ledger_lines(game, catalog), outcome_lines(game, catalog),
+            if game.session.over:
+                status.append(catalog.t("session_closed", path=str(self.store.close(game))))
+            else:
+                self.store.save(game)
+        except SaveError as e:
+            status.append(catalog.t("save_failed", reason=e.words(catalog)))
+        screen = SettlementScreen(lines, ledger(game, catalog), outcome_lines(game, catalog),
                                   catalog, game.session.over, status)
         self.push_screen(screen, self._settled)
 
     def _settled(self, _: None) -> None:
         if self.game.session.over:
-            self.exit()
+            self.exit("\n".join(outcome_lines(self.game, self.catalog)))
             return
         self.game.start_deal()
         self.table.viewer = self.table._idle_viewer()
@@ -370,12 +496,28 @@ class TableApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.game.rules, self.catalog))
 
-    def save_game(self) -> Path:
-        """Save the session; the file's path."""
-        return self.store.save(self.game)
+    def save_game(self) -> str:
+        """Save the session; a line saying where and how to resume (or why not)."""
+        try:
+            path = self.store.save(self.game)
+        except SaveError as e:
+            return self.catalog.t("save_failed", reason=e.words(self.catalog))
+        return self.store.saved_words(path, self.catalog)
 
-    def export_last(self) -> Path:
-        """Write the last finished deal as a game record; the file's path."""
+    def action_save_quit(self) -> None:
+        """Save and leave, saying where the session was saved and how to resume it."""
+        if not self.started:
+            self.exit("")
+        elif self.game.session.over:
+            self.exit("\n".join(outcome_lines(self.game, self.catalog)))
+        else:
+            self.exit(self.save_game())
+
+    def export_last(self) -> str:
+        """Write the last finished deal as a game record; a line saying where."""
         deal = self.game.last_deal
         assert deal is not None
-        return self.store.export(self.game, deal)
+        try:
+            return self.catalog.t("exported_to", path=str(self.store.export(self.game, deal)))
+        except SaveError as e:
+            return self.catalog.t("save_failed", reason=e.words(self.catalog))

@@ -15,7 +15,7 @@ from ..args import fail, rules_arguments, rules_from_args
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
 from .game import HUMAN, Game, SeatSpec, best_level
-from .store import Store, save_dir
+from .store import SaveError, Store, save_dir
 from .words import default_names
 
 
@@ -63,6 +63,11 @@ def parse_seats(items: Sequence[str], rules: Rules, catalog: Catalog) -> list[Se
     return seats
 
 
+def warn(message: str) -> None:
+    """One line on stderr; the game goes on."""
+    print(f"lald play: {message}", file=sys.stderr)
+
+
 def cmd_play(args: argparse.Namespace) -> None:
     """Run ``lald play``."""
     try:
@@ -71,16 +76,24 @@ def cmd_play(args: argparse.Namespace) -> None:
         fail(str(e))
     catalog = Catalog(lang)
     store = Store(save_dir(args.save_dir))
+    if store.root.exists() and not store.root.is_dir():
+        warn(f"the save folder {store.root} is a file, not a folder: saves go to {store.fallback}")
     if args.resume is not None:
         from pathlib import Path
 
         path = Path(args.resume) if args.resume else store.latest()
         if path is None:
-            fail(f"no saved session in {store.root}")
+            fail(f"no saved session in play in {store.root}")
         try:
             game = Store.load(path)
         except ValueError as e:
             fail(str(e))
+        if game.session.over:
+            try:
+                records = store.close(game)
+            except SaveError as e:
+                fail(f"the session saved in {path} is over, and {e}")
+            fail(f"the session saved in {path} is over: its deals are kept as records in {records}")
     else:
         rules = rules_from_args(args)
         try:
@@ -97,4 +110,6 @@ def cmd_play(args: argparse.Namespace) -> None:
 
     app = TableApp(game, catalog, store, pace=args.pace, claim_window=args.claim_window,
                    setup=args.resume is None and not args.no_setup, export=args.export)
-    app.run()
+    said = app.run()
+    if said:
+        print(said)

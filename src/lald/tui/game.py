@@ -27,6 +27,7 @@ HUMAN = "human"
 LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
 
 SAVE_FORMAT = "lald-play-save"
+SAVE_VERSION = 1
 
 
 def playable_levels() -> tuple[str, ...]:
@@ -237,15 +238,50 @@ class Game:
         """Plain data for a save file."""
         return {
             "format": SAVE_FORMAT,
-            "version": 1,
+            "version": SAVE_VERSION,
             "session": self.session.snapshot(),
             "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
         }
 
     @classmethod
-    def restore(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a saved game by replaying the session through the engine."""
+    def restore(cls, data: Any) -> Game:
+        """Rebuild a saved game by replaying the session through the engine; anything
+        that is not a save of this format version raises ``ValueError`` with one line."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError("not a saved lald game")
-        seats = [SeatSpec(str(s["kind"]), str(s["name"])) for s in data["seats"]]
-        return cls(Session.restore(data["session"]), seats)
+            raise ValueError("it is not a saved lald game")
+        version = data.get("version")
+        if version != SAVE_VERSION:
+            raise ValueError(f"it was saved in save format {_short(version)}; this lald reads "
+                             f"format {SAVE_VERSION}")
+        seats, session = data.get("seats"), data.get("session")
+        if not isinstance(seats, list) or not all(
+                isinstance(s, dict) and isinstance(s.get("kind"), str) and isinstance(s.get("name"), str)
+                for s in seats):
+            raise ValueError("the save is damaged: its seats are not a list of kinds and names")
+        if not isinstance(session, dict):
+            raise ValueError("the save is damaged: it holds no session")
+        rules, seed, deals = session.get("rules"), session.get("seed"), session.get("deals")
+        if not (isinstance(rules, dict) and isinstance(rules.get("preset", ""), str)
+                and isinstance(rules.get("players", 5), int)
+                and isinstance(rules.get("variants", []), list)
+                and all(isinstance(v, str) for v in rules.get("variants", []))
+                and isinstance(rules.get("options", {}), dict)):
+            raise ValueError("the save is damaged: its rules are not rules")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError("the save is damaged: its seed is not a seed")
+        if not isinstance(deals, list) or not all(isinstance(d, list) for d in deals):
+            raise ValueError("the save is damaged: its deals are not lists of actions")
+        try:
+            restored = Session.restore({"rules": rules, "seed": seed, "deals": deals})
+        except (ValueError, TypeError, KeyError) as e:
+            raise ValueError(f"the save is damaged: {_short(e)}") from None
+        if len(deals) > len(restored.schedule) or (
+                restored.over and restored.deal_number < len(deals)):
+            raise ValueError("the save is damaged: it holds more deals than the session has")
+        return cls(restored, [SeatSpec(s["kind"], s["name"]) for s in seats])
+
+
+def _short(value: object) -> str:
+    """A value for a one-line message: its text, cut to 60 characters."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= 60 else text[:57] + "..."

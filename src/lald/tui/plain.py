@@ -15,11 +15,10 @@ from ..core import Action, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
 from .game import Game, Prompt
-from .hints import hint_line
-from .store import Store
+from .hints import advise
+from .store import SaveError, Store
 from .words import (
     Choice,
-    action_label,
     choices,
     cut_lines,
     groups_text,
@@ -74,13 +73,21 @@ class PlainTable:
                 state = game.state or game.start_deal()
                 self._play_deal(state)
                 self._settle()
-        except _Quit:
-            path = self.store.save(game)
-            self.say(self.t("saved_to", path=str(path)))
+        except (_Quit, KeyboardInterrupt):
+            self.say()
+            self.say(self._save())
             return 0
         for line in outcome_lines(game, self.catalog):
             self.say(line)
         return 0
+
+    def _save(self) -> str:
+        """Save the session: where, and how to resume (or why it could not be saved)."""
+        try:
+            path = self.store.save(self.game)
+        except SaveError as e:
+            return self.t("save_failed", reason=e.words(self.catalog))
+        return self.store.saved_words(path, self.catalog)
 
     def _viewer(self, seat: int | None = None) -> int | None:
         humans = self.game.humans
@@ -119,8 +126,15 @@ class PlainTable:
         self.say(t("ledger_title"))
         for line in ledger_lines(game, self.catalog):
             self.say("  " + line)
-        if self.export:
-            self.say(t("exported_to", path=str(self.store.export(game, deal))))
+        try:
+            if self.export:
+                self.say(t("exported_to", path=str(self.store.export(game, deal))))
+            if game.session.over:
+                self.say(t("session_closed", path=str(self.store.close(game))))
+            else:
+                self.store.save(game)
+        except SaveError as e:
+            self.say(t("save_failed", reason=e.words(self.catalog)))
         if not game.session.over:
             for line in outcome_lines(game, self.catalog):
                 self.say(line)
@@ -137,7 +151,7 @@ class PlainTable:
         self.say(turn_line(view, game.names, self.catalog, game.session.deal_number,
                            len(game.session.schedule)))
         for row in seat_rows(view, game.names, self.catalog):
-            self.say(t("plain_seat", seat=row.seat, name=row.name,
+            self.say(t("plain_seat", name=row.name,
                        marks=f" ({row.marks})" if row.marks else "", hand=row.hand,
                        won=row.won, status=row.status, balance=row.balance))
         self.say(t("plain_table", cards=groups_text(view.table) or t("empty")))
@@ -159,35 +173,28 @@ class PlainTable:
             self.say(prompt_title(prompt, game.names, self.catalog))
             answer = self._numbered([c.label for c in menu], commands=True)
             if isinstance(answer, str):
-                if self._command(answer, state, prompt):
+                if self._command(answer, state, prompt, menu):
                     return
                 continue
             choice = menu[answer]
-            action = self._pick(choice, state)
-            if action is None and choice.actions:
-                continue
-            if action is None:
+            if choice.action is None:
                 game.decline(prompt)
+            elif self._confirmed(choice, menu):
+                self._do(prompt, choice.action)
             else:
-                self._do(prompt, action)
+                continue
             return
 
-    def _pick(self, choice: Choice, state: State) -> Action | None:
-        """The action a menu line stands for: asks which cards, confirms a lie-down."""
+    def _confirmed(self, choice: Choice, menu: Sequence[Choice]) -> bool:
+        """Whether the choice stands: a lie-down is asked again, "1" always lies down
+        when nothing else is possible and goes back when a claim could come first."""
         t = self.t
-        if not choice.actions:
-            return None
-        action = choice.actions[0]
-        if len(choice.actions) > 1:
-            self.say(t("which_cards"))
-            index = self._numbered([action_label(a, state, self.catalog) for a in choice.actions])
-            assert isinstance(index, int)
-            action = choice.actions[index]
-        if choice.confirm:
-            self.say(t("confirm_lie_down"))
-            if self._numbered([t("yes_lie_down"), t("no_go_back")]) != 0:
-                return None
-        return action
+        if not choice.confirm:
+            return True
+        forced = all(c.confirm for c in menu if c.action is not None)
+        self.say(t("confirm_lie_down"))
+        answers = [t("yes_lie_down"), t("no_go_back")] if forced else [t("no_go_back"), t("yes_lie_down")]
+        return self._numbered(answers) == (0 if forced else 1)
 
     def _do(self, prompt: Prompt, action: Action) -> Operation:
         op = self.game.act(prompt, action)
@@ -208,12 +215,12 @@ class PlainTable:
                 return answer.lower()
             self.say(self.t("plain_bad_answer", count=len(labels)))
 
-    def _command(self, key: str, state: State, prompt: Prompt) -> bool:
+    def _command(self, key: str, state: State, prompt: Prompt, menu: Sequence[Choice]) -> bool:
         """A letter command; True when the prompt is over (after undo)."""
         game, t = self.game, self.t
         actions: dict[str, Callable[[], bool]] = {
-            "h": lambda: self._print(hint_line(state, prompt, self.catalog)),
-            "s": lambda: self._print(t("saved_to", path=str(self.store.save(game)))),
+            "h": lambda: self._print(self._hint(state, prompt, menu)),
+            "s": lambda: self._print(self._save()),
             "?": lambda: self._help(),
         }
         if key == "u":
@@ -227,6 +234,12 @@ class PlainTable:
             return False
         return actions[key]()
 
+    def _hint(self, state: State, prompt: Prompt, menu: Sequence[Choice]) -> str:
+        hint = advise(state, prompt, menu, self.catalog)
+        if hint.index is None:
+            return hint.text
+        return self.t("plain_hint", number=hint.index + 1, text=hint.text)
+
     def _print(self, line: str) -> bool:
         self.say(line)
         return False
@@ -236,8 +249,12 @@ class PlainTable:
             self.say(self.t(key))
         for line in options_lines(self.game.rules, self.catalog):
             self.say("  " + line)
+        self.say(self.t("help_more", path=RULES_DOC))
         return False
 
+
+#: The project's rules document, every option and preset (the ``?`` help links it).
+RULES_DOC = "docs/rules.md"
 
 #: The rules for a first-time player, paragraph by paragraph (catalog keys).
 HELP_KEYS = ("help_title", "help_goal", "help_deal", "help_capture", "help_claims",

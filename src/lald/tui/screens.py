@@ -1,9 +1,15 @@
-"""The screens around the table: setup, "pass to", card choice, confirmation, settlement
-and help."""
+"""The screens around the table: setup, "pass to", confirmation, settlement and help.
+
+Every screen takes input only while it is the active one, and a dialog closes once:
+keys typed faster than the screens change (a paste, a loaded machine, a double Enter)
+are dropped rather than acting on a screen they were not meant for (see
+:meth:`lald.tui.app.TableApp.on_event`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -11,33 +17,43 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Input, OptionList, Select, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from ..core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
 from ..i18n import Catalog
 from .game import HUMAN, Game, SeatSpec, best_level, playable_levels
-from .plain import HELP_KEYS
-from .widgets import LinesView
-from .words import default_names, options_lines
+from .plain import HELP_KEYS, RULES_DOC
+from .widgets import LedgerView, LinesView
+from .words import Ledger, default_names, level_label, options_lines
 
-_DIGITS = [Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 10)]
-
-
-def level_label(level: str, catalog: Catalog) -> str:
-    """A seat kind in words."""
-    key = f"level_{level}"
-    return catalog.t(key) if catalog.has(key) else level
+#: Digits choose menu lines: 1-9, then 0 for the tenth.
+DIGITS = [Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 10)] + [
+    Binding("0", "pick(9)", show=False)]
 
 
 class KeyBar(Static):
     """The keys a screen answers to, in the catalog's words."""
 
 
-class PassScreen(Screen[None]):
+class Closing:
+    """A screen that answers only while it is active, and is dismissed at most once."""
+
+    _dismissed = False
+
+    def close(self, result: Any = None) -> None:
+        """Dismiss with ``result`` unless this screen is not on top or already closed."""
+        screen: Any = self
+        if self._dismissed or not screen.is_active:
+            return
+        self._dismissed = True
+        screen.dismiss(result)
+
+
+class PassScreen(Closing, Screen[None]):
     """Hides the table until the next person at the keyboard is ready."""
 
-    BINDINGS = [Binding("enter", "ready", show=False), Binding("space", "ready", show=False)]
+    BINDINGS = [Binding("enter", "ready", show=False), Binding("space", "ready", show=False),
+                Binding("q", "app.save_quit", show=False)]
 
     def __init__(self, name_: str, catalog: Catalog) -> None:
         super().__init__(id="pass")
@@ -48,136 +64,111 @@ class PassScreen(Screen[None]):
         with Vertical(id="pass-box"):
             yield Static(Text(self.catalog.t("pass_to", name=self.person)), id="pass-title")
             yield Static(Text(self.catalog.t("pass_press")), id="pass-hint")
+        yield KeyBar(Text(self.catalog.t("keys_pass")), classes="keys")
 
     def action_ready(self) -> None:
         """Show the table to the person now at the keyboard."""
-        self.dismiss(None)
+        self.close(None)
 
 
-class ChoiceScreen(ModalScreen[int | None]):
-    """Which of several card choices; a number, or escape to go back."""
-
-    BINDINGS = [*_DIGITS, Binding("escape", "back", show=False)]
-
-    def __init__(self, title: str, labels: Sequence[str], catalog: Catalog) -> None:
-        super().__init__(id="choice")
-        self.title_, self.labels, self.catalog = title, list(labels), catalog
-
-    def compose(self) -> ComposeResult:
-        """The question and the numbered choices."""
-        with Vertical(classes="dialog"):
-            yield Static(Text(self.title_), classes="dialog-title")
-            yield OptionList(*[Option(Text(f"{i}. {label}")) for i, label in
-                               enumerate(self.labels, start=1)], id="choice-list")
-            yield KeyBar(Text(self.catalog.t("keys_choice")), classes="keys")
-
-    def on_mount(self) -> None:
-        """Focus the choices."""
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option_index)
-
-    def action_pick(self, index: int) -> None:
-        """Choose by number."""
-        if index < len(self.labels):
-            self.dismiss(index)
-
-    def action_back(self) -> None:
-        """Choose nothing."""
-        self.dismiss(None)
-
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question (lying down)."""
+class ConfirmScreen(Closing, ModalScreen[bool]):
+    """A yes/no question (lying down); ``default`` is the answer Enter gives."""
 
     BINDINGS = [Binding("y", "answer(True)", show=False), Binding("n", "answer(False)", show=False),
-                Binding("1", "answer(True)", show=False), Binding("2", "answer(False)", show=False),
-                Binding("escape", "answer(False)", show=False)]
+                Binding("escape", "answer(False)", show=False),
+                Binding("left,right,up,down,tab", "other_answer", show=False),
+                Binding("q", "app.save_quit", show=False)]
 
-    def __init__(self, question: str, yes: str, no: str) -> None:
+    def __init__(self, question: str, yes: str, no: str, keys: str, default: bool) -> None:
         super().__init__(id="confirm")
-        self.question, self.yes, self.no = question, yes, no
+        self.question, self.yes, self.no, self.keys, self.default = question, yes, no, keys, default
 
     def compose(self) -> ComposeResult:
-        """The question and two buttons."""
+        """The question, two buttons and the keys."""
         with Vertical(classes="dialog"):
             yield Static(Text(self.question), classes="dialog-title")
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, id="yes", variant="warning")
                 yield Button(self.no, id="no")
+            yield Static(Text(self.keys), classes="dialog-keys")
 
     def on_mount(self) -> None:
-        """Focus "no", the safe answer."""
-        self.query_one("#no", Button).focus()
+        """Focus the default answer."""
+        self.query_one("#yes" if self.default else "#no", Button).focus()
+
+    def action_other_answer(self) -> None:
+        """Move between the two answers."""
+        self.focus_next()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.close(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
         """Answer by key."""
-        self.dismiss(yes)
+        self.close(yes)
 
 
-class SettlementScreen(Screen[None]):
+class SettlementScreen(Closing, Screen[None]):
     """The deal's settlement line by line, the running ledger, and the session's outcome."""
 
     BINDINGS = [Binding("enter", "next", show=False), Binding("space", "next", show=False),
                 Binding("e", "export", show=False), Binding("s", "save", show=False),
-                Binding("question_mark", "app.help", show=False)]
+                Binding("question_mark", "app.help", show=False),
+                Binding("q", "app.save_quit", show=False)]
 
-    def __init__(self, settlement: Sequence[str], ledger: Sequence[str], outcome: Sequence[str],
+    def __init__(self, settlement: Sequence[str], ledger: Ledger, outcome: Sequence[str],
                  catalog: Catalog, over: bool, status: Sequence[str] = ()) -> None:
         super().__init__(id="settlement")
         self.status = list(status)
-        self.settlement, self.ledger, self.outcome = list(settlement), list(ledger), list(outcome)
+        self.settlement, self.ledger, self.outcome = list(settlement), ledger, list(outcome)
         self.catalog, self.over = catalog, over
 
     def compose(self) -> ComposeResult:
         """Settlement, ledger, outcome, keys."""
         t = self.catalog.t
+        settle = LinesView(id="settle-lines", classes="panel")
+        settle.border_title = t("settlement_title")
+        settle.show(self.settlement)
+        ledger = LedgerView(id="ledger-lines", classes="panel")
+        ledger.border_title = t("ledger_title")
+        ledger.show(self.ledger)
+        outcome, status = LinesView(id="outcome-lines"), LinesView(id="settle-status")
+        outcome.show(self.outcome)
+        status.show(self.status)
         with VerticalScroll(id="settlement-body"):
-            yield LinesView(id="settle-lines", classes="panel")
-            yield LinesView(id="ledger-lines", classes="panel")
-            yield LinesView(id="outcome-lines")
-            yield LinesView(id="settle-status")
+            yield settle
+            yield ledger
+            yield outcome
+            yield status
         key = "keys_settlement_over" if self.over else "keys_settlement"
         yield KeyBar(Text(t(key)), classes="keys")
 
-    def on_mount(self) -> None:
-        """Fill in the lines."""
-        t = self.catalog.t
-        settle = self.query_one("#settle-lines", LinesView)
-        settle.border_title = t("settlement_title")
-        settle.show(self.settlement)
-        ledger = self.query_one("#ledger-lines", LinesView)
-        ledger.border_title = t("ledger_title")
-        ledger.show(self.ledger)
-        self.query_one("#outcome-lines", LinesView).show(self.outcome)
-        self.query_one("#settle-status", LinesView).show(self.status)
-
     def action_next(self) -> None:
         """On to the next deal (or the end)."""
-        self.dismiss(None)
+        self.close(None)
 
     def action_export(self) -> None:
         """Write the finished deal as a game record."""
-        path = self.app.export_last()  # type: ignore[attr-defined]
-        self.query_one("#settle-status", LinesView).show([self.catalog.t("exported_to", path=str(path))])
+        if not self.is_active:
+            return
+        self.query_one("#settle-status", LinesView).show([self.app.export_last()])  # type: ignore[attr-defined]
 
     def action_save(self) -> None:
         """Save the session."""
-        path = self.app.save_game()  # type: ignore[attr-defined]
-        self.query_one("#settle-status", LinesView).show([self.catalog.t("saved_to", path=str(path))])
+        if not self.is_active or self.over:
+            return
+        self.query_one("#settle-status", LinesView).show([self.app.save_game()])  # type: ignore[attr-defined]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Closing, ModalScreen[None]):
     """The rules for a first-time player, and the options in force."""
 
-    BINDINGS = [Binding("escape", "close", show=False), Binding("question_mark", "close", show=False),
-                Binding("q", "close", show=False)]
+    AUTO_FOCUS = "#help-body"
+
+    BINDINGS = [Binding("escape", "close_help", show=False),
+                Binding("question_mark", "close_help", show=False),
+                Binding("q", "app.save_quit", show=False)]
 
     def __init__(self, rules: Rules, catalog: Catalog) -> None:
         super().__init__(id="help")
@@ -186,24 +177,22 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Rules paragraphs, then the options."""
         t = self.catalog.t
+        rules, options = LinesView(id="help-rules"), LinesView(id="help-options")
+        rules.show([t(k) + "\n" for k in HELP_KEYS[:-1]] + [t("help_more", path=RULES_DOC) + "\n"])
+        options.show([t(HELP_KEYS[-1]), *("  " + line for line in options_lines(self.rules, self.catalog))])
         with VerticalScroll(classes="dialog", id="help-body"):
-            yield LinesView(id="help-rules")
-            yield LinesView(id="help-options")
-            yield KeyBar(Text(t("keys_help")), classes="keys")
+            yield rules
+            yield options
+        yield KeyBar(Text(t("keys_help")), classes="keys")
 
-    def on_mount(self) -> None:
-        """Fill in the text."""
-        t = self.catalog.t
-        self.query_one("#help-rules", LinesView).show([t(k) + "\n" for k in HELP_KEYS[:-1]])
-        self.query_one("#help-options", LinesView).show(
-            [t(HELP_KEYS[-1]), *("  " + line for line in options_lines(self.rules, self.catalog))])
 
-    def action_close(self) -> None:
+
+    def action_close_help(self) -> None:
         """Back to the table."""
-        self.dismiss(None)
+        self.close(None)
 
 
-class SetupScreen(Screen[Game]):
+class SetupScreen(Closing, Screen[Game]):
     """Preset, players, variants, and who sits where; starts the session."""
 
     BINDINGS = [Binding("ctrl+s", "start", show=False)]
@@ -239,6 +228,7 @@ class SetupScreen(Screen[Game]):
                     yield Static(Text(t("seat_name", seat=s)), classes="label")
                     yield Select(self._kinds(), value=spec.kind, allow_blank=False, id=f"kind-{s}")
                     yield Input(spec.name, placeholder=t("setup_name"), id=f"name-{s}")
+            yield Static(Text(t("setup_levels")), classes="setup-note")
             yield Static(id="setup-error")
             yield Button(t("setup_start"), id="start", variant="primary")
         yield KeyBar(Text(t("keys_setup")), classes="keys")
@@ -263,6 +253,8 @@ class SetupScreen(Screen[Game]):
 
     def action_start(self) -> None:
         """Build the session from the form and go to the table."""
+        if not self.is_active:
+            return
         players = self.query_one("#players", Select).value
         preset = self.query_one("#preset", Select).value
         assert isinstance(players, int) and isinstance(preset, str)
@@ -280,4 +272,4 @@ class SetupScreen(Screen[Game]):
             self.query_one("#setup-error", Static).update(Text(str(e)))
             return
         same = rules == old and seats == list(self.game.seats)
-        self.dismiss(self.game if same else Game.new(rules, seats, self.game.session.seed))
+        self.close(self.game if same else Game.new(rules, seats, self.game.session.seed))

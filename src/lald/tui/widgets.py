@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ..core import Card
 from ..i18n import Catalog
-from .words import SeatRow, rank_groups
+from .words import Ledger, SeatRow, rank_groups
 
 _RED = {1, 2}  # hearts, diamonds
 
@@ -44,12 +44,16 @@ def groups_rich(cards: Iterable[Card], mark_sets: bool) -> Text:
 
 
 class CardsView(Static):
-    """A row of cards grouped by rank (the table, or a hand)."""
+    """A row of cards grouped by rank (the table, or a hand); in the compact layout, where
+    panels have no frame to carry their title, the ``label`` leads the line."""
 
-    def show(self, cards: Sequence[Card], empty: str, mark_sets: bool = False) -> None:
+    def show(self, cards: Sequence[Card], empty: str, mark_sets: bool = False, label: str = "") -> None:
         """Draw ``cards`` (``empty`` when there are none)."""
         self.cards = tuple(cards)
-        self.update(groups_rich(cards, mark_sets) if cards else Text(empty, style="dim"))
+        body = groups_rich(cards, mark_sets) if cards else Text(empty, style="dim")
+        if label and self.screen.has_class("compact"):
+            body = Text.assemble((label + ": ", "bold"), body)
+        self.update(body)
 
 
 class SeatsView(Static):
@@ -60,14 +64,38 @@ class SeatsView(Static):
         """Draw the rows."""
         t = catalog.t
         table = Table(expand=True, box=None, pad_edge=False)
-        for key in ("col_seat", "col_name", "col_marks", "col_hand", "col_won", "col_status",
-                    "col_balance"):
-            table.add_column(t(key), no_wrap=True)
+        # the compact layout (80×24) leaves out the roles: the status line names the dealer
+        compact = self.screen.has_class("compact")
+        keys = ["col_name", "col_marks", "col_hand", "col_won", "col_status", "col_balance"]
+        if compact:
+            keys.remove("col_marks")
+        for key in keys:
+            table.add_column(t(key), no_wrap=True, justify="right" if key in (
+                "col_hand", "col_won", "col_balance") else "left")
         for r in rows:
             style = "bold reverse" if r.to_move else ""
-            table.add_row(str(r.seat), r.name, r.marks, str(r.hand), str(r.won), r.status,
-                          f"{r.balance:+d}", style=style)
+            cells = [r.name, r.marks, str(r.hand), str(r.won), r.status, f"{r.balance:+d}"]
+            if compact:
+                del cells[1]
+            table.add_row(*cells, style=style)
         self.rows = tuple(rows)
+        self.update(table)
+
+
+class LedgerView(Static):
+    """The running ledger: one row per seat, one column per deal, then the totals."""
+
+    def show(self, ledger: Ledger) -> None:
+        """Draw the ledger."""
+        table = Table(expand=False, box=None, pad_edge=False, padding=(0, 1))
+        for i, head in enumerate(ledger.header):
+            table.add_column(head, no_wrap=True, justify="left" if i == 0 else "right")
+        for row in ledger.rows:
+            table.add_row(*row)
+        if ledger.pot is not None:
+            table.add_row(*ledger.pot, style="dim")
+        self.ledger = ledger
+        self.lines = tuple("  ".join(row) for row in ledger.rows)
         self.update(table)
 
 

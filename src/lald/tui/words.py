@@ -25,11 +25,12 @@ from ..core import (
     LieDown,
     PlayerView,
     Rules,
+    Scoring,
     State,
     Status,
-    Trail,
 )
 from ..core.cards import RANK_SYMBOLS
+from ..core.fast import action_of, code_of
 from ..i18n import Catalog
 from ..narrate import describe, glyphs, join_names
 from .game import Game, Prompt, PromptKind
@@ -51,6 +52,12 @@ def groups_text(cards: Iterable[Card], sep: str = "   ") -> str:
     return sep.join(glyphs(g) for g in rank_groups(cards))
 
 
+def level_label(level: str, catalog: Catalog) -> str:
+    """A seat kind in words a player knows ("sampling search", not "pimc")."""
+    key = f"level_{level}"
+    return catalog.t(key) if catalog.has(key) else catalog.t("level_other", level=level)
+
+
 def default_names(catalog: Catalog, players: int) -> list[str]:
     """The catalog's names for the seats."""
     names = [n.strip() for n in catalog.t("default_names").split(",")]
@@ -62,13 +69,14 @@ def default_names(catalog: Catalog, players: int) -> list[str]:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Choice:
-    """One line of the action menu: a label and the legal actions it stands for (more than
-    one when the player still has to say which cards); no actions means "let pass"."""
+    """One line of the action menu: a label and the legal action it makes (None means "let
+    the claims pass"); ``ways`` counts the legal actions that differ from it only in suits."""
 
     label: str
-    actions: tuple[Action, ...]
+    action: Action | None
     confirm: bool = False
     """Whether the choice is asked again before it is made (lying down)."""
+    ways: int = 1
 
 
 def claim_kind(state: State, claim: Claim) -> ClaimKind:
@@ -96,41 +104,39 @@ def action_label(action: Action, state: State, catalog: Catalog) -> str:
     return t("act_trail", card=action.card.glyph)
 
 
-def _group_key(action: Action, state: State) -> tuple[str, int, str]:
-    if isinstance(action, Capture):
-        return ("capture", action.take[0].rank, str(action.kind))
-    if isinstance(action, Claim):
-        return ("claim", action.cards[0].rank, str(claim_kind(state, action)))
-    if isinstance(action, Trail):
-        return ("trail", action.card.rank, "")
-    return ("lie_down", 0, "")
+def outcome_code(action: Action, state: State) -> int:
+    """The engine's code for what ``action`` does in play: actions that differ only in
+    suits share it (:func:`lald.core.fast.code_of`)."""
+    return code_of(action, state.table_mask)
 
 
-def _group_label(key: tuple[str, int, str], count: int, catalog: Catalog) -> str:
-    what, rank, kind = key
-    r = rank_symbol(rank)
-    if what == "capture":
-        return catalog.t(f"grp_{_CAPTURE_KEYS[CaptureKind(kind)]}", rank=r, count=count)
-    if what == "claim":
-        return catalog.t(f"grp_claim_{_CLAIM_KEYS[ClaimKind(kind)]}", rank=r, count=count)
-    return catalog.t("grp_trail", rank=r, count=count)
+def canonical(actions: Sequence[Action], state: State) -> list[Action]:
+    """One action per different outcome, in the order the engine lists them: the engine's
+    own choice of cards (:func:`lald.core.fast.action_of`, the lowest suits) where it is
+    among ``actions``, else the first one."""
+    groups: dict[int, list[Action]] = {}
+    for action in actions:
+        groups.setdefault(outcome_code(action, state), []).append(action)
+    out = []
+    for code, group in groups.items():
+        chosen = action_of(code, state.hands[group[0].seat], state.table_mask)
+        out.append(chosen if chosen in group else group[0])
+    return out
 
 
 def choices(prompt: Prompt, state: State, catalog: Catalog) -> list[Choice]:
-    """The menu for ``prompt``: legal actions grouped by what they do; a group whose
-    actions differ only in their cards asks which cards afterwards."""
-    groups: dict[tuple[str, int, str], list[Action]] = {}
+    """The menu for ``prompt``: one line per different outcome of the legal actions (suits
+    never matter in play, so the engine's choice of cards stands), then "let it pass" for
+    an out-of-turn claim."""
+    ways: dict[int, int] = {}
     for action in prompt.actions:
-        groups.setdefault(_group_key(action, state), []).append(action)
-    out = []
-    for key, actions in groups.items():
-        if len(actions) == 1:
-            label = action_label(actions[0], state, catalog)
-        else:
-            label = _group_label(key, len(actions), catalog)
-        out.append(Choice(label, tuple(actions), confirm=key[0] == "lie_down"))
+        code = outcome_code(action, state)
+        ways[code] = ways.get(code, 0) + 1
+    out = [Choice(action_label(a, state, catalog), a, confirm=isinstance(a, LieDown),
+                  ways=ways[outcome_code(a, state)])
+           for a in canonical(prompt.actions, state)]
     if prompt.kind is PromptKind.CLAIM:
-        out.append(Choice(catalog.t("act_pass"), ()))
+        out.append(Choice(catalog.t("act_pass"), None))
     return out
 
 
@@ -203,25 +209,65 @@ def cut_lines(game: Game, catalog: Catalog) -> list[str]:
 def turn_line(view: PlayerView, names: Sequence[str], catalog: Catalog, deal_number: int,
               deals: int) -> str:
     """Deal, pot and whose turn, in one line."""
-    parts = [catalog.t("deal_of", number=deal_number, deals=deals)]
+    parts = [catalog.t("deal_of", number=deal_number, deals=deals),
+             catalog.t("dealer_line", name=names[view.dealer])]
     if view.to_move is not None:
         parts.append(catalog.t("to_move", name=names[view.to_move]))
     parts.append(catalog.t("pot_line", pot=view.pot))
     return "  ·  ".join(parts)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ledger:
+    """The running ledger as a table: a header, one row per seat, and the pot's row."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    pot: tuple[str, ...] | None
+
+
+def ledger(game: Game, catalog: Catalog) -> Ledger:
+    """What RULES.md keeps for the session: under chips, each deal's chips per seat (the
+    deal in play with its antes so far) and the balance, the pot after each deal; under
+    card-count scoring, each deal's won cards with its winners marked, then deals won
+    and cards won."""
+    session, names, t = game.session, game.names, catalog.t
+    n = game.rules.players
+    numbers = [str(i) for i in range(1, len(session.deals) + 1)]
+    playing = session.current
+    if game.rules.scoring is Scoring.CARD_COUNT:
+        standings = {row.seat: row for row in session.standings()}
+        rows = []
+        for s in range(n):
+            cells = [f"{r.won[s]}{'*' if s in r.winners else ''}" for r in session.results]
+            if playing is not None:
+                cells.append(str(len(playing.won_cards(s))))
+            rows.append((names[s], *cells, str(standings[s].deals_won), str(standings[s].cards_won)))
+        return Ledger((t("col_name"), *numbers, t("col_deals_won"), t("col_cards_won")),
+                      tuple(rows), None)
+    rows = []
+    for s in range(n):
+        cells = [f"{r.chips[s]:+d}" for r in session.results]
+        balance = session.balances[s]
+        if playing is not None:
+            cells.append(f"{playing.chips()[s]:+d}")
+            balance += playing.chips()[s]
+        rows.append((names[s], *cells, f"{balance:+d}"))
+    pots = [str(r.pot_after) for r in session.results]
+    if playing is not None:
+        pots.append(str(playing.pot))
+    return Ledger((t("col_name"), *numbers, t("col_balance")), tuple(rows),
+                  (t("col_pot"), *pots, ""))
+
+
 def ledger_lines(game: Game, catalog: Catalog) -> list[str]:
-    """The running ledger: each deal's chips per seat, the balances and the pot."""
-    session, names = game.session, game.names
-    lines = []
-    for i, result in enumerate(session.results, start=1):
-        cells = ", ".join(f"{names[s]} {c:+d}" for s, c in enumerate(result.chips))
-        lines.append(catalog.t("ledger_deal", number=i, cells=cells, pot=result.pot_after))
-    for row in session.standings():
-        lines.append(catalog.t("ledger_row", name=names[row.seat], balance=row.balance,
-                               deals_won=row.deals_won, cards=row.cards_won))
-    lines.append(catalog.t("ledger_pot", pot=session.pot))
-    return lines
+    """The ledger as lines of text (``--plain``), columns aligned."""
+    table = ledger(game, catalog)
+    body = [table.header, *table.rows] + ([table.pot] if table.pot else [])
+    widths = [max(len(row[i]) for row in body) for i in range(len(table.header))]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in body]
 
 
 def outcome_lines(game: Game, catalog: Catalog) -> list[str]:

@@ -1,8 +1,31 @@
 // The shared message catalog (src/lald/i18n/*.json), served by /api/i18n/{lang}.
+//
+// A message is a str.format template, or a plural entry: an object with one template per
+// CLDR plural category of the catalog's locale (its "locale" key: "pt-PT" for pt), e.g.
+//   "n_cards": {"one": "{count} card", "other": "{count} cards"}.
+// t(key, {count}) picks the form with Intl.PluralRules, the browser's copy of the same CLDR
+// data that Babel gives the terminal; plural(n) names the category.
 export const LANGS = ["en", "de", "pt", "es"];
 const NAMES = { en: "English", de: "Deutsch", pt: "Português", es: "Español" };
 let catalog = {};
+let rules = new Intl.PluralRules("en");
 export let lang = "en";
+
+// Use a catalog already in hand (the page fetches it in loadCatalog; tests pass one).
+export function useCatalog(l, messages) {
+  catalog = messages;
+  lang = l;
+  rules = new Intl.PluralRules(typeof messages.locale === "string" ? messages.locale : l);
+}
+
+// The CLDR plural category of n in the catalog's language: "one", "many", "other"...
+// A string such as "1.0" keeps its visible decimals, as CLDR counts them.
+export function plural(n) {
+  const text = String(n).replace(/^\+/, "");
+  const decimals = text.includes(".") ? text.split(".")[1].length : 0;
+  const options = decimals ? { minimumFractionDigits: decimals } : {};
+  return new Intl.PluralRules(rules.resolvedOptions().locale, options).select(Math.abs(Number(text)));
+}
 
 export function initialLang() {
   const stored = localStorage.getItem("lald-lang");
@@ -13,15 +36,19 @@ export function initialLang() {
 
 export async function loadCatalog(l) {
   const response = await fetch(`/api/i18n/${l}`);
-  catalog = await response.json();
-  lang = l;
+  useCatalog(l, await response.json());
   localStorage.setItem("lald-lang", l);
   document.documentElement.lang = l;
 }
 
-// str.format's {name} and {name:+d}, the two forms the catalog uses.
+// str.format's {name} and {name:+d}, the two forms the catalog uses; a plural entry picks
+// its form by values.count (a missing count is an error, as in the terminal).
 export function t(key, values = {}) {
-  const template = catalog[key] ?? key;
+  let template = catalog[key] ?? key;
+  if (typeof template === "object") {
+    if (values.count === undefined) throw new Error(`${key} is a plural message: give it a count`);
+    template = template[plural(values.count)] ?? template.other;
+  }
   return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name, spec) => {
     const v = values[name];
     if (v === undefined) return whole;
