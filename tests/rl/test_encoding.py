@@ -4,6 +4,7 @@ polls exactly as lald.sim.play.step offers claims."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -29,7 +30,7 @@ from lald.rl.encoding import (
 )
 from lald.sim.play import play_deal
 
-VARIANT_SETS = [(), *((v,) for v in VARIANT_NAMES), tuple(VARIANT_NAMES)]
+VARIANT_SETS = [c for k in range(len(VARIANT_NAMES) + 1) for c in itertools.combinations(VARIANT_NAMES, k)]
 CONFIGS = [(p, n, v) for p in PRESET_NAMES for n in (3, 4, 5) for v in VARIANT_SETS]
 
 
