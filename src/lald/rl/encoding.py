@@ -226,39 +226,53 @@ def observe_view(view: PlayerView, deciding: Deciding = "none") -> Observation:
     return out
 
 
+_CARD_BITS = _WON + MAX_PLAYERS * NUM_CARDS  # the card planes come first
+_CARD_BYTES = (_CARD_BITS + 7) // 8
+_RULES_LIST: dict[Rules, list[float]] = {}
+
+
 def observe(state: State, seat: int, deciding: Deciding = "none") -> Observation:
     """The observation of ``seat``, read straight from the state (what
-    ``observe_view(state.view(seat), deciding)`` gives, without building the view)."""
-    out = np.zeros(OBS_SIZE, np.float32)
+    ``observe_view(state.view(seat), deciding)`` gives, without building the view): the
+    card planes are one integer unpacked at once, the rest a list of numbers."""
     n = state.n
-    _bits(state.hands[seat], out, _HAND)
-    _bits(state.table_mask, out, _TABLE)
     hands, won, face_down, lain = state.hands, state.won, state.face_down, state.lain
     balances = state.balances_before
     chips = state.chips()
+    rules = _RULES_LIST.get(state.rules)
+    if rules is None:
+        rules = _RULES_LIST[state.rules] = rules_features(state.rules)
+    tail = [0.0] * (OBS_SIZE - _CARD_BITS)
+    t = -_CARD_BITS
+    planes = hands[seat] | state.table_mask << NUM_CARDS
     for k in range(n):
         s = (seat + k) % n
         w = won[s]
-        _bits(w if s == seat else w & ~face_down[s], out, _WON + k * NUM_CARDS)
+        planes |= (w if s == seat else w & ~face_down[s]) << (_WON + k * NUM_CARDS)
         h = hands[s]
-        out[_HS + k] = h.bit_count() / 13.0
-        out[_WS + k] = w.bit_count() / 52.0
-        out[_ST + 3 * k + (1 if lain[s] else 0 if h else 2)] = 1.0
-        out[_PR + k] = 1.0
-        out[_BAL + k] = _chips(balances[s] + chips[s])
-    out[_DL + (state.dealer - seat) % n] = 1.0
+        tail[t + _HS + k] = h.bit_count() / 13.0
+        tail[t + _WS + k] = w.bit_count() / 52.0
+        tail[t + _ST + 3 * k + (1 if lain[s] else 0 if h else 2)] = 1.0
+        tail[t + _PR + k] = 1.0
+        b = balances[s] + chips[s]
+        tail[t + _BAL + k] = b / CHIP_SCALE if -CHIP_LIMIT < b < CHIP_LIMIT else _chips(b)
+    tail[t + _DL + (state.dealer - seat) % n] = 1.0
     if state.to_move is not None:
-        out[_TM + (state.to_move - seat) % n] = 1.0
+        tail[t + _TM + (state.to_move - seat) % n] = 1.0
     if state.last_capture is not None:
-        out[_LC + (state.last_capture - seat) % n] = 1.0
+        tail[t + _LC + (state.last_capture - seat) % n] = 1.0
     if not state.over:
         first = state.eldest if state.last_actor is None else (state.last_actor + 1) % n
-        out[_CF + (first - seat) % n] = 1.0
-    out[_SE + seat] = 1.0
-    out[_FL] = float(state.foreplay)
-    out[_FL + 1] = float(state.over)
+        tail[t + _CF + (first - seat) % n] = 1.0
+    tail[t + _SE + seat] = 1.0
+    tail[t + _FL] = float(state.foreplay)
+    tail[t + _FL + 1] = float(state.over)
     if deciding in _DECIDING:
-        out[_FL + 2 + _DECIDING[deciding]] = 1.0
-    out[_POT] = _chips(state.pot)
-    out[_RU:] = _rules_block(state.rules)
+        tail[t + _FL + 2 + _DECIDING[deciding]] = 1.0
+    tail[t + _POT] = _chips(state.pot)
+    tail[t + _RU:] = rules
+    out = np.empty(OBS_SIZE, np.float32)
+    out[:_CARD_BITS] = np.unpackbits(np.frombuffer(planes.to_bytes(_CARD_BYTES, "little"), np.uint8),
+                                     count=_CARD_BITS, bitorder="little")
+    out[_CARD_BITS:] = tail
     return out

@@ -7,9 +7,12 @@ zeros for an agent that is not deciding).  Rewards are the chips of the deal (th
 included; under ``low-stakes`` scoring 1 to each seat with the most cards), paid when it
 ends; with ``session=True`` an episode is a whole session and each deal pays as it ends.
 
-:func:`env` wraps :func:`raw_env` as PettingZoo's classic games are: an illegal action
-ends the episode with ``illegal_reward`` to the agent that made it (raw_env refuses it
-with a one-line error and changes nothing).
+:func:`env` treats an illegal action as PettingZoo's classic games do (their
+``TerminateIllegalWrapper``): the episode ends with ``illegal_reward`` to the agent that
+made it.  It does so itself rather than through PettingZoo's wrappers, whose attribute
+forwarding took half the time of a step (bench/rl.py); :func:`raw_env` refuses an
+illegal action with a one-line IllegalActionError and changes nothing.  Either refuses a
+step before reset and a value that is no action ID.
 
 >>> e = env(players=3, render_mode="ansi")
 >>> e.reset(seed=1)
@@ -26,14 +29,12 @@ with a one-line error and changes nothing).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..core import Rules, Scoring, Session, State
 from .deal import Deal
@@ -60,13 +61,14 @@ def deal_rewards(state: State) -> list[float]:
 class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """Laugh and Lie Down for PettingZoo (build it with :func:`env` or :func:`raw_env`)."""
 
-    metadata: dict[str, Any] = {"name": "lald_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: dict[str, Any] = {"name": "lald_v0", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
                  options: dict[str, Any] | None = None, session: bool = False,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, illegal_reward: float | None = None) -> None:
         super().__init__()
+        self.illegal_reward = illegal_reward
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: choose ansi or human")
         self.rules = make_rules(preset, players, variants, options)
@@ -137,8 +139,16 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         deal = self.deal
-        assert deal is not None
-        deal.step(int(action) if isinstance(action, (int, np.integer)) else action)  # type: ignore[arg-type]
+        if deal is None:
+            raise RuntimeError("call reset() before step()")
+        if (isinstance(action, bool) or not isinstance(action, (int, np.integer))
+                or not 0 <= action < NUM_ACTIONS):
+            raise ValueError(f"action {action!r} is not an action ID: "
+                             f"give a whole number from 0 to {NUM_ACTIONS - 1}")
+        if self.illegal_reward is not None and int(action) not in deal.legal:
+            self._end_illegal(agent)
+            return
+        deal.step(int(action))
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
         for a in self.agents:
@@ -162,6 +172,17 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
+    def _end_illegal(self, agent: str) -> None:
+        """The episode ends: ``illegal_reward`` to ``agent``, nothing to the others."""
+        assert self.illegal_reward is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self.infos[agent] = {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
+        self._accumulate_rewards()
+        self._deads_step_first()
+
     def render(self) -> str | None:
         """The table as a spectator sees it (no hidden card), and who decides."""
         if self.deal is None:
@@ -178,17 +199,12 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
 
 def raw_env(**kwargs: Any) -> LaldEnv:
-    """The environment without wrappers (an illegal action raises IllegalActionError)."""
+    """The environment that refuses an illegal action (IllegalActionError, nothing changed)."""
+    kwargs.setdefault("illegal_reward", None)
     return LaldEnv(**kwargs)
 
 
-@functools.wraps(raw_env)
-def env(illegal_reward: float = -10.0, **kwargs: Any) -> AECEnv[str, Observation, int]:
+def env(illegal_reward: float = -10.0, **kwargs: Any) -> LaldEnv:
     """The environment as PettingZoo's classic games come: an illegal action ends the
-    episode with ``illegal_reward`` for its agent; actions are checked for bounds, and
-    the AEC order is enforced."""
-    e: AECEnv[str, Observation, int] = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    episode with ``illegal_reward`` for its agent (keywords as :class:`LaldEnv`)."""
+    return LaldEnv(illegal_reward=illegal_reward, **kwargs)
