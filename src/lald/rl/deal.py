@@ -45,6 +45,17 @@ class Deal:
         self._pos = 0
         self._open()
 
+    def copy(self) -> Deal:
+        """An independent copy (the engine state cloned)."""
+        c = Deal.__new__(Deal)
+        c.state = self.state.clone()
+        c.seat, c.deciding, c.legal, c.claims = self.seat, self.deciding, self.legal, self.claims
+        c._window, c._pos = self._window, self._pos
+        return c
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deal:
+        return self.copy()
+
     @property
     def over(self) -> bool:
         """Whether the deal has ended."""
