@@ -195,7 +195,8 @@ def test_ismcts_level_plays_a_tournament_deal() -> None:
     from lald.sim.spec import parse_spec
 
     rules = Rules.make(players=3)
-    spec = parse_spec("ismcts:simulations=4")
+    # one simulation only expands the root: the bot runs two at least, even out of time
+    spec = parse_spec("ismcts:time_limit=0.000001")
     bots = [spec.make(0, rules, random.Random(0)), make_bot("heuristic", 1, rules, random.Random(1)),
             make_bot("random", 2, rules, random.Random(2))]
     state = play_deal(State.deal(rules, 9), bots)

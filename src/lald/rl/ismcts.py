@@ -35,12 +35,14 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 
     def __init__(self, game: Any, evaluator: Any, uct_c: float, time_limit: float,
                  max_simulations: int = 0, **kwargs: Any) -> None:
-        super().__init__(game, evaluator, uct_c, max_simulations or 1 << 30, **kwargs)
+        super().__init__(game, evaluator, uct_c, max(max_simulations, 2) if max_simulations else 1 << 30,
+                         **kwargs)
         self.time_limit = time_limit
         self.simulations_run = 0
 
     def run_search(self, state: Any) -> Any:
-        """OpenSpiel's ``run_search`` with the loop bounded by time (at least one simulation)."""
+        """OpenSpiel's ``run_search`` with the loop bounded by time; at least two
+        simulations, since the first only expands the root."""
         self.reset()
         legal_actions = state.legal_actions()
         if len(legal_actions) == 1:
@@ -49,7 +51,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         root_key = self.get_state_key(state)
         deadline = time.perf_counter() + self.time_limit
         count = 0
-        while count < self._max_simulations and (count == 0 or time.perf_counter() < deadline):
+        while count < self._max_simulations and (count < 2 or time.perf_counter() < deadline):
             sampled = self.sample_root_state(state)
             assert root_key == self.get_state_key(sampled), "a world changed the information state"
             self.run_simulation(sampled)
