@@ -82,6 +82,21 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
     return found  # type: ignore[no-any-return]
 
 
+class RandomPolicy:
+    """A uniformly random legal ID: the simplest policy, and a picklable example.
+
+    >>> import numpy as np
+    >>> RandomPolicy(seed=1)(np.zeros(451, np.float32), np.array([0, 1, 1], np.int8)) in (1, 2)
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, observation: Observation, mask: Mask) -> int:
+        return self.rng.choice([i for i, m in enumerate(mask) if m])
+
+
 class PolicyBot(Bot):
     """A bot that asks ``policy`` (or the one saved in ``file``) for an action ID. An ID
     that is not legal is replaced by a uniformly random legal one and counted in
@@ -126,4 +141,4 @@ class PolicyBot(Bot):
         return choice
 
 
-__all__ = ["ACTION_NAMES", "Policy", "PolicyBot", "load_policy"]
+__all__ = ["ACTION_NAMES", "Policy", "PolicyBot", "RandomPolicy", "load_policy"]
