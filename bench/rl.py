@@ -16,7 +16,8 @@ window.  Every adapter is driven as a learner's loop drives it:
 
 Each figure is the median of ``--runs`` runs, in steps per second of this process's CPU
 time (the two cores are shared: CPU time is what the adapter costs, whatever else runs);
-the ratio is against the native engine of the same run.  Then the PettingZoo step taken apart: microseconds per call of its parts.
+the ratio is against the native engine of the same run.  Then the PettingZoo step taken
+apart: CPU microseconds per call of its parts.
 
     python bench/rl.py [--episodes N] [--runs K] [--preset P] [--players N]
 """
@@ -188,7 +189,8 @@ def main() -> None:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=300, help="episodes (deals) per run (default 300)")
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed (default 5)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="runs per figure; the median is printed (default 5)")
     parser.add_argument("--preset", default="survivor")
     parser.add_argument("--players", type=int, default=5)
     args = parser.parse_args()
