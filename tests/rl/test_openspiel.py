@@ -46,8 +46,17 @@ def _dealt(game: pyspiel.Game, seed: int) -> LaldState:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_name)
 def test_random_sim_test_in_every_rules_set(config: tuple[str, int, tuple[str, ...]]) -> None:
+    """OpenSpiel's random_sim_test (serialize_game_and_state round trips included), and a
+    pickle round trip of the game and of a state in play."""
     game = _game(config, dealer=1)
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state = _dealt(game, 8)
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[-1])
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.information_state_string(1) == state.information_state_string(1)
 
 
 @pytest.mark.parametrize("config", CONFIGS[::6], ids=_name)
@@ -203,3 +212,29 @@ def test_ismcts_level_plays_a_tournament_deal() -> None:
     assert state.over and state.result is not None
     with pytest.raises(ValueError, match="single options"):
         spec.make(0, Rules.make(options={"prize": 7}), random.Random(0))
+
+
+def test_ismcts_goes_on_when_no_world_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A world that cannot be drawn does not stop a tournament: the search reuses the
+    root's world, and with no root world the decision is random; both are counted."""
+    import lald.rl.ismcts as bot_module
+    from lald.bots import make_bot
+    from lald.sim.play import play_deal
+
+    rules = Rules.make(players=3)
+    bot = bot_module.IsmctsBot(0, rules, random.Random(0), simulations=6)
+
+    def no_world(self: LaldState, player: int, rng: random.Random) -> LaldState:
+        raise RuntimeError("no world")
+
+    monkeypatch.setattr(LaldState, "resample", no_world)
+    others = [make_bot("random", s, rules, random.Random(s)) for s in (1, 2)]
+    assert play_deal(State.deal(rules, 2), [bot, *others]).over
+    assert bot.stale_worlds > 0 and bot.fallbacks == 0
+
+    def no_root(*args: object, **kwargs: object) -> LaldState:
+        raise RuntimeError("no world")
+
+    monkeypatch.setattr(bot_module, "from_view", no_root)
+    assert play_deal(State.deal(rules, 3), [bot, *others]).over
+    assert bot.fallbacks > 0

@@ -35,7 +35,7 @@ def test_pettingzoo_api_test_and_seed_test(config: tuple[str, int, tuple[str, ..
     seed_test(lambda: env(preset=preset, players=players, variants=variants), num_cycles=500)
 
 
-@pytest.mark.parametrize("config", CONFIGS[::4], ids=_name)
+@pytest.mark.parametrize("config", CONFIGS, ids=_name)
 def test_pettingzoo_render_test(config: tuple[str, int, tuple[str, ...]]) -> None:
     preset, players, variants = config
 

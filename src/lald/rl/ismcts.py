@@ -93,15 +93,29 @@ class IsmctsBot(Bot):
             max_simulations=int(simulations), random_state=np_rng,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.search.set_resampler(self._resample)
+        #: Decisions made at random because no world consistent with the view replayed,
+        #: and simulations that searched the root's world again for the same reason.
+        self.fallbacks = 0
+        self.stale_worlds = 0
 
     def _resample(self, state: LaldState, player: int) -> LaldState:
-        return state.resample(player, self.rng)
+        try:
+            return state.resample(player, self.rng)
+        except RuntimeError:  # no fresh world replayed: the root's own world is one
+            self.stale_worlds += 1
+            copy: LaldState = state.clone()
+            return copy
 
     def _choose(self, view: PlayerView, stop: Stop, ids: dict[int, Any]) -> int:
         if len(ids) == 1:
             only: int = next(iter(ids))
             return only
-        root = from_view(self.game, view, self.rng, stop)
+        try:
+            root = from_view(self.game, view, self.rng, stop)
+        except RuntimeError:  # no world replayed: a uniformly random choice, counted
+            self.fallbacks += 1
+            guess: int = self.rng.choice(sorted(ids))
+            return guess
         assert set(root.legal_actions()) == set(ids), "the world's choices are not the seat's"
         choice: int = int(self.search.step(root))
         return choice

@@ -7,15 +7,16 @@ others' face-down sets) come from :func:`lald.bots.sampler.sample`, get suits fr
 cards this seat has not seen, and go back into the hands they were dealt to; the deal is
 then replayed action by action through the engine, which checks every one.  A world in
 which some action of the history is not legal (the sampler does not know, for one, that
-a face-up set of two from a prial leaves the third card in the hand that set it) is
-drawn again.
+a face-up set of two from a prial leaves the third card in the hand that set it, so
+:func:`knowledge` pins that card there before the draw) is drawn again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
-from ..bots.knowledge import read
+from ..bots.knowledge import Knowledge, read
 from ..bots.sampler import sample
 from ..core import (
     Action,
@@ -122,16 +123,70 @@ def public_actions(view: PlayerView, hidden: list[int]) -> list[Action]:
     return out
 
 
+def pinned(view: PlayerView) -> list[tuple[int, int]]:
+    """(seat, rank) for each other seat that must hold exactly one card of that rank now:
+    it set two of a prial aside face up (the rank had four live cards then, so it held
+    three) and has not put a card of the rank out of its hand since."""
+    out: list[tuple[int, int]] = []
+    gone = [0] * NUM_RANKS  # cards of each rank out of play so far
+    for i, op in enumerate(view.history):
+        if isinstance(op, TableMournival):
+            gone[op.cards[0] >> 2] += 4
+        elif isinstance(op, Capture):
+            gone[op.play[0] >> 2] += len(op.play) + len(op.take)
+        elif isinstance(op, Claimed):
+            if op.cards is None:
+                continue  # a face-down set: its rank is unknown here (never face up and pinned)
+            rank = op.cards[0] >> 2
+            if (op.kind is ClaimKind.HAND_SET and op.count == 2 and gone[rank] == 0
+                    and op.seat != view.seat and not _played_later(view, i, op.seat, rank)):
+                out.append((op.seat, rank))
+            gone[rank] += op.count
+    return out
+
+
+def _played_later(view: PlayerView, index: int, seat: int, rank: int) -> bool:
+    for op in view.history[index + 1:]:
+        if isinstance(op, Capture) and op.seat == seat and op.play[0] >> 2 == rank:
+            return True
+        if isinstance(op, Claimed) and op.seat == seat and op.cards is not None and op.cards[0] >> 2 == rank \
+                and op.kind is not ClaimKind.SPOTTER:
+            return True
+        if isinstance(op, LaidDown) and op.seat == seat and any(c >> 2 == rank for c in op.cards):
+            return True
+        if isinstance(op, Trail) and op.seat == seat and op.card >> 2 == rank:
+            return True
+    return False
+
+
+def knowledge(view: PlayerView) -> tuple[Knowledge, list[tuple[int, int]]]:
+    """What the view's seat knows (:func:`lald.bots.knowledge.read`) with the cards
+    :func:`pinned` to a hand taken out, that hand barred from more of their rank: the
+    sampler then draws exactly among the worlds that keep them."""
+    k = read(view)
+    pins = pinned(view)
+    if not pins:
+        return k, pins
+    unknown, sizes, forbidden = list(k.unknown), list(k.sizes), list(k.forbidden)
+    for seat, rank in pins:
+        unknown[rank] -= 1
+        sizes[seat] -= 1
+        forbidden[seat] |= 1 << rank
+    return dataclasses.replace(k, unknown=unknown, sizes=sizes, forbidden=forbidden), pins
+
+
 def world_from_view(view: PlayerView, rng: random.Random, tries: int = 200) -> tuple[State, list[int]]:
     """A deal consistent with everything ``view`` shows, replayed up to now, and the
     history indices at which the view's seat passed a claim window (it was polled, as
     :mod:`lald.rl.deal` polls, and did not claim). Raises RuntimeError if no world drawn
     in ``tries`` replays cleanly."""
-    k = read(view)
+    k, pins = knowledge(view)
     rules, me = view.rules, view.seat
     table = dealt_table(view)
     for _ in range(tries):
         (hands, set_ranks), _exact = sample(k, rng)
+        for seat, rank in pins:
+            hands[seat][rank] += 1
         dealt, hidden = layout(view, hands, set_ranks)
         state = State.from_layout(rules, [cards_of(h) for h in dealt], cards_of(table), view.dealer)
         passes: list[int] = []
