@@ -70,3 +70,26 @@ def test_pins_make_face_up_sets_draw_first_time() -> None:
     finally:
         worlds.sample = real
     assert len(draws) > 10 and max(draws) == 1
+
+
+def test_a_draw_asking_for_cards_that_are_not_there_is_drawn_again() -> None:
+    """The sampler's inexact fill can ask for more cards of a rank than are unseen (seen
+    once in a tournament, which it stopped): such a draw is rejected and drawn again."""
+    state, seat = _views("last-capture", 5, 3, 5)[10]
+    view = state.view(seat)
+    real = worlds.sample
+    calls = []
+
+    def first_impossible(k: object, rng: random.Random) -> object:
+        calls.append(1)
+        (hands, ranks), exact = real(k, rng)  # type: ignore[arg-type]
+        if len(calls) == 1:  # more cards of every rank than there are
+            hands = [[4] * 13 if s != seat else h for s, h in enumerate(hands)]
+        return (hands, ranks), exact
+
+    worlds.sample = first_impossible  # type: ignore[assignment]
+    try:
+        world, _ = worlds.world_from_view(view, random.Random(0))
+    finally:
+        worlds.sample = real
+    assert len(calls) >= 2 and world.view(seat).history == view.history

@@ -187,7 +187,10 @@ def world_from_view(view: PlayerView, rng: random.Random, tries: int = 200) -> t
         (hands, set_ranks), _exact = sample(k, rng)
         for seat, rank in pins:
             hands[seat][rank] += 1
-        dealt, hidden = layout(view, hands, set_ranks)
+        try:
+            dealt, hidden = layout(view, hands, set_ranks)
+        except ValueError:  # the sampler's inexact fill can ask for cards that are not there
+            continue
         state = State.from_layout(rules, [cards_of(h) for h in dealt], cards_of(table), view.dealer)
         passes: list[int] = []
         try:
