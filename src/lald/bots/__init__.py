@@ -7,8 +7,10 @@ offers it its legal turn actions through :meth:`Bot.act`, and its open claims th
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 
 from ..core import Action, Claim, PlayerView, Rules
 
@@ -45,12 +47,62 @@ BotFactory = Callable[[int, Rules, random.Random], Bot]
 LEVELS: dict[str, BotFactory] = {"random": RandomBot}
 
 
+#: Levels other packages plug in, each an entry point of this group naming a bot factory
+#: (lald's research extra adds ``ismcts`` and ``policy``, see lald.rl). They are found by
+#: name (``find_level``, ``lald tournament --bot ismcts``) and imported on first use; the
+#: menus do not list them.
+PLUGIN_GROUP = "lald.levels"
+#: Saved policies to seat as named levels, menus included: ``NAME=FILE[,NAME=FILE...]``
+#: (each played by the ``policy`` plug-in level with ``file=FILE``).
+POLICIES_ENV = "LALD_POLICIES"
+
+
+class _Plugin:
+    """A plug-in level, imported when its first bot is made."""
+
+    def __init__(self, name: str, target: str, fixed: dict[str, str] | None = None) -> None:
+        self.name, self.target, self.fixed = name, target, fixed or {}
+        self._factory: Callable[..., Bot] | None = None
+
+    def __call__(self, seat: int, rules: Rules, rng: random.Random, **params: object) -> Bot:
+        if self._factory is None:
+            found = [e for e in entry_points(group=PLUGIN_GROUP) if e.name == self.target]
+            if not found:
+                raise ValueError(f"bot level {self.name!r} needs the {self.target!r} plug-in level, "
+                                 "which is not installed: pip install 'lald[rl]'")
+            try:
+                self._factory = found[0].load()
+            except ImportError as e:
+                raise ValueError(f"bot level {self.name!r} needs the research extra "
+                                 f"(pip install 'lald[rl]'): {e}") from None
+        return self._factory(seat, rules, rng, **{**params, **self.fixed})
+
+
+_PLUGINS: dict[str, _Plugin] = {}
+
+
+def find_level(name: str) -> BotFactory | None:
+    """The factory of a level: a registered one, or a plug-in level (None if neither)."""
+    if name in LEVELS:
+        return LEVELS[name]
+    if name not in _PLUGINS and any(e.name == name for e in entry_points(group=PLUGIN_GROUP)):
+        _PLUGINS[name] = _Plugin(name, name)
+    return _PLUGINS.get(name)
+
+
+def _policy_levels() -> None:
+    """The named policy levels of :data:`POLICIES_ENV`."""
+    for item in os.environ.get(POLICIES_ENV, "").split(","):
+        name, sep, path = item.partition("=")
+        if sep and name.strip() and path.strip() and name.strip() not in LEVELS:
+            LEVELS[name.strip()] = _Plugin(name.strip(), "policy", {"file": path.strip()})
+
+
 def make_bot(level: str, seat: int, rules: Rules, rng: random.Random) -> Bot:
     """A bot of the named level."""
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r}: choose {', '.join(LEVELS)}") from None
+    factory = find_level(level)
+    if factory is None:
+        raise ValueError(f"unknown bot level {level!r}: choose {', '.join(LEVELS)}")
     return factory(seat, rules, rng)
 
 
@@ -66,6 +118,7 @@ def _register() -> None:
 
 
 _register()
+_policy_levels()
 
 #: The levels a person may choose as opponents (the oracle sees every hand: never offered).
 MENU_LEVELS: tuple[str, ...] = tuple(name for name in LEVELS if name != "oracle")

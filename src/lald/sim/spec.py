@@ -29,7 +29,7 @@ import inspect
 import random
 from collections.abc import Sequence
 
-from ..bots import LEVELS, Bot
+from ..bots import LEVELS, Bot, find_level
 from ..bots.external import DEFAULT_TIMEOUT, ExternalBot, check_command
 from ..core import Rules
 
@@ -61,7 +61,8 @@ class BotSpec:
         """A bot of this spec for ``seat``."""
         if self.command is not None:
             return ExternalBot(seat, rules, rng, self.command, timeout)
-        factory = LEVELS[self.level]
+        factory = find_level(self.level)
+        assert factory is not None, f"no level {self.level!r}"
         if not self.params:
             return factory(seat, rules, rng)
         return factory(seat, rules, rng, **_with_params(self))
@@ -85,7 +86,8 @@ def _with_params(spec: BotSpec) -> dict[str, object]:
 
 
 def _check_params(spec: BotSpec) -> None:
-    factory = LEVELS[spec.level]
+    factory = find_level(spec.level)
+    assert factory is not None, f"no level {spec.level!r}"
     try:
         signature = inspect.signature(factory)
     except (TypeError, ValueError):  # pragma: no cover - classes and functions have one
@@ -105,7 +107,7 @@ def parse_spec(text: str) -> BotSpec:
         command = rest.strip()
         check_command(command)
         return BotSpec(f"cmd:{command}", "cmd", (), command)
-    if head not in LEVELS:
+    if find_level(head) is None:
         raise ValueError(f"unknown bot {head!r}: choose {_choices()}")
     params: list[Param] = []
     if sep:
@@ -122,7 +124,9 @@ def parse_spec(text: str) -> BotSpec:
     spec = BotSpec(head if not params else head + ":" + ":".join(_param_text(p) for p in params),
                    head, tuple(params))
     _check_params(spec)
-    if params:  # let the level judge its parameters now, not in a worker mid-tournament
+    # let the level judge its parameters now, not in a worker mid-tournament (a plug-in
+    # level is made once even without them: it may need an extra that is not installed)
+    if params or head not in LEVELS:
         try:
             spec.make(0, Rules.make(), random.Random(0))
         except (ValueError, TypeError) as e:

@@ -1,0 +1,13 @@
+"""Research adapters: PettingZoo, Gymnasium and OpenSpiel on one shared encoding.
+
+An optional extra (``pip install 'lald[rl]'``); nothing else in lald imports it.
+
+- :mod:`lald.rl.encoding`: the action IDs, the observation and the legal mask;
+- :mod:`lald.rl.deal`: a deal as one-seat decisions, with the claim window;
+- :mod:`lald.rl.pettingzoo`: the AEC environment (``env()``, ``raw_env()``);
+- :mod:`lald.rl.gymnasium`: one seat against :mod:`lald.bots`, registered as ``lald/Seat-v0``;
+- :mod:`lald.rl.openspiel`: the OpenSpiel game ``python_lald``, its resampler and ISMCTS as a bot;
+- :mod:`lald.rl.policy`: any policy on (observation, mask) as a bot level.
+
+See ``docs/research.md``.
+"""

@@ -1,0 +1,133 @@
+"""A deal as a sequence of one-seat decisions: the claim window, then the turn.
+
+Claims may be made out of turn.  The adapters turn that into a *claim window*, polled
+exactly as :func:`lald.sim.play.step` offers claims: before every turn, the seats that
+may claim are asked one at a time in the engine's claim order (clockwise from the left of
+the seat that acted last), each choosing one of its claims or to pass; a claim is made at
+once and the window opens again from the claimant's left; when every polled seat has
+passed, the seat to move chooses its turn action.  The polled seat always has at least
+two choices (a claim and ``pass``), the mover at least one.
+
+>>> from lald.core import Rules, State
+>>> deal = Deal(State.deal(Rules.make(), seed=1))
+>>> deal.seat, deal.deciding, [ACTION_NAMES[i] for i in sorted(deal.legal)]
+(0, 'claim', ['claim 8', 'pass'])
+>>> while not deal.over:
+...     _ = deal.step(min(deal.legal))
+>>> deal.state.result.chips
+(-3, -1, 6, 1, -3)
+"""
+
+from __future__ import annotations
+
+from ..core import Action, Claim, IllegalActionError, State
+from .encoding import ACTION_NAMES, PASS, Deciding, Mask, legal_ids, mask_of
+
+
+class Deal:
+    """The engine's state with the claim window around it.
+
+    ``seat`` is the seat to decide (None once the deal is over), ``deciding`` whether it
+    answers a claim window (``"claim"``) or takes its turn (``"turn"``), ``legal`` the
+    legal IDs with the engine action each stands for (``None`` for ``pass``), and
+    ``claims`` the engine's own list of the polled seat's claims.
+    """
+
+    __slots__ = ("state", "seat", "deciding", "legal", "claims", "_window", "_pos")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.seat: int | None = None
+        self.deciding: Deciding = "none"
+        self.legal: dict[int, Action | None] = {}
+        self.claims: list[Claim] = []
+        self._window: list[tuple[int, list[Claim]]] = []
+        self._pos = 0
+        self._open()
+
+    def copy(self) -> Deal:
+        """An independent copy (the engine state cloned)."""
+        c = Deal.__new__(Deal)
+        c.state = self.state.clone()
+        c.seat, c.deciding, c.legal, c.claims = self.seat, self.deciding, self.legal, self.claims
+        c._window, c._pos = self._window, self._pos
+        return c
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deal:
+        return self.copy()
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended."""
+        return self.state.over
+
+    @property
+    def window(self) -> tuple[int, ...]:
+        """The seats still to be polled in the open claim window, the polled one first."""
+        return tuple(seat for seat, _ in self._window[self._pos:])
+
+    def mask(self) -> Mask:
+        """The int8 legal mask of the deciding seat."""
+        return mask_of(self.legal)
+
+    def _open(self) -> None:
+        """After an action (or at the start): poll the seats with claims, in claim order."""
+        state = self.state
+        window: list[tuple[int, list[Claim]]] = []
+        if not state.over and state.open_claims():
+            for seat in state.claim_order():
+                claims = state.claims(seat)
+                if claims:
+                    window.append((seat, claims))
+        self._window, self._pos = window, 0
+        self._next()
+
+    def _next(self) -> None:
+        state = self.state
+        if self._pos < len(self._window):
+            seat, claims = self._window[self._pos]
+            legal: dict[int, Action | None] = dict(legal_ids(claims, state.table_mask))
+            legal[PASS] = None
+            self.seat, self.deciding, self.legal, self.claims = seat, "claim", legal, claims
+        elif state.over:
+            self.seat, self.deciding, self.legal, self.claims = None, "none", {}, []
+        else:
+            self.seat, self.deciding, self.claims = state.to_move, "turn", []
+            self.legal = dict(legal_ids(state.turn_actions(), state.table_mask))
+
+    def step(self, action_id: int) -> Action | None:
+        """Play ``action_id`` for the deciding seat; return the engine action it made
+        (None for a pass). An ID that is not legal now raises IllegalActionError and
+        changes nothing."""
+        try:
+            action = self.legal[action_id]
+        except (KeyError, TypeError):
+            raise IllegalActionError(self._illegal(action_id)) from None
+        self.play(action)
+        return action
+
+    def play(self, action: Action | None) -> None:
+        """Play an engine action (or None: pass) for the deciding seat, as a bot of
+        :mod:`lald.bots` would hand it back (any suits)."""
+        if action is None:
+            if self.deciding != "claim":
+                raise IllegalActionError("only a seat polled for its claims may pass")
+            self._pos += 1
+            self._next()
+            return
+        if action.seat != self.seat:
+            raise IllegalActionError(f"seat {action.seat} is not the seat to decide (seat {self.seat} is)")
+        if self.deciding == "claim" and action not in self.claims:
+            raise IllegalActionError(f"{action} is not one of the open claims of seat {self.seat}")
+        self.state.apply(action)
+        self._open()
+
+    def _illegal(self, action_id: object) -> str:
+        if self.seat is None:
+            return "the deal is over: no action is legal"
+        if isinstance(action_id, int) and 0 <= action_id < len(ACTION_NAMES):
+            name = ACTION_NAMES[action_id]
+            choices = ", ".join(ACTION_NAMES[i] for i in sorted(self.legal))
+            return f"action {action_id} ({name}) is not legal for seat {self.seat} now: choose {choices}"
+        return (f"action {action_id!r} is not an action ID: "
+                f"give a whole number from 0 to {len(ACTION_NAMES) - 1}")

@@ -1,0 +1,135 @@
+"""The PettingZoo AEC environment passes PettingZoo's own tests in every rules set, and
+plays the engine's deals move for move."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from lald.core import IllegalActionError, Rules, Session, State
+from lald.core.rules import PRESET_NAMES, VARIANT_NAMES
+from lald.rl.deal import Deal
+from lald.rl.encoding import NUM_ACTIONS, PASS, observe
+from lald.rl.pettingzoo import env, raw_env
+
+VARIANT_SETS = [c for k in range(len(VARIANT_NAMES) + 1) for c in itertools.combinations(VARIANT_NAMES, k)]
+CONFIGS = [(p, n, v) for p in PRESET_NAMES for n in (3, 4, 5) for v in VARIANT_SETS]
+
+
+def _name(c: tuple[str, int, tuple[str, ...]]) -> str:
+    return f"{c[0]}-{c[1]}-{'+'.join(c[2]) or 'plain'}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_name)
+def test_pettingzoo_api_test_and_seed_test(config: tuple[str, int, tuple[str, ...]]) -> None:
+    """api_test with its 1,000 cycles (an episode, a deal, ends long before) for the wrapped
+    and the raw environment, a whole session as one episode too, and seed_test."""
+    preset, players, variants = config
+    api_test(env(preset=preset, players=players, variants=variants), num_cycles=1000)
+    api_test(raw_env(preset=preset, players=players, variants=variants), num_cycles=1000)
+    api_test(env(preset=preset, players=players, variants=variants, session=True), num_cycles=1000)
+    seed_test(lambda: env(preset=preset, players=players, variants=variants), num_cycles=500)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_name)
+def test_pettingzoo_render_test(config: tuple[str, int, tuple[str, ...]]) -> None:
+    preset, players, variants = config
+
+    def make(render_mode: str | None = None) -> object:
+        return env(preset=preset, players=players, variants=variants, render_mode=render_mode)
+
+    render_test(make, custom_tests={"ansi": lambda text: text.startswith(preset)})
+
+
+def test_render_shows_no_hidden_card() -> None:
+    e = raw_env(render_mode="ansi")
+    e.reset(seed=3)
+    assert e.deal is not None
+    text = e.render()
+    assert isinstance(text, str)
+    for s in range(5):
+        for card in e.deal.state.hand(s):
+            assert str(card) not in text.split("table:")[0]
+
+
+@pytest.mark.parametrize("config", CONFIGS[::5], ids=_name)
+def test_the_aec_env_plays_the_engines_deal_move_for_move(config: tuple[str, int, tuple[str, ...]]) -> None:
+    """The same deal and the same choices through the AEC env and through lald.core give
+    the same actions, the same observations and the same chips."""
+    preset, players, variants = config
+    rules = Rules.make(preset, players, variants)
+    for seed in range(4):
+        e = raw_env(preset=preset, players=players, variants=variants)
+        e.reset(options={"deal": seed, "dealer": seed % players})
+        deal = Deal(State.deal(rules, seed, dealer=seed % players))
+        rng = random.Random(seed)
+        rewards = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            rewards[agent] += reward
+            if terminated:
+                e.step(None)
+                continue
+            assert agent == f"seat_{deal.seat}"
+            assert np.array_equal(obs, observe(deal.state, deal.seat, deal.deciding))
+            assert set(np.flatnonzero(info["action_mask"])) == set(deal.legal)
+            choice = rng.choice(sorted(deal.legal))
+            deal.step(choice)
+            e.step(choice)
+        assert deal.state.result is not None
+        assert [rewards[a] for a in e.possible_agents] == [
+            float(c) if rules.antes else float(s in deal.state.result.winners)
+            for s, c in enumerate(deal.state.result.chips)]
+        if rules.antes:
+            result = deal.state.result
+            assert sum(result.chips) == result.pot_before - result.pot_after
+
+
+def test_a_session_episode_pays_each_deal_and_ends_with_the_session() -> None:
+    e = raw_env(players=3, session=True)
+    e.reset(seed=5)
+    assert e.session is not None
+    session: Session = e.session
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    rng = random.Random(1)
+    for agent in e.agent_iter():
+        _, reward, terminated, _, info = e.last()
+        totals[agent] += reward
+        e.step(None if terminated else int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert session.over and len(session.results) >= 3
+    assert [totals[a] for a in e.possible_agents] == [float(b) for b in session.balances]
+
+
+def test_raw_env_refuses_an_illegal_action_and_env_ends_the_episode() -> None:
+    raw = raw_env()
+    raw.reset(seed=2)
+    mask = raw.infos[raw.agent_selection]["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    before = raw.agent_selection, mask.copy()
+    with pytest.raises(IllegalActionError, match="not legal"):
+        raw.step(bad)
+    after = raw.agent_selection, raw.infos[raw.agent_selection]["action_mask"]
+    assert after[0] == before[0] and np.array_equal(after[1], before[1])
+    wrapped = env(illegal_reward=-7.0)
+    wrapped.reset(seed=2)
+    agent = wrapped.agent_selection
+    wrapped.step(bad)
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -7.0
+
+
+def test_the_polled_seat_is_offered_pass_and_a_claim() -> None:
+    e = raw_env(preset="survivor")
+    seen = 0
+    for seed in range(40):
+        e.reset(seed=seed)
+        assert e.deal is not None
+        if e.deal.deciding == "claim":
+            mask = e.infos[e.agent_selection]["action_mask"]
+            assert mask[PASS] == 1 and mask.sum() >= 2 and mask.shape == (NUM_ACTIONS,)
+            seen += 1
+    assert seen > 3
