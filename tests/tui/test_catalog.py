@@ -215,7 +215,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 #: Rich style words: two of them side by side are a style, not words on screen.
-_STYLES = {"bold", "dim", "italic", "reverse", "underline", "red", "green", "on", "grey23"}
+_STYLES = {"bold", "dim", "italic", "reverse", "underline", "red", "green", "yellow", "on", "grey23"}
 
 
 def _is_words(text: str) -> bool:

@@ -120,3 +120,25 @@ class LinesView(Static):
         """Draw the lines."""
         self.lines = tuple(lines)
         self.update(Text("\n".join(lines)))
+
+
+class LessonView(VerticalScroll):
+    """The lesson's panel: what the latest moment explained, the learner's move now, and
+    why a choice was refused."""
+
+    def compose(self) -> ComposeResult:
+        """One text body."""
+        yield Static(id="lesson-body")
+
+    def show(self, told: Sequence[str], do: str | None = None, refused: str | None = None) -> None:
+        """Draw the notes: explanations, then the move (bold), then a refusal (bold, in
+        the warning colour)."""
+        self.told, self.do, self.refused = tuple(told), do, refused
+        body = Text("\n".join(told))
+        for line, style in ((do, "bold"), (refused, "bold yellow")):
+            if line:
+                if body:
+                    body.append("\n")
+                body.append(line, style=style)
+        self.query_one("#lesson-body", Static).update(body)
+        self.scroll_home(animate=False)
