@@ -322,17 +322,16 @@ class TableScreen(Screen[None]):
         lesson = self.lesson
         assert lesson is not None
         notes = lesson.news()
-        if not notes:
-            return False
         state = self.current()
         assert state is not None
         words = functools.partial(note_text, state=state, names=lesson.names, catalog=self.catalog)
-        told = [words(n) for n in notes if n.key not in (DO, WELCOME, NEXT)]
-        if told:
-            self.told = told
-        self.do = next((words(n) for n in notes if n.key == DO), None)
-        self.refused = None
+        self.told = [words(n) for n in lesson.standing()]
+        if notes:
+            self.do = next((words(n) for n in notes if n.key == DO), None)
+            self.refused = None
         self._show_lesson()
+        if not notes:
+            return False
         welcome = [words(n) for n in notes if n.key == WELCOME]
         if welcome:
             self.app.push_screen(LessonIntroScreen(welcome, self.catalog),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core import Action, Session, State
+from ..core import Action, Capture, Card, Claim, Session, State, mask_of
 from ..sim.lesson import Lesson, Note
 from .game import HUMAN, Game, SeatSpec
 
@@ -51,6 +51,7 @@ class LessonGame(Game):
         super().__init__(session, seats, bots=lesson.bots())
         self.lesson = lesson
         self._told: set[int] = set()
+        self._explained: list[Note] = []
 
     @property
     def learner(self) -> int:
@@ -98,7 +99,21 @@ class LessonGame(Game):
         if moment in self._told:
             return []
         self._told.add(moment)
-        return self.lesson.notes(state)
+        notes = self.lesson.notes(state)
+        explained = [n for n in notes if n.key not in (DO, WELCOME, NEXT)]
+        if explained:
+            self._explained = explained
+        return notes
+
+    def standing(self) -> list[Note]:
+        """The explanations that still hold: those of the latest moment that had some,
+        less those whose move the learner has made since ("set aside K♠ K♥ now" is done
+        once they are set aside)."""
+        state = self.state or self.last_deal
+        if state is None:
+            return []
+        made = {mask_of(_cards(a)) for a in state.actions if a.seat == self.learner}
+        return [n for n in self._explained if not n.cards or mask_of(n.cards) not in made]
 
     def waits(self, notes: Sequence[Note]) -> bool:
         """Whether play stops for the learner to read ``notes``: they explain something at
@@ -107,3 +122,12 @@ class LessonGame(Game):
         state = self.state
         return (state is not None and not state.over and self.expected() is None
                 and any(n.key not in (DO, WELCOME) for n in notes))
+
+
+def _cards(action: Action) -> tuple[Card, ...]:
+    """The cards an action names (a claim's; a capture's played and taken)."""
+    if isinstance(action, Claim):
+        return action.cards
+    if isinstance(action, Capture):
+        return (*action.play, *action.take)
+    return ()

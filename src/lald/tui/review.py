@@ -27,7 +27,7 @@ from ..i18n import Catalog
 from ..sim.review import Review, review_deal
 from ..sim.review_text import review_lines
 from .screens import Closing, KeyBar
-from .widgets import LinesView
+from .widgets import IndentedLinesView
 
 
 class _Stopped(Exception):
@@ -62,7 +62,7 @@ class ReviewScreen(Closing, Screen[Review | None]):
             yield ProgressBar(total=None, show_eta=False, id="review-bar")
             yield Static(id="review-count")
         with VerticalScroll(id="review-body"):
-            yield LinesView(id="review-lines")
+            yield IndentedLinesView(id="review-lines")
         yield KeyBar(Text(t("keys_review_working")), classes="keys", id="review-keys")
 
     def on_mount(self) -> None:
@@ -117,7 +117,7 @@ class ReviewScreen(Closing, Screen[Review | None]):
         self.query_one("#review-working").display = False
         body = self.query_one("#review-body", VerticalScroll)
         body.display = True
-        self.query_one("#review-lines", LinesView).show(self.lines)
+        self.query_one("#review-lines", IndentedLinesView).show(self.lines)
         self.query_one("#review-keys", KeyBar).update(Text(self.catalog.t("keys_review")))
         body.scroll_home(animate=False)
         body.focus()
@@ -137,7 +137,8 @@ class ReviewScreen(Closing, Screen[Review | None]):
 class SeatChoiceScreen(Closing, ModalScreen[int | None]):
     """Whose play to review, when several people play at the table."""
 
-    BINDINGS = [Binding("escape", "back", show=False), Binding("q", "back", show=False)]
+    BINDINGS = [Binding("escape", "back", show=False), Binding("q", "back", show=False),
+                *(Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 10))]
 
     def __init__(self, seats: Sequence[int], names: Sequence[str], catalog: Catalog) -> None:
         super().__init__(id="review-seat")
@@ -157,6 +158,11 @@ class SeatChoiceScreen(Closing, ModalScreen[int | None]):
     @on(OptionList.OptionSelected, "#choice-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.close(self.seats[event.option_index])
+
+    def action_pick(self, index: int) -> None:
+        """Choose line ``index`` by its digit."""
+        if 0 <= index < len(self.seats):
+            self.close(self.seats[index])
 
     def action_back(self) -> None:
         """No review."""

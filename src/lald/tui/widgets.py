@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -142,3 +144,14 @@ class LessonView(VerticalScroll):
                 body.append(line, style=style)
         self.query_one("#lesson-body", Static).update(body)
         self.scroll_home(animate=False)
+
+
+class IndentedLinesView(Static):
+    """Lines of text whose leading spaces are an indent that wrapped lines keep (the
+    review's choices and reasons under each decision)."""
+
+    def show(self, lines: Sequence[str]) -> None:
+        """Draw the lines."""
+        self.lines = tuple(lines)
+        self.update(Group(*(Padding(Text(line.lstrip()), (0, 0, 0, len(line) - len(line.lstrip())))
+                            for line in lines)))
