@@ -267,6 +267,9 @@ class SetupScreen(Closing, Screen[Game]):
         t, rules = self.catalog.t, self.game.rules
         with VerticalScroll(id="setup-body"):
             yield Static(Text(t("setup_title")), classes="dialog-title")
+            with Horizontal(classes="row learn-row"):
+                yield Button(t("lesson_title"), id="learn", variant="success")
+                yield Static(Text(t("setup_learn_note")), classes="learn-note")
             with Horizontal(classes="row"):
                 yield Static(Text(t("setup_preset")), classes="label")
                 yield Select([(t(f"preset_{p.replace('-', '_')}"), p) for p in PRESET_NAMES],
@@ -286,15 +289,14 @@ class SetupScreen(Closing, Screen[Game]):
                     yield Input(spec.name, placeholder=t("setup_name"), id=f"name-{s}")
             yield Static(Text(t("setup_levels")), classes="setup-note")
             yield Static(id="setup-error")
-            with Horizontal(classes="buttons setup-buttons"):
-                yield Button(t("setup_start"), id="start", variant="primary")
-                yield Button(t("lesson_title"), id="learn")
+            yield Button(t("setup_start"), id="start", variant="primary")
         yield KeyBar(Text(t("keys_setup")), classes="keys")
 
     def on_mount(self) -> None:
-        """Show the seats of the chosen player count; focus the start button."""
+        """Show the seats of the chosen player count; focus the start button, with the top
+        of the form (and "Learn to play") in view."""
         self._show_seats(self.game.rules.players)
-        self.query_one("#start", Button).focus()
+        self.query_one("#start", Button).focus(scroll_visible=False)
 
     def _show_seats(self, players: int) -> None:
         for s in range(5):
