@@ -75,10 +75,12 @@ def test_the_issues_plural_mistakes_are_gone() -> None:
 
 _GENDERED = {
     # role words that take a person's gender, next to a name
-    "pt": ("o distribuidor", "o último", "a última com", "pronto", "jogador ", "o próximo jogador"),
+    "pt": ("o distribuidor", "o último", "a última com", "pronto", "jogador ", "o próximo jogador",
+           "Bem-vindo", "o próximo jogar"),
     "de": ("der Geber", "den Geber", "als Letzter", "Letzter mit", "jeder andere", "jeder gibt",
-           "nächste Spieler"),
-    "es": ("el repartidor", "al repartidor", "el último", "listo", "siguiente jugador"),
+           "nächste Spieler", "der Nächste"),
+    "es": ("el repartidor", "al repartidor", "el último", "listo", "siguiente jugador",
+           "Bienvenido", "el superviviente", "juegue el siguiente"),
 }
 
 
@@ -90,6 +92,27 @@ def test_sentences_hold_for_anyone(lang: str) -> None:
         for form in forms(entry):
             for word in _GENDERED[lang]:
                 assert word not in form, (key, word, form)
+
+
+def test_portuguese_says_tu_to_the_player() -> None:
+    # the catalog addresses the player as "tu" (European Portuguese), never "você"
+    pt = messages("pt")
+    assert not [k for k, v in pt.items() if "você" in str(v).lower()]
+    assert "Tu és" in str(pt["lesson_welcome"]) and "tens de capturar" in str(pt["lesson_single"])
+    assert "tua jogada" in str(pt["lesson_do"]) and "tua jogada" in str(pt["lesson_try"])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lesson_speaks_the_games_words(lang: str) -> None:
+    # RULES.md §11: lie down, prial, won pile and the eldest hand as the texts say them
+    m = {k: str(v) for k, v in messages(lang).items()}
+    words = {"en": ("lie down", "prial", "won pile", "eldest hand", "sweep"),
+             "de": ("„lie down“", "Priål", "Stichstapel", "älteste Hand", "Vorgabe"),
+             "pt": ("deitar", "priål (trinca)", "pilha de capturas", "mão mais velha", "cota normal"),
+             "es": ("acostarte (entregar la mano)", "trío", "colección", "Eres mano", "cuota")}[lang]
+    lesson = " ".join(v for k, v in m.items() if k.startswith("lesson_"))
+    for word in words:
+        assert word in lesson, (lang, word)
 
 
 def test_german_words_keep_one_meaning() -> None:
@@ -192,7 +215,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 #: Rich style words: two of them side by side are a style, not words on screen.
-_STYLES = {"bold", "dim", "italic", "reverse", "underline", "red", "green", "on", "grey23"}
+_STYLES = {"bold", "dim", "italic", "reverse", "underline", "red", "green", "yellow", "on", "grey23"}
 
 
 def _is_words(text: str) -> bool:

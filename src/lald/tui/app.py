@@ -30,25 +30,32 @@ from textual.widgets.option_list import Option
 from ..core import Action, LaidDown, LieDown, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
+from ..sim.lesson import Note
+from ..sim.review import DEFAULT_WORLDS, Review
 from .game import Game, Prompt, PromptKind
 from .hints import Hint, advise
+from .lesson import DO, NEXT, WELCOME, LessonGame
+from .review import ReviewScreen, SeatChoiceScreen
 from .screens import (
     DIGITS,
     ConfirmScreen,
     HelpScreen,
     KeyBar,
+    LessonIntroScreen,
     PassScreen,
     SettlementScreen,
     SetupScreen,
 )
 from .store import SaveError, Store
-from .widgets import CardsView, LedgerView, LinesView, LogView, SeatsView
+from .widgets import CardsView, LedgerView, LessonView, LinesView, LogView, SeatsView
 from .words import (
     Choice,
     choices,
     cut_lines,
     ledger,
+    lesson_menu,
     log_lines,
+    note_text,
     outcome_lines,
     prompt_title,
     seat_rows,
@@ -90,10 +97,24 @@ class TableScreen(Screen[None]):
     revision: reactive[int] = reactive(0, init=False)
     """Bumped after every change of the deal; :meth:`watch_revision` redraws."""
 
-    def __init__(self, game: Game, catalog: Catalog, pace: float, claim_window: float) -> None:
-        super().__init__(id="table-screen")
+    def __init__(self, game: Game, catalog: Catalog, pace: float, claim_window: float,
+                 hints: bool = False) -> None:
+        super().__init__(classes="table-screen")
         self.game, self.catalog = game, catalog
         self.pace, self.claim_window = pace, claim_window
+        self.hints = hints
+        """Show the hint at every decision, unasked."""
+        self.lesson = game if isinstance(game, LessonGame) else None
+        self.told: list[str] = []
+        """The lesson's explanations of the latest moment that had some, in words."""
+        self.do: str | None = None
+        """The lesson's move for the learner now, in words (None when it is not theirs)."""
+        self.refused: str | None = None
+        """The sentence of the learner's last refused choice, until the next move."""
+        self.lesson_index: int | None = None
+        """The menu line of the lesson's move."""
+        self.waiting = False
+        """Play stands still until Enter, for the learner to read the lesson's note."""
         self.prompt: Prompt | None = None
         self.menu: list[Choice] = []
         self.viewer: int | None = None
@@ -107,8 +128,11 @@ class TableScreen(Screen[None]):
         self._serial = 0  # which prompt the menu's lines belong to
 
     def compose(self) -> ComposeResult:
-        """Seats, table, hand and choices on the left; log and ledger on the right."""
+        """Seats, table, hand and choices on the left; log and ledger on the right; in the
+        lesson, its notes above them."""
         yield Static(id="status")
+        if self.lesson is not None:
+            yield LessonView(id="lesson")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield SeatsView(id="seats", classes="panel")
@@ -120,11 +144,15 @@ class TableScreen(Screen[None]):
             with Vertical(id="right"):
                 yield LogView(id="log", classes="panel")
                 yield LedgerView(id="ledger", classes="panel")
-        yield KeyBar(Text(self.catalog.t("keys_table")), classes="keys")
+        keys = "keys_lesson" if self.lesson is not None else "keys_table"
+        yield KeyBar(Text(self.catalog.t(keys)), classes="keys")
 
     def on_mount(self) -> None:
         """Titles, then deal (or continue a resumed deal) and play."""
         t = self.catalog.t
+        if self.lesson is not None:
+            self.add_class("teaching")
+            self.query_one("#lesson").border_title = t("lesson_title")
         self.query_one("#seats").border_title = t("seats_title")
         self.query_one("#table").border_title = t("table_title")
         self.query_one("#log").border_title = t("log_title")
@@ -200,7 +228,9 @@ class TableScreen(Screen[None]):
         for i, choice in enumerate(self.menu, start=1):
             key = str(i) if i < 10 else ("0" if i == 10 else " ")
             label = Text(f"{key}. {choice.label}")
-            if i - 1 == best:
+            if i - 1 == self.lesson_index:
+                label.append("  ◀ " + self.catalog.t("lesson_mark"), style="bold")
+            elif i - 1 == best:
                 label.append("  ◀ " + self.catalog.t("hint_mark"), style="bold")
             options.append(Option(label, id=f"p{self._serial}-{i}"))
         menu.add_options(options)
@@ -217,6 +247,8 @@ class TableScreen(Screen[None]):
         app.fence = max(app.fence, get_time())
         self.viewer = self._last_human = prompt.seat
         self.menu = choices(prompt, state, self.catalog)
+        if self.lesson is not None:
+            self.menu, self.lesson_index = lesson_menu(self.menu, self.lesson.expected(), state)
         self.redraw()
         if prompt.kind is PromptKind.CLAIM and self.claim_window > 0:
             self._deadline = get_time() + self.claim_window
@@ -227,8 +259,10 @@ class TableScreen(Screen[None]):
         menu.disabled = False
         menu.highlighted = None
         self._show_menu()
-        menu.highlighted = 0
+        menu.highlighted = self.lesson_index or 0
         menu.focus()
+        if self.hints and self.lesson is None:
+            self.action_hint()
 
     def _tick(self) -> None:
         if self.prompt is not None and self._ticker is not None:
@@ -237,6 +271,7 @@ class TableScreen(Screen[None]):
     def _clear_prompt(self) -> None:
         self.prompt = None
         self.menu = []
+        self.lesson_index = None
         self.hint = None
         self._asking = False
         if self._ticker is not None:
@@ -254,10 +289,13 @@ class TableScreen(Screen[None]):
     # -- the turn loop ------------------------------------------------------------------
 
     def advance(self) -> None:
-        """Let bots move until a person is asked something or the deal ends."""
+        """Let bots move until a person is asked something or the deal ends (in the
+        lesson, or until a note asks the learner to read it first)."""
         self._timer = None
         game = self.game
         while True:
+            if self.lesson is not None and self._lesson_news():
+                return
             event = game.advance()
             if event is None:
                 self._show_deal_over()
@@ -275,6 +313,61 @@ class TableScreen(Screen[None]):
             if self.pace > 0:
                 self._timer = self.set_timer(self.pace, self.advance)
                 return
+
+    # -- the lesson ---------------------------------------------------------------------
+
+    def _lesson_news(self) -> bool:
+        """Show the lesson's notes of this moment; True if play waits (the welcome on its
+        own screen first, or a note to read while another seat is to move)."""
+        lesson = self.lesson
+        assert lesson is not None
+        notes = lesson.news()
+        state = self.current()
+        assert state is not None
+        words = functools.partial(note_text, state=state, names=lesson.names, catalog=self.catalog)
+        self.told = [words(n) for n in lesson.standing()]
+        if notes:
+            self.do = next((words(n) for n in notes if n.key == DO), None)
+            self.refused = None
+        self._show_lesson()
+        if not notes:
+            return False
+        welcome = [words(n) for n in notes if n.key == WELCOME]
+        if welcome:
+            self.app.push_screen(LessonIntroScreen(welcome, self.catalog),
+                                 lambda _: self._go_on(lesson.waits(notes)))
+            return True
+        if lesson.waits(notes):
+            self._wait()
+            return True
+        return False
+
+    def _go_on(self, wait: bool) -> None:
+        if wait:
+            self._wait()
+        else:
+            self.advance()
+
+    def _show_lesson(self) -> None:
+        self.query_one("#lesson", LessonView).show(self.told, self.do, self.refused)
+
+    def _wait(self) -> None:
+        """Stand still until Enter: the note is the learner's to read."""
+        self.waiting = True
+        menu = self.query_one("#menu", OptionList)
+        menu.clear_options()
+        menu.disabled = True
+        self.set_focus(None)
+        self.query_one("#prompt-title", Static).update(
+            Text(self.catalog.t("lesson_go_on"), style="bold"))
+
+    def _refuse(self, note: Note) -> None:
+        """The learner chose another move than the lesson's: say which, change nothing."""
+        state = self.game.state
+        assert state is not None and self.lesson is not None
+        self.refused = note_text(note, state, self.lesson.names, self.catalog)
+        self._show_lesson()
+        self.app.bell()
 
     def _after_pass(self, prompt: Prompt, _: None) -> None:
         app: TableApp = self.app  # type: ignore[assignment]
@@ -303,7 +396,13 @@ class TableScreen(Screen[None]):
                                          self.action_settle)
 
     def action_settle(self) -> None:
-        """On to the settlement of the finished deal."""
+        """On to the settlement of the finished deal (in the lesson, Enter also goes on
+        after a note)."""
+        if self.waiting and self.is_active:
+            self.waiting = False
+            self.query_one("#prompt-title", Static).update("")
+            self.advance()
+            return
         if not self.deal_over or not self.is_active:
             return
         self._cancel_timer()
@@ -333,6 +432,10 @@ class TableScreen(Screen[None]):
                 or not 0 <= index < len(self.menu)):
             return
         choice = self.menu[index]
+        refusal = self.game.refusal(choice.action)
+        if refusal is not None:
+            self._refuse(refusal)
+            return
         if choice.action is None:
             self._cancel_timer()
             prompt = self.prompt
@@ -366,6 +469,9 @@ class TableScreen(Screen[None]):
             return
         self._cancel_timer()
         self._clear_prompt()
+        if self.lesson is not None:
+            self.do = self.refused = None
+            self._show_lesson()
         op = self.game.act(prompt, action)
         self.viewer = self._idle_viewer() if len(self.game.humans) == 1 else None
         self._moved(op)
@@ -375,9 +481,13 @@ class TableScreen(Screen[None]):
             self.advance()
 
     def action_hint(self) -> None:
-        """What the best bot would do here, and why: the line is marked in the menu."""
+        """What the best bot would do here, and why: the line is marked in the menu (in
+        the lesson: the lesson's move)."""
         state = self.game.state
         if self.prompt is None or state is None or not self.is_active:
+            return
+        if self.lesson is not None:
+            self.query_one("#hint", LinesView).show([self.do] if self.do else [])
             return
         self.hint = advise(state, self.prompt, self.menu, self.catalog)
         self._show_menu()
@@ -389,7 +499,8 @@ class TableScreen(Screen[None]):
         if not self.is_active or self.deal_over:
             return
         if not self.game.undo_allowed:
-            self.query_one("#hint", LinesView).show([t("undo_not_allowed")])
+            key = "lesson_no_undo" if self.lesson is not None else "undo_not_allowed"
+            self.query_one("#hint", LinesView).show([t(key)])
             return
         if not self.game.can_undo:
             self.query_one("#hint", LinesView).show([t("undo_nothing")])
@@ -412,6 +523,12 @@ class TableApp(App[str]):
 
     The app's return value is what the command prints when the table closes: where the
     session was saved and how to resume it, or the session's outcome.
+
+    Given a :class:`~lald.tui.lesson.LessonGame` (``lald play --learn``, or "Learn to
+    play" on the setup screen), the app plays the lesson, never saved, and then offers
+    ``after_lesson``, a normal session, with hints on.  After each deal's settlement the
+    people at the table may open the expert's review of their play, ``review_worlds``
+    sampled deals per decision.
     """
 
     CSS_PATH = "lald.tcss"
@@ -419,10 +536,15 @@ class TableApp(App[str]):
                 Binding("ctrl+c", "save_quit", show=False, priority=True)]
 
     def __init__(self, game: Game, catalog: Catalog, store: Store, *, pace: float = 0.8,
-                 claim_window: float = 5.0, setup: bool = True, export: bool = False) -> None:
+                 claim_window: float = 5.0, setup: bool = True, export: bool = False,
+                 hints: bool = False, after_lesson: Game | None = None,
+                 review_worlds: int = DEFAULT_WORLDS) -> None:
         super().__init__()
         self.game, self.catalog, self.store = game, catalog, store
         self.pace, self.claim_window, self.setup, self.export = pace, claim_window, setup, export
+        self.hints, self.after_lesson, self.review_worlds = hints, after_lesson, review_worlds
+        self.reviews: dict[tuple[int, int], Review] = {}
+        """Reviews made, by deal number and seat (the same deal always gives the same)."""
         self.title = catalog.t("game_title")
         self.fence = 0.0
         """Keys stamped before this moment are dropped (typed before the screen showed)."""
@@ -451,13 +573,26 @@ class TableApp(App[str]):
             self._open_table()
 
     def _set_up(self, game: Game | None) -> None:
+        if isinstance(game, LessonGame):
+            self.after_lesson = self.after_lesson or self.game
         if game is not None:
             self.game = game
         self.started = True
         self._open_table()
 
+    @property
+    def teaching(self) -> bool:
+        """Whether the lesson is being played."""
+        return isinstance(self.game, LessonGame)
+
+    def _table(self) -> TableScreen:
+        # the lesson waits for every claim: its script needs the learner's answer
+        window = 0.0 if self.teaching else self.claim_window
+        return TableScreen(self.game, self.catalog, self.pace, window,
+                           hints=self.hints and not self.teaching)
+
     def _open_table(self) -> None:
-        self.table = TableScreen(self.game, self.catalog, self.pace, self.claim_window)
+        self.table = self._table()
         self.push_screen(self.table)
 
     def settle(self) -> None:
@@ -469,6 +604,15 @@ class TableApp(App[str]):
         assert deal is not None
         lines = explain_settlement(game.rules, result, deal.dealer, game.names,
                                    game.session.balances, catalog)
+        if isinstance(game, LessonGame):
+            # the lesson is no session: nothing saved or exported, and no ledger
+            notes = game.lesson.notes(deal)
+            words = [note_text(n, deal, game.names, catalog) for n in notes]
+            after = [w for n, w in zip(notes, words, strict=True) if n.key == NEXT]
+            told = [w for n, w in zip(notes, words, strict=True) if n.key != NEXT]
+            self.push_screen(SettlementScreen(lines, ledger(game, catalog), (), catalog, True,
+                                              lesson=told, after=after), self._lesson_done)
+            return
         try:
             if self.export:
                 status.append(catalog.t("exported_to", path=str(self.store.export(game, deal))))
@@ -479,8 +623,40 @@ class TableApp(App[str]):
         except SaveError as e:
             status.append(catalog.t("save_failed", reason=e.words(catalog)))
         screen = SettlementScreen(lines, ledger(game, catalog), outcome_lines(game, catalog),
-                                  catalog, game.session.over, status)
+                                  catalog, game.session.over, status, review=bool(game.humans))
         self.push_screen(screen, self._settled)
+
+    def _lesson_done(self, _: None) -> None:
+        """After the lesson's settlement: a normal session, with hints on."""
+        game = self.after_lesson
+        assert game is not None
+        self.game, self.after_lesson, self.hints = game, None, True
+        self.table = self._table()
+        self.switch_screen(self.table)
+        self.notify(self.catalog.t("hints_on"), timeout=8)
+
+    def open_review(self) -> None:
+        """The expert's review of a person's play in the deal just settled (whose, asked
+        when several people play)."""
+        humans = self.game.humans
+        if len(humans) == 1:
+            self._review(humans[0])
+        elif humans:
+            self.push_screen(SeatChoiceScreen(humans, self.game.names, self.catalog),
+                             lambda seat: None if seat is None else self._review(seat))
+
+    def _review(self, seat: int) -> None:
+        game = self.game
+        deal = game.last_deal
+        assert deal is not None and deal.over
+        key = (game.session.deals.index(deal), seat)
+
+        def keep(review: Review | None) -> None:
+            if review is not None:
+                self.reviews[key] = review
+
+        self.push_screen(ReviewScreen(deal, seat, game.names, self.catalog, self.review_worlds,
+                                      self.reviews.get(key)), keep)
 
     def _settled(self, _: None) -> None:
         if self.game.session.over:
@@ -497,7 +673,10 @@ class TableApp(App[str]):
             self.push_screen(HelpScreen(self.game.rules, self.catalog))
 
     def save_game(self) -> str:
-        """Save the session; a line saying where and how to resume (or why not)."""
+        """Save the session; a line saying where and how to resume (or why not: the
+        lesson is never saved)."""
+        if self.teaching:
+            return self.catalog.t("lesson_not_saved")
         try:
             path = self.store.save(self.game)
         except SaveError as e:
@@ -505,9 +684,12 @@ class TableApp(App[str]):
         return self.store.saved_words(path, self.catalog)
 
     def action_save_quit(self) -> None:
-        """Save and leave, saying where the session was saved and how to resume it."""
+        """Save and leave, saying where the session was saved and how to resume it (the
+        lesson is left unsaved, saying how to start it again)."""
         if not self.started:
             self.exit("")
+        elif self.teaching:
+            self.exit(self.catalog.t("lesson_left"))
         elif self.game.session.over:
             self.exit("\n".join(outcome_lines(self.game, self.catalog)))
         else:

@@ -43,6 +43,11 @@ def register(subparsers: Any) -> None:
                         "(default 5; 0 waits for an answer)")
     p.add_argument("--no-setup", action="store_true",
                    help="start at once with the flags' settings, skipping the setup screen")
+    p.add_argument("--learn", action="store_true",
+                   help="learn to play: a guided first deal that explains each rule as it comes, "
+                        "then a normal session (the flags' settings) with hints on")
+    p.add_argument("--hints", action="store_true",
+                   help="show at every decision what the strongest bot would play and why")
     p.set_defaults(func=cmd_play)
 
 
@@ -75,6 +80,9 @@ def cmd_play(args: argparse.Namespace) -> None:
     except ValueError as e:
         fail(str(e))
     catalog = Catalog(lang)
+    if args.learn and args.resume is not None:
+        fail("--learn starts the lesson, a deal of its own: it cannot resume a saved session "
+             "(run lald play --resume without --learn)")
     store = Store(save_dir(args.save_dir))
     if store.root.exists() and not store.root.is_dir():
         warn(f"the save folder {store.root} is a file, not a folder: saves go to {store.fallback}")
@@ -102,14 +110,21 @@ def cmd_play(args: argparse.Namespace) -> None:
             game = Game.new(rules, seats, seed)
         except ValueError as e:
             fail(str(e))
+    lesson = None
+    if args.learn:
+        from .lesson import LessonGame
+
+        lesson = LessonGame(default_names(catalog, LessonGame.PLAYERS))
     if args.plain:
         from .plain import run_plain
 
-        raise SystemExit(run_plain(game, catalog, sys.stdin, sys.stdout, store.root, args.export))
+        raise SystemExit(run_plain(lesson or game, catalog, sys.stdin, sys.stdout, store.root,
+                                   args.export, hints=args.hints, after_lesson=game))
     from .app import TableApp
 
-    app = TableApp(game, catalog, store, pace=args.pace, claim_window=args.claim_window,
-                   setup=args.resume is None and not args.no_setup, export=args.export)
+    app = TableApp(lesson or game, catalog, store, pace=args.pace, claim_window=args.claim_window,
+                   setup=args.resume is None and not args.no_setup and lesson is None,
+                   export=args.export, hints=args.hints, after_lesson=game if lesson else None)
     said = app.run()
     if said:
         print(said)

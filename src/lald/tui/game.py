@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum, unique
 from typing import Any
 
 from .. import bots as _bots
 from ..bots import LEVELS, Bot, make_bot
 from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
+from ..sim.lesson import Note
 
 HUMAN = "human"
 
@@ -87,19 +88,23 @@ class _Decision:
 class Game:
     """A session at one table: seats, bots, the current deal and the turn loop."""
 
-    def __init__(self, session: Session, seats: Sequence[SeatSpec]) -> None:
+    def __init__(self, session: Session, seats: Sequence[SeatSpec],
+                 bots: Mapping[int, Bot] | None = None) -> None:
+        """``bots`` plays the seats that are not people (default: a bot of each seat's
+        level, seeded by the session)."""
         rules = session.rules
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats given for {rules.players} players")
-        for spec in seats:
-            if not spec.human and spec.kind not in playable_levels():
+        for s, spec in enumerate(seats):
+            if not spec.human and (bots is None or s not in bots) and spec.kind not in playable_levels():
                 raise ValueError(f"unknown bot level {spec.kind!r}: choose human, "
                                  f"{', '.join(playable_levels())}")
         self.session = session
         self.seats = tuple(seats)
         self.names = [s.name for s in seats]
         self.bots: dict[int, Bot] = {
-            s: make_bot(spec.kind, s, rules, random.Random(session.seed * 7919 + s))
+            s: bots[s] if bots is not None and s in bots
+            else make_bot(spec.kind, s, rules, random.Random(session.seed * 7919 + s))
             for s, spec in enumerate(seats) if not spec.human}
         self._cursor = 0
         self._declined: list[frozenset[Claim]] = [frozenset()] * rules.players
@@ -138,11 +143,15 @@ class Game:
 
     def start_deal(self) -> State:
         """Deal the next deal."""
+        self._reset()
+        return self.session.start_deal()
+
+    def _reset(self) -> None:
+        """A new deal: no claim passed, nothing to undo."""
         self._cursor = 0
         self._declined = [frozenset()] * self.rules.players
         self._decisions = []
         self.last_result = None
-        return self.session.start_deal()
 
     def advance(self) -> Prompt | Operation | None:
         """One step of the turn loop: a bot's operation, a person's prompt, or None once
@@ -177,6 +186,12 @@ class Game:
         self._decisions.append(_Decision(prompt.seat, len(state.actions), self._cursor,
                                          tuple(self._declined)))
         return self._apply(action)
+
+    def refusal(self, action: Action | None) -> Note | None:
+        """Why a person's choice is not made, or None to make it: at a normal table every
+        offered choice is made (the lesson refuses moves other than its own,
+        :class:`lald.tui.lesson.LessonGame`). ``None`` stands for letting claims pass."""
+        return None
 
     def decline(self, prompt: Prompt) -> None:
         """A person lets the open claims of a claim prompt pass."""

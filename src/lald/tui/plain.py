@@ -2,7 +2,13 @@
 standard input, for screen readers, pipes and scripts.
 
 Every question is answered by a number (``1`` is always a valid answer) or a letter
-command: ``h`` hint, ``u`` undo, ``s`` save, ``?`` help, ``q`` save and quit.
+command: ``h`` hint, ``u`` undo, ``s`` save, ``?`` help, ``q`` save and quit.  After each
+deal's settlement, ``r`` prints the expert's review of one's play.
+
+Given a :class:`~lald.tui.lesson.LessonGame` (``lald play --learn --plain``), the table
+plays the lesson: its notes as ``Lesson:`` lines when they come, the lesson's move marked
+in the menu, any other answer refused with the move to make; then, if the learner wants,
+``after_lesson`` with hints on.
 """
 
 from __future__ import annotations
@@ -14,8 +20,11 @@ from typing import TextIO
 from ..core import Action, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
+from ..sim.review import DEFAULT_WORLDS, Review, review_deal
+from ..sim.review_text import review_lines
 from .game import Game, Prompt
 from .hints import advise
+from .lesson import DO, NEXT, LessonGame
 from .store import SaveError, Store
 from .words import (
     Choice,
@@ -23,7 +32,9 @@ from .words import (
     cut_lines,
     groups_text,
     ledger_lines,
+    lesson_menu,
     log_lines,
+    note_text,
     options_lines,
     outcome_lines,
     prompt_title,
@@ -40,12 +51,20 @@ class PlainTable:
     """The text table: reads answers from ``inp``, writes everything to ``out``."""
 
     def __init__(self, game: Game, catalog: Catalog, inp: TextIO, out: TextIO, store: Store,
-                 export: bool = False) -> None:
+                 export: bool = False, *, hints: bool = False,
+                 review_worlds: int = DEFAULT_WORLDS) -> None:
         self.game, self.catalog, self.inp, self.out = game, catalog, inp, out
         self.store, self.export = store, export
+        self.hints, self.review_worlds = hints, review_worlds
         self.t = catalog.t
         self._printed = 0
         self._last_human: int | None = None
+        self.lesson = game if isinstance(game, LessonGame) else None
+        self.go_on = False
+        """After the lesson: the learner asked for the normal deal."""
+        self._move_words: str | None = None
+        """The lesson's move now, in words."""
+        self.reviews: dict[tuple[int, int], Review] = {}
 
     def say(self, line: str = "") -> None:
         """Write one line."""
@@ -64,10 +83,12 @@ class PlainTable:
     def run(self) -> int:
         """Play until the session ends or the player quits; the exit status."""
         game = self.game
-        self.say(self.t("game_title"))
+        self.say(self.t("lesson_title") if self.lesson is not None else self.t("game_title"))
         if not game.session.deals:
             for line in cut_lines(game, self.catalog):
                 self.say(line)
+        if self.hints and self.lesson is None:
+            self.say(self.t("hints_on"))
         try:
             while not game.session.over:
                 state = game.state or game.start_deal()
@@ -75,14 +96,18 @@ class PlainTable:
                 self._settle()
         except (_Quit, KeyboardInterrupt):
             self.say()
-            self.say(self._save())
+            self.say(self.t("lesson_left") if self.lesson is not None else self._save())
             return 0
-        for line in outcome_lines(game, self.catalog):
-            self.say(line)
+        if self.lesson is None:
+            for line in outcome_lines(game, self.catalog):
+                self.say(line)
         return 0
 
     def _save(self) -> str:
-        """Save the session: where, and how to resume (or why it could not be saved)."""
+        """Save the session: where, and how to resume (or why it could not be saved; the
+        lesson is never saved)."""
+        if self.lesson is not None:
+            return self.t("lesson_not_saved")
         try:
             path = self.store.save(self.game)
         except SaveError as e:
@@ -107,13 +132,67 @@ class PlainTable:
         while True:
             state = self.game.state or state
             self._log(state)
+            if self.lesson is not None:
+                self._lesson_news(state)
             event = self.game.advance()
             if event is None:
                 return
             if isinstance(event, Prompt):
                 self._prompt(event)
 
+    # -- the lesson ---------------------------------------------------------------------
+
+    def _note(self, text: str) -> None:
+        self.say(self.t("plain_lesson_note", text=text))
+
+    def _lesson_news(self, state: State) -> None:
+        """Say the lesson's notes of this moment; wait for Enter when they are for reading
+        while another seat is to move."""
+        lesson = self.lesson
+        assert lesson is not None
+        notes = lesson.news()
+        if not notes or state.over:  # the settlement's notes go with the settlement
+            return
+        for note in notes:
+            text = note_text(note, state, lesson.names, self.catalog)
+            if note.key == DO:
+                self._move_words = text
+            self._note(text)
+        if lesson.waits(notes):
+            self.say(self.t("plain_lesson_go_on"))
+            if self.ask().lower() == "q":
+                raise _Quit
+
+    def _settle_lesson(self) -> None:
+        """The lesson's settlement, explained; then the offer of a normal deal."""
+        game, t = self.game, self.t
+        assert isinstance(game, LessonGame)
+        result = game.finish_deal()
+        deal = game.last_deal
+        assert deal is not None
+        self._log(deal)
+        self.say()
+        notes = game.lesson.notes(deal)
+        for note in notes:
+            if note.key != NEXT:
+                self._note(note_text(note, deal, game.names, self.catalog))
+        for line in explain_settlement(game.rules, result, deal.dealer, game.names,
+                                       game.session.balances, self.catalog):
+            self.say(line)
+        for note in notes:
+            if note.key == NEXT:
+                self._note(note_text(note, deal, game.names, self.catalog))
+        self.say(t("plain_lesson_next"))
+        if self.ask().lower() == "q":
+            raise _Quit
+        self.go_on = True
+
+    # -- after a deal ---------------------------------------------------------------------
+
     def _settle(self) -> None:
+        if self.lesson is not None:
+            self._settle_lesson()
+            return
         game, t = self.game, self.t
         result = game.finish_deal()
         deal = game.last_deal
@@ -138,10 +217,55 @@ class PlainTable:
         if not game.session.over:
             for line in outcome_lines(game, self.catalog):
                 self.say(line)
-            self.say(t("plain_next_deal"))
-            answer = self.ask()
-            if answer.lower() == "q":
+        if not game.humans:
+            if not game.session.over:
+                self.say(t("plain_next_deal"))
+                if self.ask().lower() == "q":
+                    raise _Quit
+            return
+        while True:
+            self.say(t("plain_after_session" if game.session.over else "plain_after_deal"))
+            try:
+                answer = self.ask().lower()
+            except _Quit:
+                if game.session.over:  # the input ended: the session is over and kept
+                    return
+                raise
+            if answer == "r":
+                self._review(deal)
+            elif answer == "q" and not game.session.over:
                 raise _Quit
+            else:
+                return
+
+    def _review(self, deal: State) -> None:
+        """The expert's review of a person's play in ``deal`` (whose, asked when several
+        people play)."""
+        game, t = self.game, self.t
+        humans = game.humans
+        seat = humans[0]
+        if len(humans) > 1:
+            self.say(t("plain_review_whose"))
+            seat = humans[self._pick([game.names[s] for s in humans])]
+        key = (game.session.deals.index(deal), seat)
+        review = self.reviews.get(key)
+        if review is None:
+            def progress(done: int, total: int) -> None:
+                if done == 0:
+                    self.say(t("plain_review_start", name=game.names[seat], total=total))
+
+            review = self.reviews[key] = review_deal(deal, seat, worlds=self.review_worlds,
+                                                     progress=progress)
+        self.say()
+        for line in review_lines(review, self.catalog, game.names):
+            self.say(line)
+        self.say()
+
+    def _pick(self, labels: Sequence[str]) -> int:
+        """A numbered question with no commands: the index chosen."""
+        answer = self._numbered(labels)
+        assert isinstance(answer, int)
+        return answer
 
     # -- a person's decision -------------------------------------------------------------
 
@@ -169,14 +293,25 @@ class PlainTable:
         self._log(state, prompt.seat)
         self._show_table(state, prompt.seat)
         menu = choices(prompt, state, self.catalog)
+        labels = [c.label for c in menu]
+        if self.lesson is not None:
+            menu, index = lesson_menu(menu, self.lesson.expected(), state)
+            if index is not None:
+                labels[index] += "  ◀ " + t("lesson_mark")
+        elif self.hints:
+            self.say(self._hint(state, prompt, menu))
         while True:
             self.say(prompt_title(prompt, game.names, self.catalog))
-            answer = self._numbered([c.label for c in menu], commands=True)
+            answer = self._numbered(labels, commands=True)
             if isinstance(answer, str):
                 if self._command(answer, state, prompt, menu):
                     return
                 continue
             choice = menu[answer]
+            refusal = game.refusal(choice.action)
+            if refusal is not None:
+                self._note(note_text(refusal, state, game.names, self.catalog))
+                continue
             if choice.action is None:
                 game.decline(prompt)
             elif self._confirmed(choice, menu):
@@ -197,6 +332,7 @@ class PlainTable:
         return self._numbered(answers) == (0 if forced else 1)
 
     def _do(self, prompt: Prompt, action: Action) -> Operation:
+        self._move_words = None
         op = self.game.act(prompt, action)
         return op
 
@@ -204,7 +340,7 @@ class PlainTable:
         for i, label in enumerate(labels, start=1):
             self.say(f"{i:>3}. {label}")
         if commands:
-            self.say(self.t("plain_commands"))
+            self.say(self.t("plain_lesson_commands" if self.lesson is not None else "plain_commands"))
         while True:
             answer = self.ask()
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
@@ -223,6 +359,9 @@ class PlainTable:
             "s": lambda: self._print(self._save()),
             "?": lambda: self._help(),
         }
+        if self.lesson is not None and key in ("h", "u"):
+            self.say((self._move_words or "") if key == "h" else t("lesson_no_undo"))
+            return False
         if key == "u":
             if game.undo():
                 self.say(t("undone"))
@@ -262,6 +401,15 @@ HELP_KEYS = ("help_title", "help_goal", "help_deal", "help_capture", "help_claim
 
 
 def run_plain(game: Game, catalog: Catalog, inp: TextIO, out: TextIO, save_dir: Path,
-              export: bool = False) -> int:
-    """Play ``game`` on text streams; the exit status."""
-    return PlainTable(game, catalog, inp, out, Store(save_dir), export).run()
+              export: bool = False, *, hints: bool = False, after_lesson: Game | None = None,
+              review_worlds: int = DEFAULT_WORLDS) -> int:
+    """Play ``game`` on text streams; the exit status.  After a lesson the learner asked
+    to go on from, ``after_lesson`` is played with hints on."""
+    store = Store(save_dir)
+    table = PlainTable(game, catalog, inp, out, store, export, hints=hints,
+                       review_worlds=review_worlds)
+    status = table.run()
+    if table.go_on and after_lesson is not None:
+        return PlainTable(after_lesson, catalog, inp, out, store, export, hints=True,
+                          review_worlds=review_worlds).run()
+    return status

@@ -22,6 +22,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from ..core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
 from ..i18n import Catalog
 from .game import HUMAN, Game, SeatSpec, best_level, playable_levels
+from .lesson import LessonGame
 from .plain import HELP_KEYS, RULES_DOC
 from .widgets import LedgerView, LinesView
 from .words import Ledger, default_names, level_label, options_lines
@@ -71,6 +72,31 @@ class PassScreen(Closing, Screen[None]):
         self.close(None)
 
 
+class LessonIntroScreen(Closing, Screen[None]):
+    """The lesson's welcome, before its table."""
+
+    BINDINGS = [Binding("enter", "start", show=False), Binding("space", "start", show=False),
+                Binding("question_mark", "app.help", show=False),
+                Binding("q", "app.save_quit", show=False)]
+
+    def __init__(self, lines: Sequence[str], catalog: Catalog) -> None:
+        super().__init__(id="lesson-intro")
+        self.lines, self.catalog = list(lines), catalog
+
+    def compose(self) -> ComposeResult:
+        """The title, the welcome and the keys."""
+        body = LinesView(id="lesson-welcome")
+        body.show(self.lines)
+        with Vertical(id="lesson-intro-box"):
+            yield Static(Text(self.catalog.t("lesson_title"), style="bold"), id="lesson-intro-title")
+            yield body
+        yield KeyBar(Text(self.catalog.t("keys_lesson_intro")), classes="keys")
+
+    def action_start(self) -> None:
+        """On to the lesson's table."""
+        self.close(None)
+
+
 class ConfirmScreen(Closing, ModalScreen[bool]):
     """A yes/no question (lying down); ``default`` is the answer Enter gives."""
 
@@ -114,18 +140,27 @@ class SettlementScreen(Closing, Screen[None]):
 
     BINDINGS = [Binding("enter", "next", show=False), Binding("space", "next", show=False),
                 Binding("e", "export", show=False), Binding("s", "save", show=False),
+                Binding("r", "review", show=False),
                 Binding("question_mark", "app.help", show=False),
                 Binding("q", "app.save_quit", show=False)]
 
     def __init__(self, settlement: Sequence[str], ledger: Ledger, outcome: Sequence[str],
-                 catalog: Catalog, over: bool, status: Sequence[str] = ()) -> None:
+                 catalog: Catalog, over: bool, status: Sequence[str] = (), *,
+                 review: bool = False, lesson: Sequence[str] = (), after: Sequence[str] = ()) -> None:
+        """``review``: the review of one's play is offered (``r``); ``lesson`` and
+        ``after``: the lesson's words before and after the settlement (the lesson's
+        settlement has no ledger, no export and no save, and Enter leads to a normal deal)."""
         super().__init__(id="settlement")
         self.status = list(status)
         self.settlement, self.ledger, self.outcome = list(settlement), ledger, list(outcome)
         self.catalog, self.over = catalog, over
+        self.review = review
+        self.lesson, self.after = list(lesson), list(after)
+        self.teaching = bool(lesson)
 
     def compose(self) -> ComposeResult:
-        """Settlement, ledger, outcome, keys."""
+        """Settlement, ledger, outcome, keys (in the lesson: its words around the
+        settlement)."""
         t = self.catalog.t
         settle = LinesView(id="settle-lines", classes="panel")
         settle.border_title = t("settlement_title")
@@ -137,26 +172,46 @@ class SettlementScreen(Closing, Screen[None]):
         outcome.show(self.outcome)
         status.show(self.status)
         with VerticalScroll(id="settlement-body"):
+            if self.teaching:
+                told = LinesView(id="settle-lesson", classes="lesson-panel")
+                told.border_title = t("lesson_title")
+                told.show(self.lesson)
+                yield told
             yield settle
-            yield ledger
-            yield outcome
+            if self.teaching:
+                after = LinesView(id="settle-after", classes="lesson-panel")
+                after.show(self.after)
+                yield after
+            else:
+                yield ledger
+                yield outcome
+            if self.review:
+                offer = LinesView(id="review-offer")
+                offer.show([t("review_offer")])
+                yield offer
             yield status
-        key = "keys_settlement_over" if self.over else "keys_settlement"
-        yield KeyBar(Text(t(key)), classes="keys")
+        key = ("keys_lesson_settlement" if self.teaching else
+               "keys_settlement_over" if self.over else "keys_settlement")
+        yield KeyBar(Text(t(key)), classes="keys wrap")
 
     def action_next(self) -> None:
         """On to the next deal (or the end)."""
         self.close(None)
 
+    def action_review(self) -> None:
+        """The expert's review of one's play in this deal."""
+        if self.is_active and self.review:
+            self.app.open_review()  # type: ignore[attr-defined]
+
     def action_export(self) -> None:
         """Write the finished deal as a game record."""
-        if not self.is_active:
+        if not self.is_active or self.teaching:
             return
         self.query_one("#settle-status", LinesView).show([self.app.export_last()])  # type: ignore[attr-defined]
 
     def action_save(self) -> None:
         """Save the session."""
-        if not self.is_active or self.over:
+        if not self.is_active or self.over or self.teaching:
             return
         self.query_one("#settle-status", LinesView).show([self.app.save_game()])  # type: ignore[attr-defined]
 
@@ -193,7 +248,8 @@ class HelpScreen(Closing, ModalScreen[None]):
 
 
 class SetupScreen(Closing, Screen[Game]):
-    """Preset, players, variants, and who sits where; starts the session."""
+    """Preset, players, variants, and who sits where; starts the session, or the lesson
+    ("Learn to play": the result is a :class:`~lald.tui.lesson.LessonGame`)."""
 
     BINDINGS = [Binding("ctrl+s", "start", show=False)]
 
@@ -211,6 +267,9 @@ class SetupScreen(Closing, Screen[Game]):
         t, rules = self.catalog.t, self.game.rules
         with VerticalScroll(id="setup-body"):
             yield Static(Text(t("setup_title")), classes="dialog-title")
+            with Horizontal(classes="row learn-row"):
+                yield Button(t("lesson_title"), id="learn", variant="success")
+                yield Static(Text(t("setup_learn_note")), classes="learn-note")
             with Horizontal(classes="row"):
                 yield Static(Text(t("setup_preset")), classes="label")
                 yield Select([(t(f"preset_{p.replace('-', '_')}"), p) for p in PRESET_NAMES],
@@ -234,9 +293,10 @@ class SetupScreen(Closing, Screen[Game]):
         yield KeyBar(Text(t("keys_setup")), classes="keys")
 
     def on_mount(self) -> None:
-        """Show the seats of the chosen player count; focus the start button."""
+        """Show the seats of the chosen player count; focus the start button, with the top
+        of the form (and "Learn to play") in view."""
         self._show_seats(self.game.rules.players)
-        self.query_one("#start", Button).focus()
+        self.query_one("#start", Button).focus(scroll_visible=False)
 
     def _show_seats(self, players: int) -> None:
         for s in range(5):
@@ -250,6 +310,18 @@ class SetupScreen(Closing, Screen[Game]):
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
         self.action_start()
+
+    @on(Button.Pressed, "#learn")
+    def _learn(self) -> None:
+        self.action_learn()
+
+    def action_learn(self) -> None:
+        """The guided first deal instead of a session."""
+        if not self.is_active:
+            return
+        names = default_names(self.catalog, LessonGame.PLAYERS)
+        names[0] = self.query_one("#name-0", Input).value.strip() or names[0]
+        self.close(LessonGame(names))
 
     def action_start(self) -> None:
         """Build the session from the form and go to the table."""

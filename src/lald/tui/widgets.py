@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -120,3 +122,36 @@ class LinesView(Static):
         """Draw the lines."""
         self.lines = tuple(lines)
         self.update(Text("\n".join(lines)))
+
+
+class LessonView(VerticalScroll):
+    """The lesson's panel: what the latest moment explained, the learner's move now, and
+    why a choice was refused."""
+
+    def compose(self) -> ComposeResult:
+        """One text body."""
+        yield Static(id="lesson-body")
+
+    def show(self, told: Sequence[str], do: str | None = None, refused: str | None = None) -> None:
+        """Draw the notes: explanations, then the move (bold), then a refusal (bold, in
+        the warning colour)."""
+        self.told, self.do, self.refused = tuple(told), do, refused
+        body = Text("\n".join(told))
+        for line, style in ((do, "bold"), (refused, "bold yellow")):
+            if line:
+                if body:
+                    body.append("\n")
+                body.append(line, style=style)
+        self.query_one("#lesson-body", Static).update(body)
+        self.scroll_home(animate=False)
+
+
+class IndentedLinesView(Static):
+    """Lines of text whose leading spaces are an indent that wrapped lines keep (the
+    review's choices and reasons under each decision)."""
+
+    def show(self, lines: Sequence[str]) -> None:
+        """Draw the lines."""
+        self.lines = tuple(lines)
+        self.update(Group(*(Padding(Text(line.lstrip()), (0, 0, 0, len(line) - len(line.lstrip())))
+                            for line in lines)))

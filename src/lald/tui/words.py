@@ -33,6 +33,7 @@ from ..core.cards import RANK_SYMBOLS
 from ..core.fast import action_of, code_of
 from ..i18n import Catalog
 from ..narrate import describe, glyphs, join_names
+from ..sim.lesson import Note
 from .game import Game, Prompt, PromptKind
 
 
@@ -138,6 +139,27 @@ def choices(prompt: Prompt, state: State, catalog: Catalog) -> list[Choice]:
     if prompt.kind is PromptKind.CLAIM:
         out.append(Choice(catalog.t("act_pass"), None))
     return out
+
+
+def lesson_menu(menu: Sequence[Choice], want: Action | None, state: State) -> tuple[list[Choice], int | None]:
+    """The menu with the lesson's move ``want`` in the line of its outcome (its own cards,
+    so the lesson's script holds), and that line's index (None when ``want`` is not in it)."""
+    out, index = list(menu), None
+    if want is None:
+        return out, None
+    code = outcome_code(want, state)
+    for i, choice in enumerate(out):
+        if choice.action is not None and outcome_code(choice.action, state) == code:
+            out[i], index = dataclasses.replace(choice, action=want), i
+    return out, index
+
+
+def note_text(note: Note, state: State, names: Sequence[str], catalog: Catalog) -> str:
+    """A note of the lesson (:class:`lald.sim.lesson.Note`) in words: the seat's name, its
+    cards, and the move it asks for as the menu words it."""
+    move = action_label(note.action, state, catalog) if note.action is not None else ""
+    name = names[note.seat] if note.seat is not None else ""
+    return catalog.t(note.key, name=name, cards=glyphs(note.cards), move=move)
 
 
 def prompt_title(prompt: Prompt, names: Sequence[str], catalog: Catalog) -> str:
