@@ -165,7 +165,7 @@ def action_from_json(obj: Any) -> Action:
     if not isinstance(obj, dict):
         raise ActionSyntaxError("an action must be a JSON object")
     kind = obj.get("type")
-    if kind not in _ACTION_KEYS:
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         raise ActionSyntaxError(
             f"unknown action type {kind!r}: choose capture, claim, lie_down or trail")
     keys = set(obj)
