@@ -50,26 +50,81 @@ async function create(event) {
   });
   const data = await response.json();
   if (!response.ok) { toast(data.error); return; }
+  // The host link is this page with the host's token after the #: a reload brings it back.
+  history.replaceState(null, "", "#host=" + data.host.token);
+  showHost(data);
+  refresh();
+}
+
+// -- the host's view: seats, their links, who joined; a new link for a seat; closing --------
+
+let hosted = null;
+
+function hostToken() {
+  return new URLSearchParams(location.hash.slice(1)).get("host");
+}
+
+async function host(path, extra = {}) {
+  const token = hostToken();
+  if (!token) return;
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
+  });
+  const data = await response.json();
+  if (!response.ok) { toast(data.error); return; }
+  showHost(data);
+}
+
+function linkItem(label, url) {
+  const li = document.createElement("li");
+  const b = document.createElement("b");
+  b.textContent = label;
+  const a = document.createElement("a");
+  a.href = url;
+  a.target = "_blank";
+  a.textContent = url;
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.textContent = t("web_copy");
+  copy.addEventListener("click", () => navigator.clipboard?.writeText(url));
+  li.append(b, " ", a, " ", copy);
+  return li;
+}
+
+function showHost(data) {
+  hosted = data;
   const list = $("links");
   list.textContent = "";
+  list.append(linkItem(t("web_host_link"), data.host.url));
+  const open = data.table.status === "waiting" || data.table.status === "playing";
   for (const s of data.seats) {
-    const li = document.createElement("li");
-    const who = s.human ? t("web_human") : `${t("web_bot")} (${s.level})`;
-    li.innerHTML = `<b>${t("seat_name", { seat: s.seat })}</b> · ${who}: <a href="${s.url}" target="_blank"></a> `;
-    li.querySelector("a").textContent = s.url;
-    const copy = document.createElement("button");
-    copy.type = "button";
-    copy.textContent = t("web_copy");
-    copy.addEventListener("click", () => navigator.clipboard?.writeText(s.url));
-    li.append(copy);
+    const name = s.name || t("seat_name", { seat: s.seat });
+    if (!s.url) {
+      const li = document.createElement("li");
+      li.textContent = `${name} · ${t("web_bot")} (${s.level})`;
+      list.append(li);
+      continue;
+    }
+    const state = s.online ? t("web_host_online") : s.joined ? t("web_host_joined") : t("web_host_not_joined");
+    const li = linkItem(`${name} · ${state}:`, s.url);
+    li.dataset.seat = s.seat;
+    if (open) {
+      const again = document.createElement("button");
+      again.type = "button";
+      again.className = "reissue";
+      again.textContent = t("web_host_reissue");
+      again.addEventListener("click", () => host("/api/host/reissue", { seat: s.seat }));
+      li.append(" ", again);
+    }
     list.append(li);
   }
-  const li = document.createElement("li");
-  li.innerHTML = `<b>${t("web_watch")}</b>: <a href="${data.watch}" target="_blank"></a>`;
-  li.querySelector("a").textContent = data.watch;
-  list.append(li);
+  list.append(linkItem(t("web_watch") + ":", data.watch));
+  $("host-note").textContent = [
+    data.table.practice ? t("web_practice") : "",
+    open ? "" : t("web_table_closed"),
+  ].filter(Boolean).join(" ");
+  $("close-table").hidden = !open;
   $("created").hidden = false;
-  refresh();
 }
 
 async function refresh() {
@@ -87,7 +142,8 @@ async function refresh() {
     const rules = [table.rules.preset, `${table.rules.players}`, ...table.rules.variants].join(" · ");
     const state = table.status === "waiting" ? t("web_waiting_count", { count: free })
       : `${t("web_deal")} ${table.deal}/${table.deals}`;
-    li.innerHTML = `<code>${table.id}</code> ${rules} — ${state} — <a href="/play#w=${table.id}">${t("web_watch")}</a>`;
+    const practice = table.practice ? ` — <span class="badge">${t("web_practice_badge")}</span>` : "";
+    li.innerHTML = `<code>${table.id}</code> ${rules} — ${state}${practice} — <a href="/play#w=${table.id}">${t("web_watch")}</a>`;
     ul.append(li);
   }
 }
@@ -102,9 +158,11 @@ function toast(message) {
 await loadCatalog(initialLang());
 levels = await (await fetch("/api/levels")).json();
 applyStatic();
-$("lang-slot").append(langSelect(() => { seatRows(); refresh(); }));
+$("lang-slot").append(langSelect(() => { seatRows(); refresh(); if (hosted) showHost(hosted); }));
+$("close-table").addEventListener("click", () => host("/api/host/close"));
 $("create").players.addEventListener("change", seatRows);
 $("create").addEventListener("submit", create);
 seatRows();
 refresh();
-setInterval(refresh, 5000);
+if (hostToken()) host("/api/host");
+setInterval(() => { refresh(); if (hosted && hostToken()) host("/api/host"); }, 5000);

@@ -57,8 +57,8 @@ function onMessage(msg) {
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     render();
   } else if (msg.type === "error") {
-    toast(msg.message);
-    if (msg.code === "bad_token" || msg.code === "no_table") {
+    toast(msg.detail && lang === "en" ? `${msg.message} (${msg.detail})` : msg.message);
+    if (["bad_token", "no_table", "taken_over", "reissued", "flooding"].includes(msg.code)) {
       fatal = true;
       $("status").textContent = msg.message;
       ws.close();
@@ -175,6 +175,7 @@ function render() {
   $("next-deal").hidden = !frame.can_next;
   $("take").hidden = !(mine && !mine.human);
   $("leave").hidden = !(mine && mine.human && table.status !== "over");
+  $("practice").hidden = !table.practice;
   renderStatus();
   renderSettlement();
   renderLedger();
@@ -246,6 +247,8 @@ function renderStatus() {
     text = t("web_waiting", { names: waiting.join(", ") });
   } else if (table.status === "over") {
     text = t("web_session_over");
+  } else if (table.status === "closed") {
+    text = t("web_table_closed");
   } else if (view && view.over) {
     text = t("web_deal_over");
   } else if (view) {
