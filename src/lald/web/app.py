@@ -285,7 +285,7 @@ async def api_replay(request: Request) -> Response:
         record = Record.parse(text)
         return JSONResponse(replay_frames(record, lang))
     except RecordError as e:
-        return refuse(400, _short(str(e), 300))
+        return refuse(400, _short(str(e), 200))
     except Exception:  # the record reader failed on input it should refuse: say so plainly
         log.warning("the record reader failed on a record", exc_info=True)
         return refuse(400, "the record cannot be read")
