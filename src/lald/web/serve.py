@@ -67,6 +67,17 @@ def _fail(message: str) -> None:
     raise SystemExit(1)
 
 
+def shown_url(url: str) -> str:
+    """A database URL to print: its password hidden."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return url
+
+
 def check_database(url: str) -> None:
     """Open the database once (creating or updating its schema); a one-line error and
     exit status 1 if it cannot be used."""
@@ -74,16 +85,17 @@ def check_database(url: str) -> None:
 
     from ..store import Store, StoreError
 
+    shown = shown_url(url)
     try:
         Store(url).close()
     except (ArgumentError, NoSuchModuleError):
-        _fail(f"{url!r} is not a database URL this server can use "
+        _fail(f"{shown!r} is not a database URL this server can use "
               "(sqlite:///FILE or postgresql+psycopg://user@host/db)")
     except StoreError as e:
-        _fail(f"cannot use the database {url}: {e}")
+        _fail(f"cannot use the database {shown}: {e}")
     except (SQLAlchemyError, OSError, ImportError) as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()
-        _fail(f"cannot open the database {url}: {reason[0] if reason else type(e).__name__}")
+        _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}")
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -99,7 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
                         allow_origins=tuple(args.allow_origin),
                         create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once)
     app = create_app(args.db, settings)
-    print(f"lald: serving on http://{args.host}:{args.port}/ (database {args.db})", flush=True)
+    print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,
                 ws_max_size=MAX_WS_MESSAGE,
