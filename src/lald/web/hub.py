@@ -10,8 +10,8 @@ Messages are JSON objects with a ``type``. From the page:
   built on version V of the table; a claim may be sent at any moment.
 - ``{"type": "next_deal"}``, ``{"type": "take"}`` (a person takes the seat back from its
   bot), ``{"type": "leave"}`` (the seat's bot plays on), ``{"type": "lang", "lang": L}``,
-  ``{"type": "ping"}``.
-- ``join`` and ``watch`` may carry ``"lang"``.
+  ``{"type": "ping"}`` (with ``"id"``, a short text or number, echoed in the ``pong``).
+- ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
 the new log lines), ``error`` (with a ``code`` and a ``message`` in the page's language;
@@ -398,6 +398,9 @@ class Hub:
         handler = _HANDLERS.get(kind)
         if handler is None:
             return _error(conn, "unknown_type", "web_error_unknown_type", detail=_shown(kind))
+        unknown = set(msg) - _FIELDS[kind] - {"type"}
+        if unknown:
+            return _error(conn, "malformed", "web_error_fields", detail=_shown(sorted(unknown)[0]))
         try:
             handler(self, conn, msg)
         except IllegalActionError as e:
@@ -532,9 +535,19 @@ def _on_lang(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
 
 
 def _on_ping(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    conn.send({"type": "pong"})
+    mark = msg.get("id")
+    if mark is None:
+        return conn.send({"type": "pong"})
+    if isinstance(mark, bool) or not isinstance(mark, int | str) or len(str(mark)) > 32:
+        return _error(conn, "malformed", "web_error_fields", detail="id")
+    conn.send({"type": "pong", "id": mark})
 
 
+#: The fields each message may have besides its type.
+_FIELDS: dict[str, set[str]] = {
+    "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
+    "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"},
+}
 _HANDLERS = {
     "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
     "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping,
