@@ -42,18 +42,26 @@ def snapshot(client: TestClient) -> Any:
 
 
 @pytest.mark.parametrize("body", [
-    {"players": 5.0}, {"preset": []}, {"preset": {}}, {"variants": [[]]}, {"variants": "silent"},
+    {"players": 5.5}, {"preset": []}, {"preset": {}}, {"variants": [[]]}, {"variants": "silent"},
     {"options": []}, {"options": {"deals": 100_000_000}}, {"options": {"prize": 10**30}},
     {"options": {"ante_dealer": 10**30}}, {"options": {"max_tie_cycles": 10**9}},
     {"turn_seconds": 0.001}, {"turn_seconds": 4}, {"turn_seconds": 601}, {"turn_seconds": 1e308},
     {"seats": [{"human": True, "name": "\ud800"}] * 5}, {"seats": [{"name": "a\u202eb"}] * 5},
     {"seats": [{"name": "nul\u0000"}] * 5}, {"seats": [{"level": []}] * 5}, {"seed": 2**64},
-    {"seed": 1.5}, {"players": 10**400}, [], "table", None, 3,
+    {"seed": 1.5}, {"players": 10**400}, {"players": 1e300}, [], "table", None, 3,
 ])
 def test_bad_table_requests_are_refused_in_words(client: TestClient, body: Any) -> None:
     before = snapshot(client)
     one_line(client.post("/api/tables", content=json.dumps(body).encode(), headers=JSON), 400)
     assert snapshot(client) == before
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_number(client: TestClient) -> None:
+    """``{"players": 5.0}`` was a 500; JSON's 5.0 is the number 5 (as the API's
+    description says), so the table opens with five players."""
+    r = client.post("/api/tables", content=b'{"players": 5.0, "options": {"prize": 7e0}}', headers=JSON)
+    assert r.status_code == 201 and r.json()["table"]["rules"]["players"] == 5
+    assert r.json()["table"]["rules"]["options"] == {"prize": 7}
 
 
 def test_deep_and_non_finite_json_is_refused(client: TestClient) -> None:

@@ -58,9 +58,10 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
-#: The media types each POST takes (any other: 415).
-MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain")}
 JSON_ONLY = ("application/json",)
+#: The media types each POST takes (any other: 415); a POST elsewhere is a 405.
+MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
+               "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY}
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -137,9 +138,9 @@ class Guard:
     def _check(self, scope: Scope, headers: Headers) -> Response | None:
         if self._foreign(headers):
             return refuse(403, "requests from other sites are refused")
-        if scope["method"] == "POST" and scope["path"].startswith("/api/"):
+        allowed = MEDIA_TYPES.get(scope["path"])
+        if scope["method"] == "POST" and allowed is not None:
             media = headers.get("content-type", "").split(";")[0].strip().lower()
-            allowed = MEDIA_TYPES.get(scope["path"], JSON_ONLY)
             if media not in allowed:
                 return refuse(415, f"send {' or '.join(allowed)}")
         length = headers.get("content-length")
@@ -396,9 +397,10 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})  # a 405 keeps its Allow header
     if exc.status_code == 405:
-        return refuse(405, f"{request.method} is not allowed here")
-    return refuse(exc.status_code, "the request was refused")
+        return refuse(405, f"{request.method[:10]} is not allowed here", **headers)
+    return refuse(exc.status_code, "the request was refused", **headers)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:

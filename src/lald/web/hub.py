@@ -63,10 +63,12 @@ TURN_SECONDS = (5, 600)
 """A turn timer is off (0) or this many seconds, both ends included."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-#: Characters a name may not hold: controls, surrogates, unassigned and private-use code
-#: points, and the bidirectional overrides that would make a name read as another.
-_BAD_CATEGORIES = frozenset({"Cc", "Cs", "Cn", "Co"})
+#: Characters a name may not hold: controls, lone surrogates (no text encoding holds
+#: them), and the bidirectional controls that would make a name read as another.
+_BAD_CATEGORIES = frozenset({"Cc", "Cs"})
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
+"""The same rule for the API's description (a JSON Schema pattern)."""
 
 
 class LobbyError(ValueError):
@@ -86,13 +88,22 @@ def _no_constant(name: str) -> Any:
     raise RequestError(f"{name} is not a number JSON allows")
 
 
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent: a whole one (``5.0``, ``1e3``) is the
+    whole number it is, as JSON means it."""
+    value = float(text)
+    if value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
 def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
     """``text`` as JSON, refusing what no client of ours sends: nesting deeper than
-    ``max_depth``, ``NaN`` and ``Infinity``, numbers too long to read. Raises
-    :class:`RequestError`.
+    ``max_depth``, ``NaN`` and ``Infinity``, numbers too long to read. A whole number is
+    an ``int`` however it is written. Raises :class:`RequestError`.
 
-    >>> parse_json('{"type": "ping"}')
-    {'type': 'ping'}
+    >>> parse_json('{"type": "ping", "v": 5.0}')
+    {'type': 'ping', 'v': 5}
     >>> parse_json("[" * 40 + "]" * 40)
     Traceback (most recent call last):
       ...
@@ -101,7 +112,7 @@ def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
     if text.count("[") + text.count("{") > max_depth and _depth(text) > max_depth:
         raise RequestError("the JSON is nested too deeply")
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_number)
     except RequestError:
         raise
     except (ValueError, RecursionError):
@@ -246,6 +257,13 @@ class Hub:
                                   "turn_seconds", "seed"}
         if unknown:
             raise LobbyError(f"unknown field {_shown(sorted(unknown)[0])}")
+        absent = [key for key, value in request.items() if value is None]
+        if absent:
+            raise LobbyError(f"'{absent[0]}' is null: leave it out for its default")
+        if not isinstance(request.get("variants", []), list):
+            raise LobbyError("'variants' must be a list of names")
+        if not isinstance(request.get("options", {}), dict):
+            raise LobbyError("'options' must be an object of option names and values")
         try:
             rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
                                request.get("variants", []), request.get("options", {}))

@@ -9,10 +9,12 @@ fuzzer (schemathesis) checks the answers against it, so the description stays tr
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
-from ..core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES
+from ..core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rules
 from ..i18n import LANGUAGES
+from .hub import NAME_PATTERN, levels
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _TABLE = {"$ref": "#/components/schemas/Table"}
@@ -44,16 +46,20 @@ def _json_body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
 def spec() -> dict[str, Any]:
     """The whole description."""
     options: dict[str, Any] = {}
+    defaults = Rules()
     for name in OPTION_NAMES:
+        default = getattr(defaults, name)
         if name in RANGES:
             low, high = RANGES[name]
             options[name] = {"type": "integer", "minimum": low, "maximum": high}
+        elif isinstance(default, StrEnum):
+            options[name] = {"enum": [m.value for m in type(default)]}
         else:
-            options[name] = {"type": ["string", "boolean"]}
+            options[name] = {"anyOf": [{"type": "boolean"}, {"enum": ["on", "off"]}]}
     seat = {"type": "object", "additionalProperties": False, "properties": {
         "human": {"type": "boolean"},
-        "level": {"type": "string", "description": "a bot level of /api/levels"},
-        "name": {"type": ["string", "null"], "maxLength": 40}}}
+        "level": {"enum": levels(), "description": "a bot level of /api/levels"},
+        "name": {"anyOf": [{"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}, {"type": "null"}]}}}
     summary = {"type": "object", "required": ["id", "rules", "status", "deal", "deals", "seats", "practice"],
                "properties": {
                    "id": {"type": "string"},
@@ -90,7 +96,8 @@ def spec() -> dict[str, Any]:
                 "get": {"summary": "the tables still to be played, newest first", "responses": {
                     "200": _answer("tables", {"type": "array", "items": _TABLE})}},
                 "post": {"summary": "open a table", "requestBody": _json_body({
-                    "type": "object", "additionalProperties": False, "properties": {
+                    "type": "object", "additionalProperties": False, "allOf": _seats_per_players(),
+                    "properties": {
                         "preset": {"enum": list(PRESET_NAMES)},
                         "players": {"enum": [3, 4, 5]},
                         "variants": {"type": "array", "items": {"enum": list(VARIANT_NAMES)},
@@ -161,6 +168,17 @@ def spec() -> dict[str, Any]:
             "HostAnswer": host_answer,
         }},
     }
+
+
+def _seats_per_players() -> list[dict[str, Any]]:
+    """``seats`` lists one seat per player (5 when ``players`` is left out)."""
+    def seats(n: int) -> dict[str, Any]:
+        return {"properties": {"seats": {"minItems": n, "maxItems": n}}}
+    rules: list[dict[str, Any]] = [{"if": {"required": ["players"], "properties": {"players": {"const": n}}},
+                                    "then": seats(n)} for n in (3, 4)]
+    rules.append({"if": {"not": {"required": ["players"]}}, "then": seats(5)})
+    rules.append({"if": {"required": ["players"], "properties": {"players": {"const": 5}}}, "then": seats(5)})
+    return rules
 
 
 def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
