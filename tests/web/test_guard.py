@@ -64,6 +64,13 @@ def test_a_whole_number_written_with_a_fraction_is_that_number(client: TestClien
     assert r.json()["table"]["rules"]["options"] == {"prize": 7}
 
 
+def test_a_deep_record_is_refused_before_the_reader_sees_it(client: TestClient) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    for text in (deep, '{"format": "lald-record/1", "actions": ' + deep + "}"):
+        r = client.post("/api/replay", content=text, headers=JSON)
+        assert one_line(r, 400) == "the record is nested too deeply"
+
+
 def test_deep_and_non_finite_json_is_refused(client: TestClient) -> None:
     for path in ("/api/tables", "/api/replay", "/api/host"):
         for text in ("[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000, '{"players": NaN}',

@@ -280,7 +280,7 @@ async def api_replay(request: Request) -> Response:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
         return refuse(400, "the record is not UTF-8 text")
-    if text.lstrip().startswith("{") and _depth(text) > 16:
+    if text.lstrip().startswith(("{", "[")) and _depth(text) > 16:
         return refuse(400, "the record is nested too deeply")
     try:
         record = Record.parse(text)
