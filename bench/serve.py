@@ -12,7 +12,13 @@ server's CPU use and the load average; then the medians of RUNS runs, for a base
 one table and for the loaded server, and the ratio of the loaded p99 to the baseline p99.
 The clients run in this process (on uvloop when it is installed), on the same machine.
 
+With ``--before DIR`` (a checkout of an older lald), each loaded run is preceded by the
+same run of the server from ``DIR/src``, back to back, and the medians of both and their
+ratio are printed: the cost of what changed, measured in the same hour.
+
     .venv/bin/python bench/serve.py --tables 200 --duration 20 --runs 5
+    git archive 892399c | tar -x -C /tmp/lald-before
+    nice -n 10 .venv/bin/python bench/serve.py --tables 200 --before /tmp/lald-before
 """
 
 from __future__ import annotations
@@ -42,11 +48,15 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lald", "serve", "--port", str(port), "--db", db,
-         "--bot-delay", str(bot_delay), "--claim-window", str(bot_delay), "--log-level", "warning"],
-        stdout=subprocess.DEVNULL)
+def start_server(db: str, port: int, bot_delay: float, src: str | None = None) -> subprocess.Popen[bytes]:
+    """``lald serve`` (from ``src``, a source tree, if given), allowed to open every table."""
+    env = os.environ | ({"PYTHONPATH": str(Path(src) / "src")} if src else {})
+    command = [sys.executable, "-m", "lald", "serve", "--port", str(port), "--db", db,
+               "--bot-delay", str(bot_delay), "--claim-window", str(bot_delay), "--log-level", "warning"]
+    usage = subprocess.run([*command[:4], "--help"], capture_output=True, text=True, env=env).stdout
+    if "--tables-at-once" in usage:  # the rate limit would refuse the bench's tables
+        command += ["--tables-at-once", "100000"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/levels", timeout=1).status_code == 200:
@@ -114,6 +124,8 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
         for _ in range(tables):
             r = await http.post("/api/tables", json={"seats": [{"human": s == 0, "level": level}
                                                                  for s in range(5)]})
+            if r.status_code != 201:
+                raise SystemExit(f"the server refused a table: {r.text}")
             tokens.append(r.json()["seats"][0]["token"])
     latencies: list[float] = []
     actions = [0]
@@ -135,11 +147,11 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
             "load": os.getloadavg()[0]}
 
 
-def measure(tables: int, args: argparse.Namespace) -> dict[str, float]:
+def measure(tables: int, args: argparse.Namespace, src: str | None = None) -> dict[str, float]:
     """A fresh server and database, one run."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(args.db or f"sqlite:///{Path(tmp) / 'bench.db'}", port, args.bot_delay)
+        proc = start_server(args.db or f"sqlite:///{Path(tmp) / 'bench.db'}", port, args.bot_delay, src)
         try:
             return run(run_load(port, tables, args.duration, args.warmup, args.level, proc.pid))
         finally:
@@ -171,25 +183,38 @@ def main() -> None:
     parser.add_argument("--level", default="random", help="the bots' level (default random)")
     parser.add_argument("--db", help="a database URL (default: a fresh SQLite file per run; "
                                      "a given database is shared by the runs)")
+    parser.add_argument("--before", metavar="DIR",
+                        help="also run the server of this source tree before each loaded run")
     args = parser.parse_args()
     print(f"lald serve load: tables of 1 person + 4 {args.level} bots, bot delay {args.bot_delay} s, "
           f"{args.duration:.0f} s per run ({args.warmup:.0f} s warm-up), median of {args.runs} runs; "
           f"{os.cpu_count()} cores; database {args.db or 'SQLite file'}")
-    rows = {}
-    for label, tables in (("baseline (1 table)", 1), (f"loaded ({args.tables} tables)", args.tables)):
-        results = []
+    rows: dict[str, dict[str, float]] = {}
+    plans = [("baseline (1 table)", 1, [None]), (f"loaded ({args.tables} tables)", args.tables,
+                                                 [args.before, None] if args.before else [None])]
+    for label, tables, sources in plans:
+        results: dict[str | None, list[dict[str, float]]] = {src: [] for src in sources}
         for i in range(args.runs):
-            r = measure(tables, args)
-            results.append(r)
-            print(f"    run {i + 1}: {r['rate']:7.1f} actions/s  p50 {r['p50']:6.1f} ms  "
-                  f"p99 {r['p99']:6.1f} ms  ({r['samples']:.0f} samples)  server CPU {r['cpu']:3.0f}%  "
-                  f"load average {r['load']:.2f}", flush=True)
-        med = {k: statistics.median(r[k] for r in results) for k in results[0]}
-        rows[tables] = med["p99"]
-        print(f"  {label:24} {med['rate']:8.1f} actions/s   human action p50 {med['p50']:6.1f} ms   "
-              f"p99 {med['p99']:6.1f} ms   server CPU {med['cpu']:3.0f}%   load average "
-              f"{med['load']:.2f}", flush=True)
-    print(f"  p99 loaded / baseline: {rows[args.tables] / rows[1]:.2f}x")
+            for src in sources:  # before and after back to back, run by run
+                r = measure(tables, args, src)
+                results[src].append(r)
+                print(f"    run {i + 1}{' (before)' if src else ''}: {r['rate']:7.1f} actions/s  "
+                      f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  ({r['samples']:.0f} samples)  "
+                      f"server CPU {r['cpu']:3.0f}%  load average {r['load']:.2f}", flush=True)
+        for src in sources:
+            med = {k: statistics.median(r[k] for r in results[src]) for k in results[src][0]}
+            name = f"{label} before" if src else label
+            rows[name] = med
+            print(f"  {name:31} {med['rate']:8.1f} actions/s   human action p50 {med['p50']:6.1f} ms   "
+                  f"p99 {med['p99']:6.1f} ms   server CPU {med['cpu']:3.0f}%   load average "
+                  f"{med['load']:.2f}", flush=True)
+    loaded = f"loaded ({args.tables} tables)"
+    print(f"  p99 loaded / baseline: {rows[loaded]['p99'] / rows['baseline (1 table)']['p99']:.2f}x")
+    if args.before:
+        before = rows[f"{loaded} before"]
+        print(f"  after / before: p50 {rows[loaded]['p50'] / before['p50']:.2f}x, "
+              f"p99 {rows[loaded]['p99'] / before['p99']:.2f}x, "
+              f"server CPU {rows[loaded]['cpu'] / before['cpu']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -697,8 +697,8 @@ def test_rules_8_variants_and_precedence() -> None:
     (lambda: Rules.make(options={"jokers": True}), "prize_rule"),
     (lambda: Rules.make(options={"rounding": "up"}), "toward_zero or floor"),
     (lambda: Rules.make(options={"laugh": "maybe"}), "on or off"),
-    (lambda: Rules.make(options={"prize": -1}), "at least 0"),
-    (lambda: Rules.make(options={"deals": 0}), "at least 1"),
+    (lambda: Rules.make(options={"prize": -1}), "from 0 to 100"),
+    (lambda: Rules.make(options={"deals": 0}), "from 1 to 50"),
     (lambda: Rules.make(options={"prize": "lots"}), "whole number"),
 ])
 def test_rules_8_unknown_names_are_clear_errors(call: object, words: str) -> None:

@@ -25,9 +25,10 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from lald.web.app import create_app
+from lald.web.hub import Hub
 from lald.web.tables import Settings
 
-FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False)
+FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000)
 
 
 @pytest.fixture
@@ -50,8 +51,8 @@ def recv(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:
     return result
 
 
-def poll(ws: WebSocketTestSession) -> dict[str, Any] | None:
-    """The next message if one is waiting, else None."""
+def poll_text(ws: WebSocketTestSession) -> str | None:
+    """The next message as sent (its text) if one is waiting, else None."""
     async def get() -> Any:
         try:
             return ws._send_rx.receive_nowait()
@@ -62,8 +63,23 @@ def poll(ws: WebSocketTestSession) -> dict[str, Any] | None:
     if message is None:
         return None
     ws._raise_on_close(message)
-    result: dict[str, Any] = json.loads(message["text"])
+    text: str = message["text"]
+    return text
+
+
+def poll(ws: WebSocketTestSession) -> dict[str, Any] | None:
+    """The next message if one is waiting, else None."""
+    text = poll_text(ws)
+    if text is None:
+        return None
+    result: dict[str, Any] = json.loads(text)
     return result
+
+
+def hub_of(client: TestClient) -> Hub:
+    """The running app's hub (to look behind the API in a test)."""
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
 
 
 def until(ws: WebSocketTestSession, pred: Any, timeout: float = 10.0) -> dict[str, Any]:

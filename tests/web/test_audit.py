@@ -1,24 +1,39 @@
 """The hidden-information audit: every message sent to every seat and spectator over
-hundreds of bot-played deals holds no card that recipient may not know.
+hundreds of deals holds no card that recipient may not know, and no secret at all.
 
 What a recipient may know is computed from the engine, afterwards, by replaying each
 deal's record: the cards in that seat's views up to that moment. Independently of the
 views, no message may name a card that is then in another seat's hand, nor one of another
-seat's face-down hand sets."""
+seat's face-down hand sets. Every byte of every message and API answer is also scanned for
+the table's secret (in every usual encoding), the first words of every deal's keyed
+stream, the seeds of a practice table's deals, the host's token and the other seats'
+tokens: none may occur."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import json
 import re
 import time
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from lald.core import CARDS, Claimed, DealEnded, LaidDown, PlayerView, State, cards_of
+from lald.core import (
+    CARDS,
+    Claimed,
+    DealEnded,
+    KeyedRandom,
+    LaidDown,
+    PlayerView,
+    Session,
+    State,
+    cards_of,
+)
 from lald.record import load
 
-from .conftest import create, poll, recv
+from .conftest import create, hub_of, poll_text, recv
 
 RULESETS: list[dict[str, Any]] = [
     {"preset": "survivor"},
@@ -29,6 +44,8 @@ RULESETS: list[dict[str, Any]] = [
     {"preset": "last-capture", "players": 4, "variants": ["modern-laugh", "silent"]},
 ]
 TABLES_PER_RULESET = 10
+PRACTICE_EVERY = 6
+"""Every sixth table is a practice table (dealt from a seed)."""
 CANONICAL = re.compile(r"[A2-9TJQK][SHDC]")
 GLYPH = re.compile(r"(10|[A2-9JQK])([♠♥♦♣])")
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -81,8 +98,9 @@ class Truth:
             version += 1
             self.base.append(version)
             version += len(final.actions)
-            state = State.deal(final.rules, final.seed or 0, final.dealer, final.pot_before,
-                               final.balances_before)
+            state = State.from_layout(final.rules, [cards_of(h) for h in final.dealt_hands],
+                                      cards_of(final.dealt_table), final.dealer, final.pot_before,
+                                      final.balances_before)
             steps = [state.clone()]
             for action in final.actions:
                 state.apply(action)
@@ -108,20 +126,63 @@ class Truth:
         assert not named & hidden, f"{what}: recipient {r} was sent hidden {named & hidden}"
 
 
+def secrets_of(client: TestClient, table_id: str, data: dict[str, Any]) -> dict[str, str]:
+    """Every secret of a table as text that must never be sent, by what it is; the
+    seat tokens under ``seat N``."""
+    table = hub_of(client).tables[table_id]
+    out = {"host token": data["host"]["token"]}
+    for s in data["seats"]:
+        if "token" in s:
+            out[f"seat {s['seat']}"] = s["token"]
+    if table.secret is not None:
+        key = table.secret
+        out |= {"secret (hex)": key.hex(), "secret (HEX)": key.hex().upper(),
+                "secret (base64)": base64.b64encode(key).decode().rstrip("="),
+                "secret (base64url)": base64.urlsafe_b64encode(key).decode().rstrip("="),
+                "secret (number)": str(int.from_bytes(key, "big"))}
+        for d in range(len(table.session.schedule) + 2):
+            word = KeyedRandom(key, "deal", d).next64()
+            out |= {f"deal {d}'s first word": str(word), f"deal {d}'s first word (hex)": f"{word:x}"}
+    else:
+        out["the practice seed"] = str(table.seed)
+        rng = Session(table.rules, table.seed)._rng  # the cut is drawn: next come the deals' seeds
+        for d in range(len(table.session.schedule) + 2):
+            out[f"deal {d}'s seed"] = str(rng.next64())
+    return out
+
+
+def scan(text: str, forbidden: dict[str, str], mine: str | None, where: str) -> None:
+    """No forbidden secret occurs in ``text`` (``mine``, the recipient's own token, may)."""
+    for what, needle in forbidden.items():
+        if what != mine:
+            assert needle not in text, f"{where}: {what} was sent"
+
+
 def audit(client: TestClient, table_id: str, players: int,
-          inbox: dict[int | None, list[dict[str, Any]]]) -> int:
+          inbox: dict[int | None, list[str]], forbidden: dict[str, str]) -> int:
     """Check every message one table sent; return how many deals it played."""
-    summary = client.get(f"/api/tables/{table_id}").json()
+    answer = client.get(f"/api/tables/{table_id}").text
+    scan(answer, forbidden, None, "the table's summary")
+    summary = json.loads(answer)
     assert summary["status"] == "over"
     states = []
     for d in range(summary["deal"]):
-        _, state = load(client.get(f"/api/tables/{table_id}/deals/{d}/record").text)
-        assert state.over
+        for form in ("", "?format=text"):
+            scan(client.get(f"/api/tables/{table_id}/deals/{d}/record{form}").text, forbidden, None,
+                 f"the record of deal {d}")
+        record, state = load(client.get(f"/api/tables/{table_id}/deals/{d}/record").text)
+        assert state.over and record.seed is None and record.hands is not None
         states.append(state)
     truth = Truth(states, players)
-    for r, messages in inbox.items():
+    for r, texts in inbox.items():
+        for text in texts:
+            scan(text, forbidden, None if r is None else f"seat {r}", f"a message to {r}")
+        messages = [json.loads(t) for t in texts]
         assert messages and messages[-1]["table"]["status"] == "over"
         for m in messages:
+            if m["type"] == "error":
+                assert m["code"] == "stale", m  # the person was a moment late: a bot claimed first
+                continue
             if m["type"] != "state":
                 assert m["type"] == "welcome" and not cards_in(m), m
                 continue
@@ -141,15 +202,32 @@ def audit(client: TestClient, table_id: str, players: int,
     return len(states)
 
 
+def person(ws: WebSocketTestSession, frame: dict[str, Any]) -> None:
+    """Seat 0's person: plays the first turn action on its turn, deals on when asked."""
+    if frame["can_next"]:
+        ws.send_json({"type": "next_deal"})
+        return
+    view = frame["view"]
+    if view is None or view["over"] or view["to_move"] != 0:
+        return
+    turn = [a for a in frame["legal"] if a["type"] != "claim"]
+    if turn:
+        ws.send_json({"type": "act", "v": frame["v"], "action": turn[0]})
+
+
 def test_no_recipient_is_ever_sent_a_card_it_may_not_know(client: TestClient) -> None:
     deals = 0
     with contextlib.ExitStack() as stack:
         pending: dict[str, tuple[int, dict[int | None, WebSocketTestSession],
-                                 dict[int | None, list[dict[str, Any]]]]] = {}
+                                 dict[int | None, list[str]], dict[str, str]]] = {}
         for i, rules in enumerate(RULESETS * TABLES_PER_RULESET):
             players = rules.get("players", 5)
-            # Seat 0 is a person who never acts: a timer of 1 ms lets its bot play for it.
-            data = create(client, 1, seed=1000 + i, turn_seconds=0.001, **rules)
+            # Every seat is opened by a page; all but seat 0 hand their seat to its bot at
+            # once, and the test plays seat 0 as a person.
+            practice = {"seed": (1 << 61) + 7919 * i} if i % PRACTICE_EVERY == 0 else {}
+            data = create(client, players, **practice, **rules)
+            forbidden = secrets_of(client, data["table"]["id"], data)
+            assert len(forbidden) > 5
             socks: dict[int | None, WebSocketTestSession] = {}
             for r in [None, *range(1, players), 0]:
                 ws = stack.enter_context(client.websocket_connect("/ws"))
@@ -158,27 +236,40 @@ def test_no_recipient_is_ever_sent_a_card_it_may_not_know(client: TestClient) ->
                 else:
                     ws.send_json({"type": "join", "token": data["seats"][r]["token"]})
                 assert recv(ws)["type"] == "welcome"
+                if r:
+                    ws.send_json({"type": "leave"})
                 socks[r] = ws
-            pending[data["table"]["id"]] = (players, socks, {r: [] for r in socks})
+            pending[data["table"]["id"]] = (players, socks, {r: [] for r in socks}, forbidden)
         deadline = time.monotonic() + 120
         while pending:
-            assert time.monotonic() < deadline, "the bot tables did not finish in time"
+            assert time.monotonic() < deadline, "the tables did not finish in time"
             quiet = True
             for table_id in list(pending):
-                players, socks, inbox = pending[table_id]
+                players, socks, inbox, forbidden = pending[table_id]
                 for r, ws in socks.items():
-                    while (m := poll(ws)) is not None:
+                    last = None
+                    while (text := poll_text(ws)) is not None:
                         quiet = False
-                        inbox[r].append(m)
-                if all(box and box[-1]["type"] == "state" and box[-1]["table"]["status"] == "over"
-                       for box in inbox.values()):
-                    deals += audit(client, table_id, players, inbox)
+                        inbox[r].append(text)
+                        last = json.loads(text)
+                    if r == 0 and last is not None and last["type"] == "state":
+                        person(ws, last)
+                if all(box and _over(box[-1]) for box in inbox.values()):
+                    deals += audit(client, table_id, players, inbox, forbidden)
                     for ws in socks.values():
                         ws.close()
                     del pending[table_id]
             if quiet:
                 time.sleep(0.005)
     assert deals >= 200
+    listing = client.get("/api/tables").text
+    for text in (listing, client.get("/api/levels").text):
+        assert "secret" not in text and "token" not in text
     # Sanity of the checker itself: a frame naming another seat's card is caught.
     assert cards_in({"x": ["QS"], "t": "Seat 1 plays 10♥ and takes 10♦."}) == {"QS", "TH", "TD"}
     assert CARDS[0] == 0
+
+
+def _over(text: str) -> bool:
+    m = json.loads(text)
+    return bool(m["type"] == "state" and m["table"]["status"] == "over")

@@ -19,7 +19,9 @@ from lald.i18n import LANGUAGES, messages
 from lald.record import load
 from lald.store import Store
 
-from .conftest import create, poll, recv, state_at, until
+from .conftest import create, hub_of, poll, recv, state_at, until
+
+JSON = {"Content-Type": "application/json"}
 
 
 class Humans:
@@ -189,7 +191,7 @@ def test_two_seats_claim_the_same_cards_at_once_exactly_one_wins(
                        "action": {"seat": b, "type": "claim", "cards": cards}})
     err = recv(t.ws[b])
     assert err["type"] == "error" and err["code"] == "illegal"
-    assert "not on the table" in err["message"]
+    assert "not on the table" in err["detail"] and err["message"] == "That move is not allowed now."
 
 
 def _engine_says(state: State, action: dict[str, Any]) -> str:
@@ -213,6 +215,9 @@ def test_refusals_are_errors_and_change_nothing(client: TestClient, stack: conte
         else:
             sock.send_json(message)
         reply = recv(sock)
+        while reply["type"] == "state":  # a page joined or left: a new picture, nothing changed
+            assert reply["v"] == t.v, reply
+            reply = recv(sock)
         assert reply["type"] == "error" and reply["code"] == code, reply
         return reply
 
@@ -229,12 +234,12 @@ def test_refusals_are_errors_and_change_nothing(client: TestClient, stack: conte
     turn = t.state.turn_actions()[0].to_json()
     refused({"type": "act", "v": t.v - 1, "action": turn}, "stale", t.ws[mover])
     err = refused({"type": "act", "v": t.v, "action": {**turn, "seat": other}}, "illegal", t.ws[other])
-    assert f"it is seat {mover}'s turn" in err["message"]
+    assert f"it is seat {mover}'s turn" in err["detail"]
     absent = next(str(c) for c in t.state.hand((mover + 2) % 5))
     err = refused({"type": "act", "v": t.v, "action": {"seat": mover, "type": "capture",
                                                         "play": [absent], "take": turn["take"]}},
                   "illegal", t.ws[mover])
-    assert err["message"] == _engine_says(t.state, {"seat": mover, "type": "capture", "play": [absent],
+    assert err["detail"] == _engine_says(t.state, {"seat": mover, "type": "capture", "play": [absent],
                                                       "take": turn["take"]})
     refused({"type": "act", "v": t.v, "action": {"seat": mover, "type": "lie_down"}}, "illegal",
             t.ws[mover])
@@ -293,7 +298,8 @@ def test_leave_hands_the_seat_to_its_bot_and_take_brings_it_back(client: TestCli
 
 
 def test_an_expired_turn_is_played_by_the_seats_bot_and_the_log_says_so(client: TestClient) -> None:
-    data = create(client, 1, seed=9, turn_seconds=0.05)
+    data = create(client, 1, seed=9, turn_seconds=5)
+    hub_of(client).tables[data["table"]["id"]].turn_seconds = 0.05  # the shortest timer is 5 s
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
         recv(ws)
@@ -315,12 +321,15 @@ def test_lobby_refuses_bad_tables_hides_the_oracle_and_keeps_tokens_secret(
                  {"turn_seconds": -1}, {"seed": "x"}, {"options": {"prize": -2}}, {"color": 1}):
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400 and r.json()["error"], body
-    assert client.post("/api/tables", content=b"{").status_code == 400
+    assert client.post("/api/tables", content=b"{", headers=JSON).status_code == 400
     tokens = []
     for _ in range(3):
         data = create(client, 2, players=4, preset="last-capture", variants=["silent"])
-        tokens += [s["token"] for s in data["seats"]]
-        assert all(s["url"].endswith("#t=" + s["token"]) for s in data["seats"])
+        people = [s for s in data["seats"] if s["human"]]
+        assert len(people) == 2 and all("token" not in s and "url" not in s
+                                        for s in data["seats"] if not s["human"])  # bots: no link
+        tokens += [s["token"] for s in people] + [data["host"]["token"]]
+        assert all(s["url"].endswith("#t=" + s["token"]) for s in people)
     assert len(set(tokens)) == len(tokens) and all(len(tok) >= 22 for tok in tokens)  # ≥ 128 bits
     listing = client.get("/api/tables").text
     assert not any(tok in listing for tok in tokens)
@@ -336,13 +345,13 @@ def test_records_of_finished_deals_only_and_the_replay_viewer(client: TestClient
     text = client.get(f"/api/tables/{t.id}/deals/0/record?format=text").text
     assert text.startswith('[Format "lald-text/1"]')
     record = client.get(f"/api/tables/{t.id}/deals/0/record").text
-    r = client.post("/api/replay?lang=es", content=record)
+    r = client.post("/api/replay?lang=es", content=record, headers=JSON)
     steps = r.json()["steps"]
     assert len(steps) == len(t.state.actions) + 1 and steps[-1]["over"]
     assert steps[0]["hands"] == [[str(c) for c in h] for h in
                                  (State.deal(t.rules, t.state.seed or 0, t.state.dealer).hand(s)
                                   for s in range(5))]
-    bad = client.post("/api/replay", content=record.replace('"capture"', '"lie_down"', 1))
+    bad = client.post("/api/replay", content=record.replace('"capture"', '"lie_down"', 1), headers=JSON)
     assert bad.status_code == 400 and bad.json()["error"].startswith("action")
 
 

@@ -27,7 +27,7 @@ from .actions import (
     parse_action,
 )
 from .cards import CARDS, Card, CardError, cards_of, format_cards, mask_of, parse_cards
-from .rng import PortableRandom
+from .rng import KeyedRandom, PortableRandom, keyed_number
 from .rules import (
     OPTION_NAMES,
     PRESET_NAMES,
@@ -54,8 +54,8 @@ __all__ = [
     "Capture", "CaptureKind", "Card", "CardError", "Claim", "ClaimKind",
     "Claimed", "DealEnded", "DealResult", "DeadClaims", "FirstDealer", "HandSetTiming",
     "IllegalActionError", "LaidDown", "LayoutError", "LieDown", "NoCapture", "Operation",
-    "PlayerView", "PortableRandom", "PrizeRule", "Rounding", "Rules", "RulesError", "Scoring",
-    "Session", "SingleTakesThree", "Standing", "State", "Status", "TableMournival",
+    "KeyedRandom", "PlayerView", "PortableRandom", "PrizeRule", "Rounding", "Rules", "RulesError",
+    "Scoring", "Session", "SingleTakesThree", "Standing", "State", "Status", "TableMournival",
     "TieBreak", "Trail", "action_from_json", "cards_of", "censor", "cut_for_dealer",
-    "format_cards", "mask_of", "parse_action", "parse_cards", "settle", "view",
+    "format_cards", "keyed_number", "mask_of", "parse_action", "parse_cards", "settle", "view",
 ]

@@ -24,10 +24,22 @@ The deck before shuffling is in card order ``AS AH AD AC 2S .. KC`` (card ``i`` 
 10451216379200822465
 >>> PortableRandom(7).below(10) == PortableRandom(7).below(10)
 True
+
+A seed names a deal, so whoever knows it knows every hand, and SplitMix64's outputs give
+away its state: a session's seeds follow one another. Online play deals instead with
+:class:`KeyedRandom`, whose draws come from a secret through HMAC-SHA256, one stream per
+purpose and number; no draw of one stream tells anything of another without the secret.
+
+>>> secret = bytes(range(16))
+>>> KeyedRandom(secret, "deal", 1).next64() == KeyedRandom(secret, "deal", 1).next64()
+True
+>>> KeyedRandom(secret, "deal", 1).next64() == KeyedRandom(secret, "deal", 2).next64()
+False
 """
 
 from __future__ import annotations
 
+import hmac
 from functools import cache
 from typing import TypeVar
 
@@ -74,6 +86,41 @@ class PortableRandom:
                 x, j = divmod(x, m)
                 items[i], items[j] = items[j], items[i]
                 i -= 1
+
+
+#: The shortest secret :class:`KeyedRandom` takes (bytes): 128 bits.
+MIN_SECRET = 16
+
+
+class KeyedRandom(PortableRandom):
+    """Draws from a secret: the 64-bit words of HMAC-SHA256(secret, label || counter), with
+    label ``lald/<purpose>/<number>/`` and the counter as 8 bytes big-endian, counting from
+    0; each digest gives four words, read from its first eight bytes on. Bounded draws and
+    the shuffle are :class:`PortableRandom`'s, so a keyed deal is dealt as a seeded one."""
+
+    __slots__ = ("_key", "_label", "_counter", "_words")
+
+    def __init__(self, secret: bytes, purpose: str, number: int = 0) -> None:
+        if len(secret) < MIN_SECRET:
+            raise ValueError(f"a secret has at least {MIN_SECRET} bytes")
+        self._key = bytes(secret)
+        self._label = f"lald/{purpose}/{number}/".encode()
+        self._counter = 0
+        self._words: list[int] = []
+
+    def next64(self) -> int:
+        """The next 64-bit word of the stream."""
+        if not self._words:
+            block = hmac.digest(self._key, self._label + self._counter.to_bytes(8, "big"), "sha256")
+            self._counter += 1
+            self._words = [int.from_bytes(block[i:i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._words.pop()
+
+
+def keyed_number(secret: bytes, purpose: str, number: int = 0) -> int:
+    """A 256-bit number drawn from ``secret`` for ``purpose`` and ``number`` (to seed a
+    bot's generator, say); the same inputs give the same number."""
+    return int.from_bytes(hmac.digest(bytes(secret), f"lald/{purpose}/{number}".encode(), "sha256"), "big")
 
 
 @cache

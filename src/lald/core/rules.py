@@ -11,11 +11,19 @@
 Traceback (most recent call last):
   ...
 lald.core.rules.RulesError: unknown preset 'classic': choose survivor or last-capture
+>>> Rules.make(options={"deals": 100000000})
+Traceback (most recent call last):
+  ...
+lald.core.rules.RulesError: bad value 100000000 for deals: choose a whole number from 1 to 50
+
+Every number has a range a person could want (:data:`RANGES`), so the command line,
+records and the server refuse the same values with the same sentence.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from enum import StrEnum, unique
 from typing import Any
@@ -197,18 +205,26 @@ class Rules:
         variants: Iterable[str] = (),
         options: Mapping[str, Any] | None = None,
     ) -> Rules:
-        """The preset, then its player-count adaptation, then variants, then options."""
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r}: choose {_choices(PRESET_NAMES)}")
-        if players not in LAYOUTS:
-            raise RulesError(f"unknown player count {players!r}: choose 3, 4 or 5")
+        """The preset, then its player-count adaptation, then variants, then options.
+
+        Any value of the wrong kind (from JSON, say) raises :class:`RulesError`, never
+        another exception.
+        """
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise RulesError(f"unknown preset {_shown(preset)}: choose {_choices(PRESET_NAMES)}")
+        if isinstance(players, bool) or not isinstance(players, int) or players not in LAYOUTS:
+            raise RulesError(f"unknown player count {_shown(players)}: choose 3, 4 or 5")
+        if isinstance(variants, str | bytes | Mapping) or not isinstance(variants, Iterable):
+            raise RulesError("the variants must be a list of names")
         variants = tuple(variants)
+        if options is not None and not isinstance(options, Mapping):
+            raise RulesError("the options must map option names to values")
         values: dict[str, Any] = dict(PRESETS[preset])
         values["deals"] = players
         values.update(ADAPTATIONS.get((preset, players), {}))
         for name in variants:
-            if name not in VARIANTS:
-                raise RulesError(f"unknown variant {name!r}: choose {_choices(VARIANT_NAMES)}")
+            if not isinstance(name, str) or name not in VARIANTS:
+                raise RulesError(f"unknown variant {_shown(name)}: choose {_choices(VARIANT_NAMES)}")
             values.update(VARIANTS[name])
         if len(set(variants)) != len(variants):
             raise RulesError("a variant is named twice")
@@ -262,7 +278,16 @@ class Rules:
 OPTION_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in ("preset", "players", "variants")
 )
-_INTS = ("prize", "ante_dealer", "ante_other", "deals", "max_tie_cycles")
+
+#: The values a number option may take (both ends included): what a person could want,
+#: and small enough that no session is too long to play, store or replay.
+RANGES: Mapping[str, tuple[int, int]] = {
+    "prize": (0, 100),
+    "ante_dealer": (0, 100),
+    "ante_other": (0, 100),
+    "deals": (1, 50),
+    "max_tie_cycles": (0, 10),
+}
 
 PRESETS: Mapping[str, Mapping[str, Any]] = {
     "survivor": {
@@ -300,35 +325,44 @@ def _choices(names: Iterable[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
-def parse_option(key: str, raw: Any) -> Any:
+def _shown(raw: Any, limit: int = 40) -> str:
+    """``repr(raw)`` cut to ``limit`` characters, for a message about a value."""
+    if isinstance(raw, list | tuple):
+        return "[…]"
+    if isinstance(raw, Mapping):
+        return "{…}"
+    try:
+        text = repr(raw)
+    except ValueError:  # an int too long to print
+        return "a very long number"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,6}")
+
+
+def parse_option(key: Any, raw: Any) -> Any:
     """Check and convert one option value (``"on"``/``"off"`` read as booleans)."""
-    if key not in OPTION_NAMES:
-        raise RulesError(f"unknown option {key!r}: choose {_choices(OPTION_NAMES)}")
+    if not isinstance(key, str) or key not in OPTION_NAMES:
+        raise RulesError(f"unknown option {_shown(key)}: choose {_choices(OPTION_NAMES)}")
     default = getattr(Rules(), key)
     if key in _ENUMS:
         enum = _ENUMS[key]
-        try:
-            return enum(raw)
-        except ValueError:
-            raise RulesError(
-                f"bad value {raw!r} for {key}: choose {_choices(m.value for m in enum)}"
-            ) from None
+        values = [m.value for m in enum]
+        if not isinstance(raw, str) or raw not in values:
+            raise RulesError(f"bad value {_shown(raw)} for {key}: choose {_choices(values)}")
+        return enum(raw)
     if isinstance(default, bool):
         if isinstance(raw, bool):
             return raw
-        if raw in ("on", "off"):
+        if isinstance(raw, str) and raw in ("on", "off"):
             return raw == "on"
-        raise RulesError(f"bad value {raw!r} for {key}: choose on or off")
-    if key in _INTS:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            text = raw.strip() if isinstance(raw, str) else ""
-            digits = text[1:] if text.startswith("-") else text
-            if digits.isascii() and digits.isdigit() and len(digits) <= 18:
-                raw = int(text)
-            else:
-                raise RulesError(f"bad value {raw!r} for {key}: give a whole number")
-        low = 1 if key == "deals" else 0
-        if raw < low:
-            raise RulesError(f"bad value {raw} for {key}: it must be at least {low}")
+        raise RulesError(f"bad value {_shown(raw)} for {key}: choose on or off")
+    if key in RANGES:
+        low, high = RANGES[key]
+        if isinstance(raw, str) and _WHOLE.fullmatch(raw.strip()):
+            raw = int(raw)
+        if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+            raise RulesError(f"bad value {_shown(raw)} for {key}: choose a whole number from {low} to {high}")
         return raw
     raise RulesError(f"unknown option {key!r}")  # pragma: no cover - every option is typed

@@ -19,7 +19,7 @@ from typing import Any
 
 from .actions import action_from_json
 from .cards import CARDS, NUM_CARDS, Card
-from .rng import PortableRandom
+from .rng import KeyedRandom, PortableRandom
 from .rules import FirstDealer, Rules, Scoring, TieBreak
 from .scoring import DealResult
 from .state import State
@@ -60,10 +60,15 @@ class Standing:
 class Session:
     """Deals in rotation with a signed ledger: Σ balances + pot = 0 at every moment."""
 
-    def __init__(self, rules: Rules, seed: int) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, *, secret: bytes | None = None) -> None:
+        """A session dealt from ``seed`` (each deal's seed the next SplitMix64 output, so
+        one deal's seed gives the next ones), or, given a ``secret``, from it (each deal
+        and the cut from its own :class:`KeyedRandom` stream: nothing dealt tells anything
+        of another deal without the secret; the seed is then not used)."""
         self.rules = rules
         self.seed = seed
-        self._rng = PortableRandom(seed)
+        self._secret = secret
+        self._rng = PortableRandom(seed) if secret is None else KeyedRandom(secret, "cut")
         n = rules.players
         if rules.first_dealer is FirstDealer.CUT:
             self.first_dealer, self.cut = cut_for_dealer(n, self._rng)
@@ -91,8 +96,12 @@ class Session:
         if self.current is not None:
             raise ValueError("the current deal is not finished")
         dealer = self.schedule[len(self.deals)]
-        state = State.deal(self.rules, self._rng.next64(), dealer=dealer, pot=self.pot,
-                           balances=self.balances)
+        if self._secret is None:
+            state = State.deal(self.rules, self._rng.next64(), dealer=dealer, pot=self.pot,
+                               balances=self.balances)
+        else:
+            rng = KeyedRandom(self._secret, "deal", len(self.deals))
+            state = State.deal_from(self.rules, rng, dealer=dealer, pot=self.pot, balances=self.balances)
         self.current = state
         self.deals.append(state)
         return state
@@ -143,7 +152,10 @@ class Session:
     # -- saving and resuming ------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """Plain data from which :meth:`restore` rebuilds this session exactly."""
+        """Plain data from which :meth:`restore` rebuilds this session exactly (a seeded
+        session only: a secret is never written out)."""
+        if self._secret is not None:
+            raise ValueError("a session dealt from a secret has no snapshot")
         return {
             "rules": self.rules.spec(),
             "seed": self.seed,

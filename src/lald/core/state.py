@@ -119,17 +119,30 @@ class State(Checks):
         balances: Sequence[int] | None = None,
     ) -> State:
         """Shuffle with the portable generator and deal, one card at a time from the eldest."""
+        state = cls.deal_from(rules, PortableRandom(seed), dealer, pot, balances)
+        state.seed = seed
+        return state
+
+    @classmethod
+    def deal_from(
+        cls,
+        rules: Rules,
+        rng: PortableRandom,
+        dealer: int = 0,
+        pot: int = 0,
+        balances: Sequence[int] | None = None,
+    ) -> State:
+        """Shuffle with ``rng`` (a :class:`KeyedRandom`, say) and deal as :meth:`deal` does;
+        the state has no seed."""
         deck = list(range(NUM_CARDS))
-        PortableRandom(seed).shuffle(deck)
+        rng.shuffle(deck)
         n = rules.players
         hands = [0] * n
         dealt = n * rules.hand_size
         for k in range(n):  # one card at a time clockwise: the k-th seat from the eldest
             hands[(dealer + 1 + k) % n] = mask_of(deck[k:dealt:n])
         table = mask_of(deck[dealt:])
-        state = cls._start(rules, tuple(hands), table, dealer, pot, balances)
-        state.seed = seed
-        return state
+        return cls._start(rules, tuple(hands), table, dealer, pot, balances)
 
     @classmethod
     def from_layout(

@@ -1,16 +1,24 @@
 """The database: tables, their seats, and every accepted action (SQLAlchemy).
 
-A table is stored as its configuration, its session seed, how many deals have been
-started and the list of actions of each deal. Nothing derived is stored: loading a table
-rebuilds its session by replaying those actions through the engine, so a restored table
-is exactly the table that was saved, checked move by move.
+A table is stored as its configuration, the secret its deals come from (or, at a practice
+table, its seed), how many deals have been started and the list of actions of each deal.
+Nothing derived is stored: loading a table rebuilds its session by replaying those
+actions through the engine, so a restored table is exactly the table that was saved,
+checked move by move. Seat and host tokens are stored only as their SHA-256 digests
+(:func:`token_hash`): the database holds no link that lets anyone in.
+
+The schema has a version (in ``lald_meta``); opening a database of an older version
+brings it up to date in one transaction (version 1, before the version was kept: its
+tokens are replaced by their digests, so the links already handed out keep working, and
+its tables, dealt from seeds that their published records gave away, become practice
+tables).
 
 SQLite is the default (``sqlite:///lald.db``); any SQLAlchemy URL works, PostgreSQL
 included (``postgresql+psycopg://user@host/db`` with its driver installed).
 
 >>> store = Store("sqlite://")
 >>> store.create_table(TableData("t1", 0.0, {"rules": {}}, 7, 0, "waiting",
-...     [SeatData(0, "x" * 22, True, "random", None, False)]))
+...     [SeatData(0, token_hash("x" * 22), True, "random", None, False)]))
 >>> store.add_action("t1", 0, 0, {"seat": 0, "type": "lie_down"}, "human")
 >>> [t.actions for t in store.load_tables()]
 [[[({'seat': 0, 'type': 'lie_down'}, 'human')]]]
@@ -19,6 +27,7 @@ included (``postgresql+psycopg://user@host/db`` with its driver installed).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import time
 from collections.abc import Iterable, Sequence
@@ -34,17 +43,33 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["NewAction", "NewTable", "SeatChange", "SeatData", "Store", "TableChange", "TableData", "Write"]
+__all__ = ["SCHEMA", "NewAction", "NewTable", "SeatChange", "SeatData", "Store", "StoreError", "TableChange",
+           "TableData", "Write", "token_hash"]
+
+#: The version of the schema this code writes (see the module's text).
+SCHEMA = 2
+
+
+class StoreError(RuntimeError):
+    """A database that cannot be used: its message says why, in one line."""
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a secret token: its SHA-256 digest in hexadecimal."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Base(DeclarativeBase):
@@ -58,8 +83,15 @@ class _Table(_Base):
     created: Mapped[float] = mapped_column(Float)
     config: Mapped[str] = mapped_column(Text)
     seed: Mapped[int] = mapped_column(BigInteger)
+    """A practice table's seed; 0 at a table dealt from its secret."""
     deals_started: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), index=True)
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The key of every deal and bot (hexadecimal); none at a practice table."""
+    host: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The digest of the host's token."""
+    active_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a page last connected to the table or left it (seconds since the epoch)."""
 
 
 class _Seat(_Base):
@@ -68,6 +100,9 @@ class _Seat(_Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("lald_tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token: Mapped[str] = mapped_column(String(64), unique=True)
+    """The SHA-256 digest of the seat's token (:func:`token_hash`), never the token."""
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    """How many times the host has reissued the seat's link."""
     human: Mapped[bool] = mapped_column(Boolean)
     level: Mapped[str] = mapped_column(String(32))
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -87,6 +122,13 @@ class _Action(_Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class _Meta(_Base):
+    __tablename__ = "lald_meta"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64))
+
+
 class _Writer(_Base):
     """The last batch each writer (a server's journal) committed: a batch retried after
     an unconfirmed commit is recognised and not written twice."""
@@ -103,14 +145,16 @@ _INSERT_ACTION = cast(Table, _Action.__table__).insert()
 
 @dataclasses.dataclass
 class SeatData:
-    """One seat as stored: its secret token, who plays it, its bot level, its name."""
+    """One seat as stored: the digest of its secret token, who plays it, its bot level,
+    its name, whether its person has joined, and how often its link was reissued."""
 
     seat: int
-    token: str
+    token_hash: str
     human: bool
     level: str
     name: str | None
     joined: bool
+    generation: int = 0
 
 
 @dataclasses.dataclass
@@ -125,6 +169,13 @@ class TableData:
     status: str
     seats: list[SeatData]
     actions: list[list[tuple[dict[str, Any], str]]] = dataclasses.field(default_factory=list)
+    secret: str | None = None
+    """The hexadecimal key of the deals and bots; None at a practice table (dealt from
+    ``seed``)."""
+    host_hash: str | None = None
+    """The digest of the host's token (None: the table has no host)."""
+    active_at: float | None = None
+    """When a page last connected or left (None: when it was created)."""
 
 
 class NewTable(NamedTuple):
@@ -146,14 +197,15 @@ class NewAction(NamedTuple):
 
 
 class TableChange(NamedTuple):
-    """A write: new ``deals_started`` or ``status`` of a table."""
+    """A write: new ``deals_started``, ``status`` or ``active_at`` of a table."""
 
     table_id: str
     values: dict[str, Any]
 
 
 class SeatChange(NamedTuple):
-    """A write: a seat's new ``human``, ``joined`` or ``name``."""
+    """A write: a seat's new ``human``, ``joined``, ``name``, ``token_hash`` or
+    ``generation``."""
 
     table_id: str
     seat: int
@@ -162,6 +214,12 @@ class SeatChange(NamedTuple):
 
 #: Anything :meth:`Store.write` commits.
 Write = NewTable | NewAction | TableChange | SeatChange
+
+
+def _seat_row(s: SeatData) -> dict[str, Any]:
+    row = dataclasses.asdict(s)
+    row["token"] = row.pop("token_hash")
+    return row
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -189,7 +247,38 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        _Base.metadata.create_all(self.engine)
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Create the schema, or bring an older one up to date, in one transaction."""
+        with self.engine.begin() as conn:
+            names = set(inspect(conn).get_table_names())
+            old = "lald_tables" in names and "lald_meta" not in names
+            _Base.metadata.create_all(conn)
+            version = conn.execute(select(_Meta.value).where(_Meta.key == "schema")).scalar()
+            if version is None:
+                if old:
+                    self._from_version_1(conn)
+                conn.execute(insert(_Meta).values(key="schema", value=str(SCHEMA)))
+            elif version != str(SCHEMA):
+                raise StoreError(f"the database has schema version {version}; this lald reads "
+                                 f"version {SCHEMA}: use the lald that wrote it")
+
+    @staticmethod
+    def _from_version_1(conn: Any) -> None:
+        """Version 1 kept tokens in the clear, and dealt every table from its seed."""
+        conn.execute(text("ALTER TABLE lald_tables ADD COLUMN secret VARCHAR(64)"))
+        conn.execute(text("ALTER TABLE lald_tables ADD COLUMN host VARCHAR(64)"))
+        conn.execute(text("ALTER TABLE lald_tables ADD COLUMN active_at FLOAT"))
+        conn.execute(text("CREATE INDEX ix_lald_tables_host ON lald_tables (host)"))
+        conn.execute(text("ALTER TABLE lald_seats ADD COLUMN generation INTEGER NOT NULL DEFAULT 0"))
+        conn.execute(update(_Table).values(active_at=time.time()))
+        seats = conn.execute(select(_Seat.table_id, _Seat.seat, _Seat.token)).all()
+        if seats:
+            conn.execute(
+                update(_Seat).where(_Seat.table_id == bindparam("t"), _Seat.seat == bindparam("s"))
+                .values(token=bindparam("h")),
+                [{"t": t, "s": s, "h": token_hash(tok)} for t, s, tok in seats])
 
     def close(self) -> None:
         """Release the connections."""
@@ -225,14 +314,15 @@ class Store:
                     d = w.data
                     conn.execute(insert(_Table).values(
                         id=d.id, created=d.created, config=json.dumps(d.config), seed=d.seed,
-                        deals_started=d.deals_started, status=d.status))
-                    conn.execute(insert(_Seat), [dataclasses.asdict(s) | {"table_id": d.id}
-                                                 for s in d.seats])
+                        deals_started=d.deals_started, status=d.status, secret=d.secret,
+                        host=d.host_hash, active_at=d.active_at))
+                    conn.execute(insert(_Seat), [_seat_row(s) | {"table_id": d.id} for s in d.seats])
                 elif isinstance(w, TableChange):
                     conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
                 else:
+                    values = {("token" if k == "token_hash" else k): v for k, v in w.values.items()}
                     conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
-                                                     _Seat.seat == w.seat).values(**w.values))
+                                                     _Seat.seat == w.seat).values(**values))
             if rows:
                 conn.execute(_INSERT_ACTION, rows)
             if mark is not None:
@@ -260,10 +350,15 @@ class Store:
 
     # -- reading ------------------------------------------------------------------------
 
-    def table_of_token(self, token: str) -> str | None:
-        """The id of the table a seat's secret token belongs to."""
+    def table_of_token(self, digest: str) -> str | None:
+        """The id of the table of the seat whose token has this digest."""
         with self.engine.connect() as conn:
-            return conn.execute(select(_Seat.table_id).where(_Seat.token == token)).scalar()
+            return conn.execute(select(_Seat.table_id).where(_Seat.token == digest)).scalar()
+
+    def table_of_host(self, digest: str) -> str | None:
+        """The id of the table whose host token has this digest."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(_Table.id).where(_Table.host == digest)).scalar()
 
     def load_tables(self, statuses: Iterable[str] | None = None,
                     ids: Iterable[str] | None = None) -> list[TableData]:
@@ -276,7 +371,8 @@ class Store:
             if ids is not None:
                 query = query.where(_Table.id.in_(list(ids)))
             tables = {row.id: TableData(row.id, row.created, json.loads(row.config), row.seed,
-                                        row.deals_started, row.status, [])
+                                        row.deals_started, row.status, [], secret=row.secret,
+                                        host_hash=row.host, active_at=row.active_at)
                       for row in conn.execute(query)}
             if not tables:
                 return []
@@ -284,7 +380,7 @@ class Store:
             for s in conn.execute(select(_Seat).where(_Seat.table_id.in_(ids))
                                   .order_by(_Seat.table_id, _Seat.seat)):
                 tables[s.table_id].seats.append(
-                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined))
+                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined, s.generation))
             for t in tables.values():
                 t.actions = [[] for _ in range(t.deals_started)]
             for a in conn.execute(select(_Action).where(_Action.table_id.in_(ids))

@@ -1,42 +1,190 @@
-"""The ASGI application: the lobby's HTTP API, the play websocket, the static pages.
+"""The ASGI application: the lobby's HTTP API, the host's API, the play websocket, the
+static pages, and the guard in front of them.
+
+Every answer to a bad request is a 4xx with ``{"error": "<one line in words>"}``. The
+guard (:class:`Guard`) refuses, before the application sees them: a body over
+:data:`MAX_BODY` bytes (413, without reading it whole), a POST that is not JSON (415;
+``/api/replay`` also takes the record's text notation as ``text/plain``), a POST or a
+websocket from a page of another origin unless ``allow_origins`` names it (403); and it
+gives every response a Content-Security-Policy, ``X-Content-Type-Options: nosniff`` and
+``Referrer-Policy: no-referrer``. Opening tables is limited per client address by a
+token bucket (429). The API is described by ``/api/openapi.json`` (:mod:`.openapi`).
 
 >>> app = create_app("sqlite://")
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/i18n/{lang}', '/api/levels', '/api/replay']
+['/api/host', '/api/host/close', '/api/host/reissue']
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import LANGUAGES, messages
 from ..record import Record, RecordError
 from ..store import Store
-from .hub import MAX_NAME, Hub, LobbyError, levels, seat_links
+from .hub import MAX_NAME, Hub, LobbyError, RequestError, _depth, host_answer, parse_json, seat_links
+from .openapi import spec
 from .replay import replay_frames
-from .tables import Conn, Settings
+from .tables import Buckets, Conn, Settings
 
+log = logging.getLogger("lald.web")
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
-MAX_RECORD = 200_000
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 DOCS_SERVED = frozenset({"rules.md", "record.md"})
+MAX_BODY = 64 * 1024
+"""The largest request body read (bytes)."""
+MAX_DEAL = 10_000
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+     b"form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+JSON_ONLY = ("application/json",)
+#: The media types each POST takes (any other: 415); a POST elsewhere is a 405.
+MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
+               "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY}
 
 
 def _hub(request: Request | WebSocket) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+def refuse(status: int, message: str, **headers: str) -> JSONResponse:
+    """A refusal: ``{"error": message}`` with ``status``."""
+    return JSONResponse({"error": message}, status_code=status, headers=headers or None)
+
+
+# -- the guard ------------------------------------------------------------------------------
+
+
+def _netloc(url: str) -> str:
+    """``host:port`` of a URL or Host header, lower case, without the scheme's default port."""
+    parts = urlsplit(url if "//" in url else f"//{url}")
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        return ""
+    if port is None or (parts.scheme, port) in (("http", 80), ("https", 443), ("ws", 80), ("wss", 443)):
+        return host
+    return f"{host}:{port}"
+
+
+class Guard:
+    """Pure ASGI middleware: origin, media type and body size checks, security headers."""
+
+    def __init__(self, app: ASGIApp, allow_origins: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allow_origins = {o.rstrip("/").lower() for o in allow_origins}
+
+    def _foreign(self, headers: Headers) -> bool:
+        """Whether the request comes from a page of another origin (not allowed)."""
+        origin = headers.get("origin")
+        if origin is None:  # not sent by a browser page: no one's cookies or links at stake
+            return False
+        if origin.rstrip("/").lower() in self.allow_origins:
+            return False
+        own = _netloc(headers.get("host", ""))
+        return origin == "null" or not own or _netloc(origin) != own
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if self._foreign(Headers(scope=scope)):
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        headers = Headers(scope=scope)
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            error = self._check(scope, headers)
+            if error is None:
+                body, error = await self._read(receive, headers)
+            if error is not None:
+                await error(scope, receive, secured)
+                return
+            receive = _replay(body, receive)
+        await self.app(scope, receive, secured)
+
+    def _check(self, scope: Scope, headers: Headers) -> Response | None:
+        if self._foreign(headers):
+            return refuse(403, "requests from other sites are refused")
+        allowed = MEDIA_TYPES.get(scope["path"])
+        if scope["method"] == "POST" and allowed is not None:
+            media = headers.get("content-type", "").split(";")[0].strip().lower()
+            if media not in allowed:
+                return refuse(415, f"send {' or '.join(allowed)}")
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > MAX_BODY):
+            return refuse(413, f"the body is longer than {MAX_BODY // 1024} KiB")
+        return None
+
+    @staticmethod
+    async def _read(receive: Receive, headers: Headers) -> tuple[bytes, Response | None]:
+        """The body, read up to :data:`MAX_BODY` bytes and no further."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                return b"", refuse(413, f"the body is longer than {MAX_BODY // 1024} KiB")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks), None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the application the body already read, then the
+    connection's own messages (its disconnection)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+# -- the API --------------------------------------------------------------------------------
 
 
 def _page(name: str) -> Any:
@@ -45,52 +193,76 @@ def _page(name: str) -> Any:
     return page
 
 
+async def _json_body(request: Request) -> Any:
+    """The request's body as JSON; raise :class:`RequestError`."""
+    try:
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise RequestError("the body is not UTF-8 text") from None
+    return parse_json(text)
+
+
 async def api_levels(request: Request) -> Response:
     """The bot levels a seat may be given."""
+    from .hub import levels
+
     return JSONResponse(levels())
 
 
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
 async def api_tables(request: Request) -> Response:
-    """GET: the open tables. POST: create a table; returns one secret link per seat."""
+    """GET: the open tables. POST: create a table; returns the host's link and one secret
+    link per seat a person plays."""
     hub = _hub(request)
     if request.method == "GET":
         return JSONResponse(await hub.open_tables())
     try:
-        body = await request.json()
-    except ValueError:
-        return JSONResponse({"error": "send a JSON object"}, status_code=400)
+        body = await _json_body(request)
+    except RequestError as e:
+        return refuse(400, str(e))
+    if not request.app.state.buckets.take(_client(request)):
+        return refuse(429, "too many tables opened from your address: try again in a few minutes",
+                      **{"Retry-After": "120"})
     try:
-        table = hub.create(body)
+        table, host = hub.create(body)
     except LobbyError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
+        return refuse(400, str(e))
     await table.until_saved()
-    base = str(request.base_url)
-    return JSONResponse({"table": table.summary(), "seats": seat_links(base, table),
-                         "watch": f"{base}play#w={table.id}"}, status_code=201)
+    return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
+
+
+def _table_of(request: Request) -> Any:
+    return _hub(request).table(request.path_params["table"])
 
 
 async def api_table(request: Request) -> Response:
     """One table's public summary."""
-    table = _hub(request).table(request.path_params["table"])
+    table = _table_of(request)
     if table is None:
-        return JSONResponse({"error": "there is no such table"}, status_code=404)
+        return refuse(404, "there is no such table")
     await table.until_saved()
     return JSONResponse(table.summary())
 
 
 async def api_record(request: Request) -> Response:
-    """A finished deal's record (RECORD.md), as JSON or (``?format=text``) text notation."""
-    table = _hub(request).table(request.path_params["table"])
+    """A finished deal's record (RECORD.md), as JSON or (``?format=text``) text notation.
+
+    The record gives the deal's layout (``hands`` and ``table``), never a seed.
+    """
+    table = _table_of(request)
     if table is None:
-        return JSONResponse({"error": "there is no such table"}, status_code=404)
-    deal = request.path_params["deal"]
+        return refuse(404, "there is no such table")
+    text = request.path_params["deal"]
+    deal = int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else MAX_DEAL
     await table.until_saved()
     try:
         state = table.record(deal)
     except KeyError:
-        return JSONResponse({"error": f"deal {deal} is not over, or there is no such deal"},
-                            status_code=404)
-    record = Record.from_state(state)
+        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal")
+    record = Record.from_state(state, layout=True)
     name = f"lald-{table.id}-deal{deal + 1}"
     if request.query_params.get("format") == "text":
         return PlainTextResponse(record.to_text(), headers={
@@ -99,28 +271,36 @@ async def api_record(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="{name}.json"'})
 
 
+def _short(text: str, limit: int = 12) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 async def api_replay(request: Request) -> Response:
     """Every step of a record, replayed by the engine, for the replay viewer."""
-    body = await request.body()
-    if len(body) > MAX_RECORD:
-        return JSONResponse({"error": "the record is too long"}, status_code=413)
     lang = request.query_params.get("lang", "en")
     # The players' names, one ``name`` parameter per seat (the page knows them for a table's deal).
     names = [n.strip()[:MAX_NAME] or None for n in request.query_params.getlist("name")] or None
     try:
-        text = body.decode("utf-8")
-        return JSONResponse(replay_frames(Record.parse(text), lang, names))
+        text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
-        return JSONResponse({"error": "the record is not UTF-8 text"}, status_code=400)
+        return refuse(400, "the record is not UTF-8 text")
+    if text.lstrip().startswith(("{", "[")) and _depth(text) > 16:
+        return refuse(400, "the record is nested too deeply")
+    try:
+        record = Record.parse(text)
+        return JSONResponse(replay_frames(record, lang, names))
     except RecordError as e:
-        return JSONResponse({"error": str(e)}, status_code=400)
+        return refuse(400, _short(str(e), 200))
+    except Exception:  # the record reader failed on input it should refuse: say so plainly
+        log.warning("the record reader failed on a record", exc_info=True)
+        return refuse(400, "the record cannot be read")
 
 
 async def api_i18n(request: Request) -> Response:
     """A language's message catalog (English fills any key it lacks)."""
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
-        return JSONResponse({"error": f"choose a language of {', '.join(LANGUAGES)}"}, status_code=404)
+        return refuse(404, f"choose a language of {', '.join(LANGUAGES)}")
     return JSONResponse(messages("en") | messages(lang))
 
 
@@ -135,6 +315,66 @@ async def doc(request: Request) -> Response:
     return PlainTextResponse(path.read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
 
 
+async def _host_request(request: Request, fields: set[str]) -> tuple[Any, dict[str, Any]] | Response:
+    """The host's table and the request's fields, or a refusal."""
+    try:
+        body = await _json_body(request)
+    except RequestError as e:
+        return refuse(400, str(e))
+    if not isinstance(body, dict):
+        return refuse(400, "send a JSON object")
+    unknown = set(body) - fields - {"token"}
+    if unknown:
+        return refuse(400, f"unknown field {json.dumps(sorted(unknown)[0])[:40]}")
+    missing = fields - set(body)
+    if missing:
+        return refuse(400, f"give {sorted(missing)[0]!r}")
+    table = _hub(request).hosted(body.get("token"))
+    if table is None:
+        return refuse(403, "this host link is not valid")
+    return table, body
+
+
+async def api_host(request: Request) -> Response:
+    """The host's view: every seat with its link, who has joined and who is connected."""
+    found = await _host_request(request, set())
+    if isinstance(found, Response):
+        return found
+    table, body = found
+    await table.until_saved()
+    return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
+
+
+async def api_host_reissue(request: Request) -> Response:
+    """A new link for a seat; the old one stops working at once."""
+    found = await _host_request(request, {"seat"})
+    if isinstance(found, Response):
+        return found
+    table, body = found
+    try:
+        _hub(request).reissue(table, body["token"], body["seat"])
+    except LobbyError as e:
+        return refuse(409 if not table.open else 400, str(e))
+    await table.until_saved()
+    return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
+
+
+async def api_host_close(request: Request) -> Response:
+    """Close the table: no deal is played on; the finished deals' records stay."""
+    found = await _host_request(request, set())
+    if isinstance(found, Response):
+        return found
+    table, body = found
+    table.close()
+    await table.until_saved()
+    return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
+
+
+async def api_openapi(request: Request) -> Response:
+    """This API, described in OpenAPI 3.1."""
+    return JSONResponse(spec())
+
+
 async def play_socket(ws: WebSocket) -> None:
     """One page's websocket: messages in, frames out through :meth:`Conn.pump`."""
     hub = _hub(ws)
@@ -142,7 +382,7 @@ async def play_socket(ws: WebSocket) -> None:
     conn = Conn(ws, hub.settings)
     pump = asyncio.create_task(conn.pump())
     try:
-        while not conn.closed:
+        while not conn.closed and conn.ending is None:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
@@ -154,10 +394,32 @@ async def play_socket(ws: WebSocket) -> None:
         pass
     finally:
         hub.detach(conn)
-        conn.closed = True
+        if conn.ending is None:
+            conn.closed = True
         conn.wake.set()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(pump, 1.0)
+
+
+# -- errors the router raises ---------------------------------------------------------------
+
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return refuse(404, "there is nothing at this address")
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})  # a 405 keeps its Allow header
+    if exc.status_code == 405:
+        return refuse(405, f"{request.method[:10]} is not allowed here", **headers)
+    return refuse(exc.status_code, "the request was refused", **headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return refuse(500, "something went wrong on the server; the table is unharmed")
 
 
 def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) -> Starlette:
@@ -169,6 +431,7 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         store = Store(db)
         hub = Hub(store, settings)
         app.state.hub = hub
+        app.state.buckets = Buckets(settings.create_rate, settings.create_burst)
         hub.restore()
         try:
             yield
@@ -185,10 +448,20 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         Route("/api/levels", api_levels),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{table}", api_table),
-        Route("/api/tables/{table}/deals/{deal:int}/record", api_record),
+        Route("/api/tables/{table}/deals/{deal}/record", api_record),
         Route("/api/replay", api_replay, methods=["POST"]),
         Route("/api/i18n/{lang}", api_i18n),
+        Route("/api/host", api_host, methods=["POST"]),
+        Route("/api/host/reissue", api_host_reissue, methods=["POST"]),
+        Route("/api/host/close", api_host_close, methods=["POST"]),
+        Route("/api/openapi.json", api_openapi),
         WebSocketRoute("/ws", play_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Exception: _server_error}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    app.add_middleware(Guard, allow_origins=settings.allow_origins)
+    return app
+
+
+__all__ = ["MAX_BODY", "Guard", "create_app", "seat_links"]

@@ -1,41 +1,82 @@
-"""The registry of live tables, the lobby's table factory, and the websocket protocol.
+"""The registry of live tables, the lobby's table factory, hosts, and the websocket protocol.
 
 Messages are JSON objects with a ``type``. From the page:
 
-- ``{"type": "join", "token": T}``: take the seat whose secret invitation token is T.
+- ``{"type": "join", "token": T}``: take the seat whose secret invitation token is T. A
+  page already on that seat is told ``taken_over`` and closed: a seat is played from one
+  device at a time.
 - ``{"type": "watch", "table": ID}``: watch a table as a spectator (no hand is shown).
 - ``{"type": "act", "v": V, "action": {...}}``: an action in the record's form (RECORD.md),
   built on version V of the table; a claim may be sent at any moment.
 - ``{"type": "next_deal"}``, ``{"type": "take"}`` (a person takes the seat back from its
   bot), ``{"type": "leave"}`` (the seat's bot plays on), ``{"type": "lang", "lang": L}``,
-  ``{"type": "ping"}``.
+  ``{"type": "ping"}`` (with ``"id"``, a short text or number, echoed in the ``pong``).
+- ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
-the new log lines), ``error`` (with a ``code``; nothing changed), ``pong``.
+the new log lines), ``error`` (with a ``code`` and a ``message`` in the page's language;
+nothing changed), ``pong``. A message that cannot be read gets an ``error`` and the
+connection stays open, except in three cases, each told by an ``error`` first:
+``taken_over`` (the seat was opened on another device, close code 4001), ``reissued`` (the
+host replaced the seat's link, 4002) and ``flooding`` (more messages than
+:attr:`Settings.ws_rate` allows, 1008). A message longer than the server's frame limit
+closes the connection (1009) before it is read.
+
+The creator of a table is its *host*: the host's token (its own secret, kept only as a
+digest) lists the seats, who has joined and who is connected, brings back every seat's
+link (a seat's token is derived from the host's: the host holds every link), reissues a
+seat's link (the old one stops at once) and closes the table. Bot seats have no link.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
+import hmac
 import json
+import logging
+import math
+import re
 import secrets
 import time
+import unicodedata
 from typing import Any
 
 from ..bots import LEVELS
 from ..core import ActionSyntaxError, IllegalActionError, Rules, RulesError, action_from_json
-from ..i18n import LANGUAGES
-from ..store import NewTable, SeatData, Store, TableData
+from ..i18n import LANGUAGES, Catalog
+from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
 from .journal import Journal
 from .tables import Conn, Settings, Table
+
+log = logging.getLogger("lald.web")
 
 #: Levels never offered to people: the oracle sees every hand.
 HIDDEN_LEVELS = frozenset({"oracle"})
 MAX_NAME = 40
 MAX_MESSAGE = 8192
+"""The longest message read (characters); a longer one is refused with an error."""
+MAX_DEPTH = 16
+"""The deepest nesting of arrays and objects a message may have."""
+TURN_SECONDS = (5, 600)
+"""A turn timer is off (0) or this many seconds, both ends included."""
+ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: Characters a name may not hold: controls, lone surrogates (no text encoding holds
+#: them), and the bidirectional controls that would make a name read as another.
+_BAD_CATEGORIES = frozenset({"Cc", "Cs"})
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
+"""The same rule for the API's description (a JSON Schema pattern)."""
 
 
 class LobbyError(ValueError):
     """A table request the lobby refuses; the message says why."""
+
+
+class RequestError(ValueError):
+    """A message or body that is not JSON of a sane shape; the message says why."""
 
 
 def levels() -> list[str]:
@@ -43,8 +84,71 @@ def levels() -> list[str]:
     return [name for name in LEVELS if name not in HIDDEN_LEVELS]
 
 
+def _no_constant(name: str) -> Any:
+    raise RequestError(f"{name} is not a number JSON allows")
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent: a whole one (``5.0``, ``1e3``) is the
+    whole number it is, as JSON means it."""
+    value = float(text)
+    if value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """``text`` as JSON, refusing what no client of ours sends: nesting deeper than
+    ``max_depth``, ``NaN`` and ``Infinity``, numbers too long to read. A whole number is
+    an ``int`` however it is written. Raises :class:`RequestError`.
+
+    >>> parse_json('{"type": "ping", "v": 5.0}')
+    {'type': 'ping', 'v': 5}
+    >>> parse_json("[" * 40 + "]" * 40)
+    Traceback (most recent call last):
+      ...
+    lald.web.hub.RequestError: the JSON is nested too deeply
+    """
+    if text.count("[") + text.count("{") > max_depth and _depth(text) > max_depth:
+        raise RequestError("the JSON is nested too deeply")
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_number)
+    except RequestError:
+        raise
+    except (ValueError, RecursionError):
+        raise RequestError("the text is not JSON") from None
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (an upper bound if unbalanced)."""
+    depth = deepest = 0
+    for ch in re.sub(r"[^\[\]{}]", "", _STRING.sub("", text)):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def clean_text(value: str) -> bool:
+    """Whether ``value`` is text a page can show and a database can store as it is."""
+    return not any(c in _BIDI or unicodedata.category(c) in _BAD_CATEGORIES for c in value)
+
+
+def seat_token(host_token: str, seat: int, generation: int) -> str:
+    """The invitation token of ``seat`` after ``generation`` reissues, derived from the
+    host's token (so the host alone can bring the links back; the database keeps only
+    digests)."""
+    digest = hmac.digest(host_token.encode(), f"lald/seat/{seat}/{generation}".encode(), "sha256")
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 class Hub:
-    """Every live table, found by id or by a seat's secret token."""
+    """Every live table, found by id, by a seat's token or by its host's token."""
 
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
@@ -52,64 +156,98 @@ class Hub:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
+        """Seat token digests: table id and seat."""
+        self.hosts: dict[str, str] = {}
+        """Host token digests: table id."""
+        self._reaper: asyncio.Task[None] | None = None
 
     # -- tables -------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Load every table not yet over from the store and start its driver."""
+        """Load every table still to be played from the store and start its driver."""
         self.journal.start()
         count = 0
         for data in self.store.load_tables(statuses=("waiting", "playing")):
             self._add(Table(data, self.journal, self.settings))
             count += 1
+        self._reaper = asyncio.create_task(self._reap_loop(), name="lald reaper")
         return count
 
     def _add(self, table: Table) -> Table:
         self.tables[table.id] = table
         for s in table.seats:
-            self.tokens[s.token] = (table.id, s.seat)
+            self.tokens[s.token_hash] = (table.id, s.seat)
+        if table.host_hash is not None:
+            self.hosts[table.host_hash] = table.id
         table.start()
         return table
 
+    async def _forget(self, table: Table) -> None:
+        """Drop a table from memory (it stays in the store)."""
+        self.tables.pop(table.id, None)
+        for s in table.seats:
+            self.tokens.pop(s.token_hash, None)
+        if table.host_hash is not None:
+            self.hosts.pop(table.host_hash, None)
+        await table.stop()
+
     async def close(self) -> None:
         """Stop every driver, then commit what is queued."""
+        if self._reaper is not None:
+            self._reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reaper
         for table in list(self.tables.values()):
             await table.stop()
         await self.journal.close()
 
-    def table(self, table_id: str) -> Table | None:
+    def table(self, table_id: Any) -> Table | None:
         """The table with this id (a finished one is loaded from the store on demand)."""
+        if not isinstance(table_id, str) or not ID.fullmatch(table_id):
+            return None
         table = self.tables.get(table_id)
-        if table is None and isinstance(table_id, str) and len(table_id) <= 32:
+        if table is None:
             found = self.store.load_tables(ids=[table_id])
             if found:
                 table = self._add(Table(found[0], self.journal, self.settings))
         return table
 
-    def seat_of(self, token: str) -> tuple[Table, int] | None:
+    def seat_of(self, token: Any) -> tuple[Table, int] | None:
         """The table and seat of a secret token."""
-        hit = self.tokens.get(token)
+        if not isinstance(token, str) or not TOKEN.fullmatch(token):
+            return None
+        digest = token_hash(token)
+        hit = self.tokens.get(digest)
         if hit is None:
-            table_id = self.store.table_of_token(token)
+            table_id = self.store.table_of_token(digest)
             if table_id is None or self.table(table_id) is None:
                 return None
-            hit = self.tokens.get(token)
+            hit = self.tokens.get(digest)
             if hit is None:
                 return None
-        table = self.tables[hit[0]]
-        return table, hit[1]
+        return self.tables[hit[0]], hit[1]
+
+    def hosted(self, token: Any) -> Table | None:
+        """The table whose host holds ``token``."""
+        if not isinstance(token, str) or not TOKEN.fullmatch(token):
+            return None
+        digest = token_hash(token)
+        table_id = self.hosts.get(digest) or self.store.table_of_host(digest)
+        table = self.table(table_id) if table_id is not None else None
+        return table if table is not None and table.host_hash == digest else None
 
     async def open_tables(self) -> list[dict[str, Any]]:
-        """Tables not over, newest first, as the lobby lists them (each as committed)."""
+        """Tables still to be played, newest first, as the lobby lists them (as committed)."""
         out = []
         for table in sorted(self.tables.values(), key=lambda t: -t.created):
             await table.until_saved()
-            if table.status != "over":
+            if table.open:
                 out.append(table.summary())
         return out
 
-    def create(self, request: Any) -> Table:
-        """A new table from the lobby's request; raise :class:`LobbyError`.
+    def create(self, request: Any) -> tuple[Table, str]:
+        """A new table from the lobby's request, and its host's token; raise
+        :class:`LobbyError`.
 
         Its write is queued: await ``table.until_saved()`` before handing out its links.
         """
@@ -118,35 +256,44 @@ class Hub:
         unknown = set(request) - {"preset", "players", "variants", "options", "seats",
                                   "turn_seconds", "seed"}
         if unknown:
-            raise LobbyError(f"unknown field {sorted(unknown)[0]!r}")
-        players = request.get("players", 5)
-        variants = request.get("variants", [])
-        options = request.get("options", {})
-        if not isinstance(variants, list) or not isinstance(options, dict):
-            raise LobbyError("'variants' must be a list and 'options' an object")
+            raise LobbyError(f"unknown field {_shown(sorted(unknown)[0])}")
+        absent = [key for key, value in request.items() if value is None]
+        if absent:
+            raise LobbyError(f"'{absent[0]}' is null: leave it out for its default")
+        if not isinstance(request.get("variants", []), list):
+            raise LobbyError("'variants' must be a list of names")
+        if not isinstance(request.get("options", {}), dict):
+            raise LobbyError("'options' must be an object of option names and values")
         try:
-            rules = Rules.make(request.get("preset", "survivor"), players, variants, options)
-        except (RulesError, TypeError) as e:
+            rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
+                               request.get("variants", []), request.get("options", {}))
+        except RulesError as e:
             raise LobbyError(str(e)) from None
-        seats = self._seats(request.get("seats"), rules.players)
+        host = secrets.token_urlsafe(32)
+        seats = self._seats(request.get("seats"), rules.players, host)
         turn = request.get("turn_seconds", 0)
-        if isinstance(turn, bool) or not isinstance(turn, int | float) or not 0 <= turn <= 3600:
-            raise LobbyError("'turn_seconds' must be a number of seconds from 0 (no timer) to 3600")
+        low, high = TURN_SECONDS
+        if (isinstance(turn, bool) or not isinstance(turn, int | float) or not math.isfinite(turn)
+                or not (turn == 0 or low <= turn <= high)):
+            raise LobbyError(f"'turn_seconds' must be 0 (no timer) or from {low} to {high} seconds")
         seed = request.get("seed")
+        secret: str | None = None
         if seed is None:
-            seed = secrets.randbits(62)
+            secret, seed = secrets.token_hex(32), 0
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 62:
             raise LobbyError("'seed' must be a whole number from 0 to 2**62 - 1")
+        now = time.time()
         data = TableData(
-            id=secrets.token_urlsafe(6), created=time.time(),
+            id=secrets.token_urlsafe(6), created=now,
             config={"rules": rules.spec(), "turn_seconds": turn}, seed=seed,
-            deals_started=0, status="waiting", seats=seats)
+            deals_started=0, status="waiting", seats=seats, secret=secret,
+            host_hash=token_hash(host), active_at=now)
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
-        return self._add(table)
+        return self._add(table), host
 
     @staticmethod
-    def _seats(raw: Any, players: int) -> list[SeatData]:
+    def _seats(raw: Any, players: int, host: str) -> list[SeatData]:
         if raw is None:
             raw = [{"human": s == 0} for s in range(players)]
         if not isinstance(raw, list) or len(raw) != players:
@@ -158,16 +305,74 @@ class Hub:
                 raise LobbyError(f"seat {i}: give 'human', 'level' and 'name'")
             human = s.get("human", False)
             level = s.get("level", allowed[0])
-            name = s.get("name") or None
+            name = s.get("name")
             if not isinstance(human, bool):
                 raise LobbyError(f"seat {i}: 'human' must be true or false")
-            if level not in allowed:
-                raise LobbyError(f"seat {i}: unknown bot level {level!r}: choose {', '.join(allowed)}")
-            if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME):
-                raise LobbyError(f"seat {i}: a name is text of at most {MAX_NAME} characters")
-            out.append(SeatData(i, secrets.token_urlsafe(24), human, level,
-                                name.strip() if name else None, False))
+            if not isinstance(level, str) or level not in allowed:
+                raise LobbyError(f"seat {i}: unknown bot level {_shown(level)}: choose {', '.join(allowed)}")
+            if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME
+                                     or not clean_text(name)):
+                raise LobbyError(f"seat {i}: a name is text of at most {MAX_NAME} characters "
+                                 "(letters, digits, signs)")
+            # A bot seat gets a token nobody is told: it has no invitation link.
+            token = seat_token(host, i, 0) if human else secrets.token_urlsafe(24)
+            out.append(SeatData(i, token_hash(token), human, level,
+                                name.strip() or None if name else None, False))
         return out
+
+    # -- hosts --------------------------------------------------------------------------
+
+    def reissue(self, table: Table, host: str, seat: int) -> None:
+        """Give ``seat`` a new link; the old one stops at once (its page is closed)."""
+        if not table.open:
+            raise LobbyError("the table is closed")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+            raise LobbyError(f"there is no seat {_shown(seat)}: seats are 0 to {len(table.seats) - 1}")
+        data = table.seats[seat]
+        if not self.linked(table, host, seat):
+            raise LobbyError(f"seat {seat} is played by a bot: it has no link")
+        generation = data.generation + 1
+        digest = token_hash(seat_token(host, seat, generation))
+        self.tokens.pop(data.token_hash, None)
+        self.tokens[digest] = (table.id, seat)
+        self.journal.add(SeatChange(table.id, seat, {"token_hash": digest, "generation": generation}), table)
+        data.token_hash, data.generation = digest, generation
+        for conn in list(table.conns):
+            if conn.seat == seat:
+                _end(conn, "reissued", "web_error_reissued", 4002)
+                self.detach(conn)
+
+    @staticmethod
+    def linked(table: Table, host: str, seat: int) -> bool:
+        """Whether ``seat`` has an invitation link (its token derives from the host's)."""
+        data = table.seats[seat]
+        return token_hash(seat_token(host, seat, data.generation)) == data.token_hash
+
+    async def _reap_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.reap_every)
+            try:
+                await self.reap()
+            except Exception:
+                log.exception("looking for idle tables failed")
+
+    async def reap(self, now: float | None = None) -> int:
+        """Close the tables no page has been connected to for ``idle_seconds``; forget
+        the finished tables nobody watches (they stay in the store). Returns how many
+        tables were closed."""
+        now = time.time() if now is None else now
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.conns:
+                continue
+            if table.open and now - table.active_at >= self.settings.idle_seconds:
+                table.close()
+                closed += 1
+            if not table.open:
+                await table.until_saved()
+                if not table.conns:
+                    await self._forget(table)
+        return closed
 
     # -- the websocket protocol ---------------------------------------------------------
 
@@ -176,9 +381,10 @@ class Hub:
         self.detach(conn)
         conn.table, conn.seat, conn.cursor = table, seat, 0
         table.conns.add(conn)
+        table.seen()
         role = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
-                   "rules": table.rules.spec(), "levels": levels()})
+                   "rules": table.rules.spec(), "levels": levels(), "practice": table.practice})
         table.notify()
 
     def detach(self, conn: Conn) -> None:
@@ -187,62 +393,97 @@ class Hub:
             table = conn.table
             table.conns.discard(conn)
             conn.table, conn.seat = None, None
+            if table.open:
+                table.seen()
             table.notify()
 
     def handle(self, conn: Conn, text: str) -> None:
         """One message from a page; every refusal is an ``error`` message to it alone."""
+        if conn.ending is not None:
+            return
+        if not conn.bucket.take(time.monotonic()):
+            _end(conn, "flooding", "web_error_flooding", 1008)
+            return
         if len(text) > MAX_MESSAGE:
-            return _error(conn, "malformed", "the message is too long")
+            return _error(conn, "malformed", "web_error_too_long")
         try:
-            msg = json.loads(text)
-        except ValueError:
-            return _error(conn, "malformed", "the message is not JSON")
+            msg = parse_json(text)
+        except RequestError:
+            return _error(conn, "malformed", "web_error_not_json")
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return _error(conn, "malformed", "a message is a JSON object with a 'type'")
+            return _error(conn, "malformed", "web_error_no_type")
         kind = msg["type"]
         handler = _HANDLERS.get(kind)
         if handler is None:
-            return _error(conn, "unknown_type", f"unknown message type {kind!r}")
+            return _error(conn, "unknown_type", "web_error_unknown_type", detail=_shown(kind))
+        unknown = set(msg) - _FIELDS[kind] - {"type"}
+        if unknown:
+            return _error(conn, "malformed", "web_error_fields", detail=_shown(sorted(unknown)[0]))
         try:
             handler(self, conn, msg)
         except IllegalActionError as e:
-            _error(conn, "illegal", str(e))
+            _error(conn, "illegal", "web_error_illegal", detail=str(e))
         except ActionSyntaxError as e:
-            _error(conn, "malformed", str(e))
+            _error(conn, "malformed", "web_error_bad_action", detail=str(e))
+        except Exception:  # a defect: the table must not stop for it
+            log.exception("a %s message failed", kind)
+            _error(conn, "internal", "web_error_internal")
 
 
-def _error(conn: Conn, code: str, message: str, **extra: Any) -> None:
-    conn.send({"type": "error", "code": code, "message": message} | extra)
+def _shown(value: Any, limit: int = 40) -> str:
+    """A value for a message, as short JSON."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _error(conn: Conn, code: str, key: str, detail: str | None = None, extra: dict[str, Any] | None = None,
+           **values: Any) -> None:
+    """Tell ``conn`` why its message changed nothing, in its language."""
+    message: dict[str, Any] = {"type": "error", "code": code, "message": Catalog(conn.lang).t(key, **values)}
+    if detail is not None:
+        message["detail"] = detail[:300]
+    conn.send(message | (extra or {}))
+
+
+def _end(conn: Conn, code: str, key: str, close_code: int) -> None:
+    """Tell ``conn`` why, then close it."""
+    _error(conn, code, key)
+    conn.end(close_code)
 
 
 def _seated(conn: Conn) -> tuple[Table, int] | None:
     if conn.table is None:
-        _error(conn, "not_joined", "join a seat or watch a table first")
+        _error(conn, "not_joined", "web_error_not_joined")
         return None
     if conn.seat is None:
-        _error(conn, "spectator", "spectators watch; they cannot act")
+        _error(conn, "spectator", "web_error_spectator")
         return None
     return conn.table, conn.seat
 
 
 def _on_join(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    token = msg.get("token")
-    hit = hub.seat_of(token) if isinstance(token, str) and len(token) <= 64 else None
-    if hit is None:
-        return _error(conn, "bad_token", "this invitation link is not valid")
-    table, seat = hit
+    hit = hub.seat_of(msg.get("token"))
     _lang(conn, msg)
+    if hit is None:
+        return _error(conn, "bad_token", "web_error_bad_token")
+    table, seat = hit
+    for other in list(table.conns):
+        if other.seat == seat and other is not conn:
+            _end(other, "taken_over", "web_error_taken_over", 4001)
+            hub.detach(other)
     hub.attach(conn, table, seat)
-    if table.seats[seat].human and not table.seats[seat].joined:
+    if table.open and table.seats[seat].human and not table.seats[seat].joined:
         table.set_seat(seat, joined=True)
 
 
 def _on_watch(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    table_id = msg.get("table")
-    table = hub.table(table_id) if isinstance(table_id, str) else None
-    if table is None:
-        return _error(conn, "no_table", "there is no such table")
+    table = hub.table(msg.get("table"))
     _lang(conn, msg)
+    if table is None:
+        return _error(conn, "no_table", "web_error_no_table")
     hub.attach(conn, table, None)
 
 
@@ -252,18 +493,17 @@ def _on_act(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
         return
     table, seat = seated
     if set(msg) != {"type", "v", "action"}:
-        return _error(conn, "malformed", "an act message has 'v' and 'action'")
-    action = action_from_json(msg["action"])
-    if action.seat != seat:
-        return _error(conn, "wrong_seat", f"you play seat {seat}, not seat {action.seat}")
-    if not table.seats[seat].human:
-        return _error(conn, "bot_seat", "a bot plays this seat now: take it back first")
+        return _error(conn, "malformed", "web_error_act_fields")
     version = msg["v"]
     if isinstance(version, bool) or not isinstance(version, int):
-        return _error(conn, "malformed", "'v' must be the version of the table you saw")
+        return _error(conn, "malformed", "web_error_version")
+    action = action_from_json(msg["action"])
+    if action.seat != seat:
+        return _error(conn, "wrong_seat", "web_error_wrong_seat", seat=seat)
+    if not table.seats[seat].human:
+        return _error(conn, "bot_seat", "web_error_bot_seat")
     if version != table.version:
-        return _error(conn, "stale", "the table has changed since you chose: look again",
-                      v=table.version)
+        return _error(conn, "stale", "web_error_stale", extra={"v": table.version})
     table.submit(action, "human")
 
 
@@ -273,9 +513,9 @@ def _on_next_deal(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
         return
     table, seat = seated
     if not table.seats[seat].human:
-        return _error(conn, "bot_seat", "a bot plays this seat now: take it back first")
+        return _error(conn, "bot_seat", "web_error_bot_seat")
     if table.status == "waiting":
-        return _error(conn, "not_now", "the table waits for every player to join")
+        return _error(conn, "not_now", "web_error_waiting")
     table.next_deal()
 
 
@@ -283,6 +523,8 @@ def _on_take(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
     seated = _seated(conn)
     if seated is not None:
         table, seat = seated
+        if table.status == "closed":
+            return _error(conn, "not_now", "web_error_table_over")
         table.set_seat(seat, human=True, joined=True)
 
 
@@ -290,34 +532,62 @@ def _on_leave(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
     seated = _seated(conn)
     if seated is not None:
         table, seat = seated
+        if table.status == "closed":
+            return _error(conn, "not_now", "web_error_table_over")
         table.set_seat(seat, human=False)
 
 
 def _lang(conn: Conn, msg: dict[str, Any]) -> None:
     lang = msg.get("lang")
-    if lang in LANGUAGES:
+    if isinstance(lang, str) and lang in LANGUAGES:
         conn.lang = lang
 
 
 def _on_lang(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    if msg.get("lang") not in LANGUAGES:
-        return _error(conn, "malformed", f"choose a language of {', '.join(LANGUAGES)}")
+    lang = msg.get("lang")
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        return _error(conn, "malformed", "web_error_lang", languages=", ".join(LANGUAGES))
     _lang(conn, msg)
     conn.cursor = 0
     conn.touch()
 
 
 def _on_ping(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    conn.send({"type": "pong"})
+    mark = msg.get("id")
+    if mark is None:
+        return conn.send({"type": "pong"})
+    if isinstance(mark, bool) or not isinstance(mark, int | str) or len(str(mark)) > 32:
+        return _error(conn, "malformed", "web_error_fields", detail="id")
+    conn.send({"type": "pong", "id": mark})
 
 
+#: The fields each message may have besides its type.
+_FIELDS: dict[str, set[str]] = {
+    "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
+    "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"},
+}
 _HANDLERS = {
     "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
     "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping,
 }
 
 
-def seat_links(base: str, table: Table) -> list[dict[str, Any]]:
-    """One secret invitation link per seat, and the table's public spectator link."""
-    return [{"seat": s.seat, "human": s.human, "level": s.level, "name": s.name,
-             "token": s.token, "url": f"{base}play#t={s.token}"} for s in table.seats]
+def seat_links(base: str, table: Table, host: str) -> list[dict[str, Any]]:
+    """Every seat, and for each seat a person plays its secret invitation link (derived
+    from the host's token); who has joined and who is connected."""
+    out = []
+    for s in table.seats:
+        row: dict[str, Any] = {"seat": s.seat, "human": s.human, "level": s.level, "name": s.name,
+                               "joined": s.joined, "online": table.online(s.seat)}
+        if Hub.linked(table, host, s.seat):
+            token = seat_token(host, s.seat, s.generation)
+            row |= {"token": token, "url": f"{base}play#t={token}"}
+        out.append(row)
+    return out
+
+
+def host_answer(base: str, table: Table, host: str) -> dict[str, Any]:
+    """What the host is shown: the table, the seats with their links, the host's own link."""
+    return {"table": table.summary(), "seats": seat_links(base, table, host),
+            "host": {"token": host, "url": f"{base}#host={host}"},
+            "watch": f"{base}play#w={table.id}"}

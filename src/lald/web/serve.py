@@ -3,24 +3,99 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+#: The largest websocket message uvicorn reads; a longer one closes the socket (1009).
+MAX_WS_MESSAGE = 64 * 1024
+
+
+def _number(kind: Callable[[str], float], low: float, high: float, what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not {what} from {low:g} to {high:g}")
+        return value
+    return parse
+
+
+def _origin(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an origin like https://cards.example.org")
+    return text.rstrip("/")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` sub-command."""
     p = subparsers.add_parser("serve", help="play online: run the web service (lobby, tables, bots)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=_number(int, 1, 65535, "a port number"), default=8000,
+                   help="port, 1 to 65535 (default 8000)")
     p.add_argument("--db", default="sqlite:///lald.db",
                    help="SQLAlchemy database URL (default sqlite:///lald.db; "
                         "PostgreSQL: postgresql+psycopg://user@host/db)")
-    p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                   help="how long a bot waits before it acts (default 0.6)")
-    p.add_argument("--claim-window", type=float, default=1.5, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=_number(float, 0, 60, "a number of seconds"), default=0.6,
+                   metavar="SECONDS", help="how long a bot waits before it acts (default 0.6)")
+    p.add_argument("--claim-window", type=_number(float, 0, 60, "a number of seconds"), default=1.5,
+                   metavar="SECONDS",
                    help="how long bots hold back when a person has a new claim (default 1.5)")
-    p.add_argument("--deal-pause", type=float, default=4.0, metavar="SECONDS",
-                   help="pause between deals at a table of bots only (default 4)")
-    p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    p.add_argument("--deal-pause", type=_number(float, 0, 600, "a number of seconds"), default=4.0,
+                   metavar="SECONDS", help="pause between deals at a table of bots only (default 4)")
+    p.add_argument("--idle-hours", type=_number(float, 0.01, 24 * 365, "a number of hours"), default=24.0,
+                   metavar="HOURS",
+                   help="close a table no page has been connected to for this long (default 24)")
+    p.add_argument("--allow-origin", action="append", default=[], type=_origin, metavar="ORIGIN",
+                   help="also accept posts and websockets from pages of this origin (repeatable; "
+                        "by default only the server's own pages)")
+    p.add_argument("--tables-per-hour", type=_number(float, 1, 1e6, "a number of tables"), default=30.0,
+                   metavar="N", help="tables one client address may open an hour (default 30)")
+    p.add_argument("--tables-at-once", type=_number(int, 1, 1_000_000, "a number of tables"), default=10,
+                   metavar="N", help="tables one client address may open in a burst (default 10)")
+    p.add_argument("--log-level", default="info",
+                   choices=["critical", "error", "warning", "info", "debug", "trace"],
+                   help="uvicorn's log level (default info)")
     p.set_defaults(func=cmd_serve)
+
+
+def _fail(message: str) -> None:
+    print(f"lald serve: {message}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def shown_url(url: str) -> str:
+    """A database URL to print: its password hidden."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return url
+
+
+def check_database(url: str) -> None:
+    """Open the database once (creating or updating its schema); a one-line error and
+    exit status 1 if it cannot be used."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from ..store import Store, StoreError
+
+    shown = shown_url(url)
+    try:
+        Store(url).close()
+    except (ArgumentError, NoSuchModuleError):
+        _fail(f"{shown!r} is not a database URL this server can use "
+              "(sqlite:///FILE or postgresql+psycopg://user@host/db)")
+    except StoreError as e:
+        _fail(f"cannot use the database {shown}: {e}")
+    except (SQLAlchemyError, OSError, ImportError) as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()
+        _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}")
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -30,11 +105,15 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from .app import create_app
     from .tables import Settings
 
+    check_database(args.db)
     settings = Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
-                        deal_pause=args.deal_pause)
+                        deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,
+                        allow_origins=tuple(args.allow_origin),
+                        create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once)
     app = create_app(args.db, settings)
-    print(f"lald: serving on http://{args.host}:{args.port}/ (database {args.db})", flush=True)
+    print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,
+                ws_max_size=MAX_WS_MESSAGE,
                 # Frames are small; compressing each one costs more CPU than it saves.
                 ws_per_message_deflate=False)

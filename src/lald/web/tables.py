@@ -7,6 +7,13 @@ told to the connections only once it is committed. A table's *version* counts th
 started and the actions applied, so a message built on an older picture of the table is
 refused as stale.
 
+Every table deals from a secret of its own (:attr:`Table.secret`, 256 bits, kept in the
+database and never sent): each deal's layout, the cut and every bot's choices come from
+it through HMAC-SHA256 (:class:`lald.core.KeyedRandom`), so nothing a page is sent, a
+finished deal's record included, tells anything of a deal not yet over. A table created
+with a seed is a *practice* table: whoever chose the seed knows every hand, and every
+page is told so.
+
 A driver task per table runs the turn loop of :func:`lald.sim.play.step` in real time:
 before each turn action the open claims are offered to the bot seats in
 ``state.claim_order()``, then the seat to move acts if a bot plays it; a human seat is
@@ -37,6 +44,7 @@ from ..core import (
     State,
     action_from_json,
     censor,
+    keyed_number,
 )
 from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
@@ -67,6 +75,64 @@ class Settings:
     ones think inline either way: see :class:`ThinkTimes`)."""
     max_backlog: int = 256
     """Messages queued for one connection before it is dropped (it reconnects)."""
+    idle_seconds: float = 24 * 3600.0
+    """A table no page has been connected to for this long is closed."""
+    reap_every: float = 60.0
+    """How often idle tables are looked for (seconds)."""
+    ws_rate: float = 20.0
+    """Messages a second one page may send on average; a page that sends more, beyond
+    :attr:`ws_burst`, is flooding and is disconnected."""
+    ws_burst: float = 100.0
+    """Messages one page may send at once."""
+    create_rate: float = 30 / 3600
+    """Tables a second one client address may open on average (30 an hour)."""
+    create_burst: float = 10.0
+    """Tables one client address may open at once."""
+    allow_origins: tuple[str, ...] = ()
+    """Origins besides the server's own from which pages may post and connect."""
+
+
+class Bucket:
+    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second.
+
+    >>> b = Bucket(1.0, 2.0, now=0.0)
+    >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
+    [True, True, False, True]
+    """
+
+    __slots__ = ("rate", "burst", "tokens", "at")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
+
+    def take(self, now: float) -> bool:
+        """Take one token if there is one."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Buckets:
+    """One :class:`Bucket` per key (a client's address), at most ``size`` of them: when
+    full, the least recently used is forgotten (it comes back full)."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self.buckets: collections.OrderedDict[str, Bucket] = collections.OrderedDict()
+
+    def take(self, key: str, now: float | None = None) -> bool:
+        """Take a token from ``key``'s bucket."""
+        now = time.monotonic() if now is None else now
+        bucket = self.buckets.pop(key, None)
+        if bucket is None:
+            bucket = Bucket(self.rate, self.burst, now)
+            while len(self.buckets) >= self.size:
+                self.buckets.popitem(last=False)
+        self.buckets[key] = bucket
+        return bucket.take(now)
 
 
 class ThinkTimes:
@@ -139,6 +205,9 @@ class Conn:
         self.outbox: collections.deque[str] = collections.deque()
         self.wake = asyncio.Event()
         self.closed = False
+        self.ending: int | None = None
+        """The close code once the connection is to end after its queued messages."""
+        self.bucket = Bucket(settings.ws_rate, settings.ws_burst, time.monotonic())
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (errors, replies) ahead of the next state frame."""
@@ -150,6 +219,12 @@ class Conn:
     def touch(self) -> None:
         """The table changed: send a fresh frame when the socket is free."""
         self.dirty = True
+        self.wake.set()
+
+    def end(self, code: int) -> None:
+        """Close with ``code`` once the messages queued so far are sent."""
+        if self.ending is None:
+            self.ending = code
         self.wake.set()
 
     async def _until_saved(self) -> None:
@@ -166,11 +241,14 @@ class Conn:
             while self.outbox and not self.closed:
                 await self._until_saved()
                 await self.ws.send_text(self.outbox.popleft())
+            if self.ending is not None:
+                break
             await self._until_saved()
             if self.dirty and self.table is not None and not self.closed:
                 self.dirty = False
                 await self.ws.send_text(self.table.frame(self))
-        await self.ws.close(code=1013)
+        self.closed = True
+        await self.ws.close(code=self.ending or 1013)
 
 
 class Table(Saved):
@@ -188,10 +266,17 @@ class Table(Saved):
                                 spec.get("variants", ()), spec.get("options", {}))
         self.turn_seconds = float(data.config.get("turn_seconds", 0))
         self.seats: list[SeatData] = sorted(data.seats, key=lambda s: s.seat)
-        self.session = Session(self.rules, data.seed)
+        self.secret = None if data.secret is None else bytes.fromhex(data.secret)
+        """The key of the deals and the bots; None at a practice table."""
+        self.practice = self.secret is None
+        """Dealt from a seed someone chose (or from before tables had secrets)."""
         self.seed = data.seed
-        rng = random.Random(data.seed)
-        self.bots: list[Bot] = [make_bot(s.level, s.seat, self.rules, random.Random(rng.random()))
+        self.session = Session(self.rules, data.seed, secret=self.secret)
+        self.host_hash = data.host_hash
+        self.active_at = data.active_at if data.active_at is not None else data.created
+        """When a page last connected or left (seconds since the epoch)."""
+        # Each bot's generator is seeded anew for every deal (see _begin_deal).
+        self.bots: list[Bot] = [make_bot(s.level, s.seat, self.rules, random.Random(0))
                                 for s in self.seats]
         self.entries: list[Entry] = []
         self.sources: list[list[str]] = []
@@ -213,7 +298,7 @@ class Table(Saved):
             self._begin_deal()
             for obj, source in (data.actions[d] if d < len(data.actions) else []):
                 self._apply(action_from_json(obj), source)
-        self.status = ("over" if self.session.over else
+        self.status = ("closed" if data.status == "closed" else "over" if self.session.over else
                        "playing" if data.deals_started else "waiting")
 
     # -- the game -----------------------------------------------------------------------
@@ -228,9 +313,21 @@ class Table(Saved):
         """The index of the current deal (0-based)."""
         return len(self.session.deals) - 1
 
+    @property
+    def open(self) -> bool:
+        """Whether the table is still to be played (not over, not closed)."""
+        return self.status in ("waiting", "playing")
+
+    def _bot_seed(self, seat: int, deal: int) -> int | str:
+        if self.secret is None:
+            return f"lald/practice/{self.seed}/bot/{seat}/{deal}"
+        return keyed_number(self.secret, f"bot/{seat}", deal)
+
     def _begin_deal(self) -> None:
         state = self.session.start_deal()
         d = self.deal_index
+        for bot in self.bots:
+            bot.rng.seed(self._bot_seed(bot.seat, d))
         self.sources.append([])
         self.entries.append(Entry("header", d, 0))
         self.entries.extend(Entry("op", d, i) for i in range(len(state.history)))
@@ -286,6 +383,8 @@ class Table(Saved):
 
     def next_deal(self) -> None:
         """Deal the next deal of the session (the first one starts the table)."""
+        if self.status == "closed":
+            raise IllegalActionError("the table is closed")
         if self.session.over:
             raise IllegalActionError("the session is over")
         state = self.state
@@ -305,6 +404,19 @@ class Table(Saved):
         if "human" in values:
             self._claims_version = -1
         self.notify()
+
+    def close(self) -> None:
+        """Close the table for good: no deal is played on; finished records stay."""
+        if self.status == "closed":
+            return
+        self.journal.add(TableChange(self.id, {"status": "closed"}), self)
+        self.status = "closed"
+        self.notify()
+
+    def seen(self) -> None:
+        """A page connected or left: the table is not idle."""
+        self.active_at = time.time()
+        self.journal.add(TableChange(self.id, {"active_at": self.active_at}), self)
 
     def notify(self) -> None:
         """Tell every connection and the driver that the table changed."""
@@ -333,7 +445,7 @@ class Table(Saved):
     async def run(self) -> None:
         """The turn loop: wait for what the plan says, or for a change, then act."""
         try:
-            while self.status != "over":
+            while self.open:
                 self.wake.clear()
                 delay, step = self.plan()
                 if step is None:
@@ -354,7 +466,7 @@ class Table(Saved):
 
     def plan(self) -> tuple[float, Step | None]:
         """What the driver does next and in how many seconds (no step: wait for a change)."""
-        if self.status == "over":
+        if not self.open:
             return 0.0, None
         if self.status == "waiting":
             ready = all(s.joined for s in self.seats if s.human)
@@ -485,6 +597,7 @@ class Table(Saved):
             "deal": len(self.session.deals),
             "deals": len(self.session.schedule),
             "turn_seconds": self.turn_seconds,
+            "practice": self.practice,
             "seats": [{"seat": s.seat, "name": s.name, "human": s.human, "level": s.level,
                        "joined": s.joined, "online": self.online(s.seat)} for s in self.seats],
         }
@@ -534,7 +647,8 @@ class Table(Saved):
             "v": self.version,
             "you": seat,
             "deal": self.deal_index,
-            "can_next": (human and state is not None and state.over and not self.session.over),
+            "can_next": (human and self.status == "playing" and state is not None and state.over
+                         and not self.session.over),
             "turn_deadline": self._deadline(),
             "reset": reset,
             "log": [self.render(e, seat, catalog, names) for e in entries],

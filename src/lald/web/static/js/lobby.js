@@ -72,28 +72,77 @@ async function create(event) {
     return;
   }
   if (!response.ok) { toast(data.error); return; }
+  // The host link is this page with the host's token after the #: a reload brings it back.
+  history.replaceState(null, "", "#host=" + data.host.token);
+  showHost(data);
+  refresh();
+}
+
+// -- the host's view: seats, their links, who joined; a new link for a seat; closing --------
+
+let hosted = null;
+
+function hostToken() {
+  return new URLSearchParams(location.hash.slice(1)).get("host");
+}
+
+async function host(path, extra = {}) {
+  const token = hostToken();
+  if (!token) return;
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
+  });
+  const data = await response.json();
+  if (!response.ok) { toast(data.error); return; }
+  showHost(data);
+}
+
+function linkItem(label, url) {
+  const li = document.createElement("li");
+  const b = document.createElement("b");
+  b.textContent = label;
+  const a = document.createElement("a");
+  a.href = url;
+  a.target = "_blank";
+  a.textContent = url;
+  li.append(b, " ", a, " ", copyButton(url, label));
+  return li;
+}
+
+function showHost(data) {
+  hosted = data;
   const list = $("links");
   list.textContent = "";
+  list.append(linkItem(t("web_host_link"), data.host.url));
+  const open = data.table.status === "waiting" || data.table.status === "playing";
   for (const s of data.seats) {
-    if (!s.url) continue;
-    const li = document.createElement("li");
     const name = s.name || t("seat_name", { seat: s.seat });
-    const who = s.human ? t("web_human") : `${t("web_bot")} (${s.level})`;
-    li.innerHTML = `<b class="who"></b> · ${escapeHtml(who)}: <a target="_blank"></a>`;
-    li.querySelector("b").textContent = name;
-    li.querySelector("a").href = s.url;
-    li.querySelector("a").textContent = s.url;
-    li.append(copyButton(s.url, name));
+    if (!s.url) {
+      const li = document.createElement("li");
+      li.textContent = `${name} · ${t("web_bot")} (${s.level})`;
+      list.append(li);
+      continue;
+    }
+    const state = s.online ? t("web_host_online") : s.joined ? t("web_host_joined") : t("web_host_not_joined");
+    const li = linkItem(`${name} · ${state}:`, s.url);
+    li.dataset.seat = s.seat;
+    if (open) {
+      const again = document.createElement("button");
+      again.type = "button";
+      again.className = "reissue";
+      again.textContent = t("web_host_reissue");
+      again.addEventListener("click", () => host("/api/host/reissue", { seat: s.seat }));
+      li.append(" ", again);
+    }
     list.append(li);
   }
-  const li = document.createElement("li");
-  li.innerHTML = `<b>${escapeHtml(t("web_watch"))}</b>: <a target="_blank"></a>`;
-  li.querySelector("a").href = data.watch;
-  li.querySelector("a").textContent = data.watch;
-  li.append(copyButton(data.watch, t("web_watch")));
-  list.append(li);
+  list.append(linkItem(t("web_watch") + ":", data.watch));
+  $("host-note").textContent = [
+    data.table.practice ? t("web_practice") : "",
+    open ? "" : t("web_table_closed"),
+  ].filter(Boolean).join(" ");
+  $("close-table").hidden = !open;
   $("created").hidden = false;
-  refresh();
 }
 
 // A Copy button that says what it did: "Copied", or, where the browser refuses, how to
@@ -142,7 +191,8 @@ async function refresh() {
     const rules = [table.rules.preset, `${table.rules.players}`, ...table.rules.variants].join(" · ");
     const state = table.status === "waiting" ? countText(t, "web_seats_free", free)
       : t("deal_of", { number: table.deal, deals: table.deals });
-    li.innerHTML = `<code>${escapeHtml(table.id)}</code> ${escapeHtml(rules)} — ${escapeHtml(state)} — <a href="/play#w=${encodeURIComponent(table.id)}">${escapeHtml(t("web_watch"))}</a>`;
+    const practice = table.practice ? ` — <span class="badge">${escapeHtml(t("web_practice_badge"))}</span>` : "";
+    li.innerHTML = `<code>${escapeHtml(table.id)}</code> ${escapeHtml(rules)} — ${escapeHtml(state)}${practice} — <a href="/play#w=${encodeURIComponent(table.id)}">${escapeHtml(t("web_watch"))}</a>`;
     ul.append(li);
   }
 }
@@ -150,9 +200,11 @@ async function refresh() {
 await loadCatalog(initialLang());
 levels = await (await fetch("/api/levels")).json();
 applyStatic();
-$("lang-slot").append(langSelect(() => { seatRows(); refresh(); }));
+$("lang-slot").append(langSelect(() => { seatRows(); refresh(); if (hosted) showHost(hosted); }));
+$("close-table").addEventListener("click", () => host("/api/host/close"));
 $("create").players.addEventListener("change", seatRows);
 $("create").addEventListener("submit", create);
 seatRows();
 refresh();
-setInterval(refresh, 5000);
+if (hostToken()) host("/api/host");
+setInterval(() => { refresh(); if (hosted && hostToken()) host("/api/host"); }, 5000);

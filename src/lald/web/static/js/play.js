@@ -88,8 +88,8 @@ function onMessage(msg) {
     if (pending) settlePending();
     render();
   } else if (msg.type === "error") {
-    if (FATAL[msg.code]) {
-      showNotice(t(FATAL[msg.code]));
+    if (FATAL[msg.code] || ["taken_over", "reissued", "flooding"].includes(msg.code)) {
+      showNotice(FATAL[msg.code] ? t(FATAL[msg.code]) : msg.message);
       ws.close();
       return;
     }
@@ -99,7 +99,8 @@ function onMessage(msg) {
       if (frame) render();
       return;
     }
-    toast(msg.message);
+    // The engine's own reason is in English; other languages get the catalog's sentence.
+    toast(msg.detail && lang === "en" ? `${msg.message} (${msg.detail})` : msg.message);
   }
 }
 
@@ -275,6 +276,7 @@ function render() {
   $("take").hidden = !(mine && !mine.human);
   $("leave").hidden = !(mine && mine.human && table.status !== "over");
   document.body.classList.toggle("offline", !online);
+  $("practice").hidden = !table.practice;
   renderStatus();
   renderSettlement();
   renderLedger();
@@ -459,6 +461,8 @@ function renderStatus() {
     parts.push(t("web_waiting", { names: waiting.join(", ") }));
   } else if (table.status === "over") {
     parts.push(t("web_session_over"));
+  } else if (table.status === "closed") {
+    parts.push(t("web_table_closed"));
   } else if (view && view.over) {
     parts.push(t("web_deal_over"));
   } else if (view) {

@@ -1,0 +1,185 @@
+"""The HTTP API described in OpenAPI 3.1, served at ``/api/openapi.json``.
+
+A test checks that it names every route of the application and no other, and an API
+fuzzer (schemathesis) checks the answers against it, so the description stays true.
+
+>>> sorted(spec()["paths"])[:2]
+['/api/host', '/api/host/close']
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from ..core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rules
+from ..i18n import LANGUAGES
+from .hub import NAME_PATTERN, levels
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_TABLE = {"$ref": "#/components/schemas/Table"}
+
+
+def _answer(description: str, schema: dict[str, Any] | None = None,
+            media: str = "application/json") -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if schema is not None:
+        out["content"] = {media: {"schema": schema}}
+    return out
+
+
+def _refusals(*codes: int) -> dict[str, Any]:
+    words = {400: "the request cannot be read or is refused; `error` says why",
+             403: "another site's page, or a token that is not valid",
+             404: "no such thing", 409: "the table is closed",
+             413: "the body is longer than 64 KiB", 415: "not JSON", 429: "too many tables opened"}
+    return {str(c): _answer(words[c], _ERROR) for c in codes}
+
+
+_POSTED = (400, 403, 413, 415)
+
+
+def _json_body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+def spec() -> dict[str, Any]:
+    """The whole description."""
+    options: dict[str, Any] = {}
+    defaults = Rules()
+    for name in OPTION_NAMES:
+        default = getattr(defaults, name)
+        if name in RANGES:
+            low, high = RANGES[name]
+            options[name] = {"type": "integer", "minimum": low, "maximum": high}
+        elif isinstance(default, StrEnum):
+            options[name] = {"enum": [m.value for m in type(default)]}
+        else:
+            options[name] = {"anyOf": [{"type": "boolean"}, {"enum": ["on", "off"]}]}
+    seat = {"type": "object", "additionalProperties": False, "properties": {
+        "human": {"type": "boolean"},
+        "level": {"enum": levels(), "description": "a bot level of /api/levels"},
+        "name": {"anyOf": [{"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}, {"type": "null"}]}}}
+    summary = {"type": "object", "required": ["id", "rules", "status", "deal", "deals", "seats", "practice"],
+               "properties": {
+                   "id": {"type": "string"},
+                   "rules": {"$ref": "#/components/schemas/Rules"},
+                   "status": {"enum": ["waiting", "playing", "over", "closed"]},
+                   "deal": {"type": "integer"}, "deals": {"type": "integer"},
+                   "turn_seconds": {"type": "number"},
+                   "practice": {"type": "boolean",
+                                "description": "dealt from a seed its creator chose: the creator "
+                                               "can know every hand"},
+                   "seats": {"type": "array", "items": {"type": "object"}}}}
+    host_answer = {"type": "object", "required": ["table", "seats", "host", "watch"], "properties": {
+        "table": {"$ref": "#/components/schemas/Table"},
+        "seats": {"type": "array", "items": {"type": "object", "required": ["seat", "human", "joined"],
+                                             "properties": {
+                                                 "seat": {"type": "integer"},
+                                                 "human": {"type": "boolean"},
+                                                 "joined": {"type": "boolean"},
+                                                 "online": {"type": "boolean"},
+                                                 "token": {"type": "string"},
+                                                 "url": {"type": "string"}}}},
+        "host": {"type": "object", "required": ["token", "url"],
+                 "properties": {"token": {"type": "string"}, "url": {"type": "string"}}},
+        "watch": {"type": "string"}}}
+    token = {"type": "string", "description": "the host's secret token"}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "lald serve", "version": "1",
+                 "description": "Laugh and Lie Down online: the lobby, the host's links, records."},
+        "paths": {
+            "/api/levels": {"get": {"summary": "the bot levels a seat may be given", "responses": {
+                "200": _answer("level names", {"type": "array", "items": {"type": "string"}})}}},
+            "/api/tables": {
+                "get": {"summary": "the tables still to be played, newest first", "responses": {
+                    "200": _answer("tables", {"type": "array", "items": _TABLE})}},
+                "post": {"summary": "open a table", "requestBody": _json_body({
+                    "type": "object", "additionalProperties": False, "allOf": _seats_per_players(),
+                    "properties": {
+                        "preset": {"enum": list(PRESET_NAMES)},
+                        "players": {"enum": [3, 4, 5]},
+                        "variants": {"type": "array", "items": {"enum": list(VARIANT_NAMES)},
+                                     "uniqueItems": True},
+                        "options": {"type": "object", "additionalProperties": False, "properties": options},
+                        "seats": {"type": "array", "items": seat, "minItems": 3, "maxItems": 5},
+                        "turn_seconds": {"anyOf": [{"const": 0}, {"type": "number", "minimum": 5,
+                                                                  "maximum": 600}]},
+                        "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
+                                 "description": "makes a practice table"}}}),
+                    "responses": {"201": _answer("the table, the host's link and the seats' links",
+                                                 {"$ref": "#/components/schemas/HostAnswer"}),
+                                  **_refusals(*_POSTED, 429)}}},
+            "/api/tables/{table}": {"get": {
+                "summary": "one table", "parameters": [_path("table")],
+                "responses": {"200": _answer("the table", {"$ref": "#/components/schemas/Table"}),
+                              **_refusals(404)}}},
+            "/api/tables/{table}/deals/{deal}/record": {"get": {
+                "summary": "a finished deal's record (RECORD.md): its layout and actions",
+                "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),
+                               {"name": "format", "in": "query", "required": False,
+                                "schema": {"enum": ["json", "text"]}}],
+                "responses": {"200": {"description": "the record", "content": {
+                    "application/json": {"schema": {"type": "object",
+                                                    "required": ["format", "hands", "table"],
+                                                    "not": {"required": ["seed"]}}},
+                    "text/plain": {"schema": {"type": "string"}}}}, **_refusals(404)}}},
+            "/api/replay": {"post": {
+                "summary": "every step of a record, replayed by the engine",
+                "parameters": [{"name": "lang", "in": "query", "required": False,
+                                "schema": {"enum": list(LANGUAGES)}}],
+                "requestBody": {"required": True, "content": {
+                    "application/json": {"schema": {"type": "object"}},
+                    "text/plain": {"schema": {"type": "string"}}}},
+                "responses": {"200": _answer("the steps", {"type": "object", "required": ["steps"]}),
+                              **_refusals(*_POSTED)}}},
+            "/api/i18n/{lang}": {"get": {
+                "summary": "a language's message catalog", "parameters": [_path("lang")],
+                "responses": {"200": _answer("the catalog", {"type": "object",
+                                                             "additionalProperties": {"type": "string"}}),
+                              **_refusals(404)}}},
+            "/api/host": {"post": {
+                "summary": "the host's view: seats, their links, who joined, who is connected",
+                "requestBody": _json_body({"type": "object", "required": ["token"],
+                                           "additionalProperties": False, "properties": {"token": token}}),
+                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                              **_refusals(*_POSTED)}}},
+            "/api/host/reissue": {"post": {
+                "summary": "a new link for a seat (the old one stops at once)",
+                "requestBody": _json_body({"type": "object", "required": ["token", "seat"],
+                                           "additionalProperties": False,
+                                           "properties": {"token": token, "seat": {"type": "integer"}}}),
+                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                              **_refusals(*_POSTED, 409)}}},
+            "/api/host/close": {"post": {
+                "summary": "close the table (finished records stay)",
+                "requestBody": _json_body({"type": "object", "required": ["token"],
+                                           "additionalProperties": False, "properties": {"token": token}}),
+                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                              **_refusals(*_POSTED)}}},
+            "/api/openapi.json": {"get": {"summary": "this description", "responses": {
+                "200": _answer("OpenAPI 3.1", {"type": "object"})}}},
+        },
+        "components": {"schemas": {
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+            "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
+            "Table": summary,
+            "HostAnswer": host_answer,
+        }},
+    }
+
+
+def _seats_per_players() -> list[dict[str, Any]]:
+    """``seats`` lists one seat per player (5 when ``players`` is left out)."""
+    def seats(n: int) -> dict[str, Any]:
+        return {"properties": {"seats": {"minItems": n, "maxItems": n}}}
+    rules: list[dict[str, Any]] = [{"if": {"required": ["players"], "properties": {"players": {"const": n}}},
+                                    "then": seats(n)} for n in (3, 4)]
+    rules.append({"if": {"not": {"required": ["players"]}}, "then": seats(5)})
+    rules.append({"if": {"required": ["players"], "properties": {"players": {"const": 5}}}, "then": seats(5)})
+    return rules
+
+
+def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}}

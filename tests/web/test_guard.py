@@ -1,0 +1,256 @@
+"""Bounds and abuse over HTTP and the websocket: bodies over 64 KiB refused before they are
+read whole, JSON only, other sites' pages refused, table creation limited per address,
+the security headers, and every request seen to break the server, kept as a regression
+test (each answers a 4xx with one line in words, nothing changes)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from lald.web.app import MAX_BODY, create_app
+from lald.web.tables import Settings
+
+from .conftest import FAST, Server, create, hub_of, recv, state_at
+
+JSON = {"Content-Type": "application/json"}
+
+
+def one_line(r: Any, status: int) -> str:
+    """The refusal's sentence, checked: the status, JSON, one line, no Python in it."""
+    assert r.status_code == status, (r.status_code, r.text)
+    error = r.json()["error"]
+    assert isinstance(error, str) and error and "\n" not in error and len(error) < 300
+    for python in ("Traceback", "unhashable", "object has no attribute", "Error:", "not subscriptable"):
+        assert python not in error, error
+    return str(error)
+
+
+def snapshot(client: TestClient) -> Any:
+    """Everything the lobby says, to show that a refusal changed nothing."""
+    return client.get("/api/tables").json()
+
+
+# -- seen on main: each of these was a 500, a Python message or a frozen server -------------
+
+
+@pytest.mark.parametrize("body", [
+    {"players": 5.5}, {"preset": []}, {"preset": {}}, {"variants": [[]]}, {"variants": "silent"},
+    {"options": []}, {"options": {"deals": 100_000_000}}, {"options": {"prize": 10**30}},
+    {"options": {"ante_dealer": 10**30}}, {"options": {"max_tie_cycles": 10**9}},
+    {"turn_seconds": 0.001}, {"turn_seconds": 4}, {"turn_seconds": 601}, {"turn_seconds": 1e308},
+    {"seats": [{"human": True, "name": "\ud800"}] * 5}, {"seats": [{"name": "a\u202eb"}] * 5},
+    {"seats": [{"name": "nul\u0000"}] * 5}, {"seats": [{"level": []}] * 5}, {"seed": 2**64},
+    {"seed": 1.5}, {"players": 10**400}, {"players": 1e300}, [], "table", None, 3,
+])
+def test_bad_table_requests_are_refused_in_words(client: TestClient, body: Any) -> None:
+    before = snapshot(client)
+    one_line(client.post("/api/tables", content=json.dumps(body).encode(), headers=JSON), 400)
+    assert snapshot(client) == before
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_number(client: TestClient) -> None:
+    """``{"players": 5.0}`` was a 500; JSON's 5.0 is the number 5 (as the API's
+    description says), so the table opens with five players."""
+    r = client.post("/api/tables", content=b'{"players": 5.0, "options": {"prize": 7e0}}', headers=JSON)
+    assert r.status_code == 201 and r.json()["table"]["rules"]["players"] == 5
+    assert r.json()["table"]["rules"]["options"] == {"prize": 7}
+
+
+def test_a_deep_record_is_refused_before_the_reader_sees_it(client: TestClient) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    for text in (deep, '{"format": "lald-record/1", "actions": ' + deep + "}"):
+        r = client.post("/api/replay", content=text, headers=JSON)
+        assert one_line(r, 400) == "the record is nested too deeply"
+
+
+def test_deep_and_non_finite_json_is_refused(client: TestClient) -> None:
+    for path in ("/api/tables", "/api/replay", "/api/host"):
+        for text in ("[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000, '{"players": NaN}',
+                     '{"players": Infinity}', '{"players": 1' + "0" * 5000 + "}", "\xff\xfe", "{"):
+            one_line(client.post(path, content=text.encode("utf-8", "surrogateescape"), headers=JSON), 400)
+    assert snapshot(client) == []
+
+
+@pytest.mark.parametrize("actions", [
+    [{"type": []}], [{"type": {}}], [{"seat": [], "type": "lie_down"}], [{"seat": 0, "type": "trail",
+                                                                         "card": "Q" * 100_00}],
+    [[]], "lie down", [{"seat": 10**300, "type": "lie_down"}],
+])
+def test_replay_with_bad_actions_is_a_400(client: TestClient, actions: Any) -> None:
+    record = {"format": "lald-record/1", "seed": 3, "actions": actions}
+    one_line(client.post("/api/replay", json=record), 400)
+
+
+def test_bad_paths_are_404s_in_words(client: TestClient) -> None:
+    data = create(client, 1)
+    table = data["table"]["id"]
+    for path in (f"/api/tables/{table}/deals/{'9' * 5000}/record", f"/api/tables/{table}/deals/-1/record",
+                 f"/api/tables/{table}/deals/x/record", "/api/tables/" + "x" * 5000,
+                 "/api/tables/%ED%A0%80", "/api/nothing", "/api/i18n/%00", "/static/nope.js"):
+        one_line(client.get(path), 404)
+    one_line(client.delete("/api/tables"), 405)
+    one_line(client.get("/api/replay"), 405)
+
+
+# -- the guard ------------------------------------------------------------------------------
+
+
+def test_only_json_is_accepted(client: TestClient) -> None:
+    body = json.dumps({"players": 4}).encode()
+    for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                  "", "application/jsonx"):
+        headers = {"Content-Type": media} if media else {}
+        one_line(client.post("/api/tables", content=body, headers=headers), 415)
+        one_line(client.post("/api/host", content=b'{"token": "x"}', headers=headers), 415)
+    assert snapshot(client) == []
+    utf8 = {"Content-Type": "application/json; charset=utf-8"}
+    assert client.post("/api/tables", content=body, headers=utf8).status_code == 201
+    record = '[Format "lald-text/1"]\n[Seed "4"]\n'
+    text = {"Content-Type": "text/plain"}
+    assert client.post("/api/replay", content=record, headers=text).status_code == 200
+
+
+def test_big_bodies_are_413(client: TestClient) -> None:
+    big = b'{"seats": "' + b"x" * MAX_BODY + b'"}'
+    for path in ("/api/tables", "/api/replay", "/api/host"):
+        one_line(client.post(path, content=big, headers=JSON), 413)
+    huge = JSON | {"Content-Length": "99999999999999"}
+    one_line(client.post("/api/tables", content=b"{}", headers=huge), 413)
+    assert snapshot(client) == []
+
+
+def test_a_big_body_is_refused_before_it_is_read_whole(tmp_path: Path) -> None:
+    """Against a real server: a 10 MB body announced or chunked gets its 413 while most of
+    it has not been sent."""
+    server = Server(f"sqlite:///{tmp_path / 'big.db'}", log=tmp_path / "server.log")
+    server.start()
+    try:
+        heads = ((b"Content-Length: 10000000\r\n", False), (b"Transfer-Encoding: chunked\r\n", True))
+        for head, chunked in heads:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+                s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Type: application/json\r\n" + head + b"\r\n")
+                sent = 0
+                if chunked:  # 80 KiB in 1 KiB chunks, then wait: the rest never comes
+                    for _ in range(80):
+                        s.sendall(b"400\r\n" + b" " * 1024 + b"\r\n")
+                        sent += 1024
+                answer = b""
+                while b"}" not in answer:  # the whole (small) answer: headers, then its JSON
+                    part = s.recv(4096)
+                    assert part, answer
+                    answer += part
+                assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+                assert b"longer than 64 KiB" in answer and sent < 10_000_000 // 100
+    finally:
+        server.stop()
+
+
+def test_other_sites_pages_are_refused(tmp_path: Path) -> None:
+    settings = Settings(**{**FAST.__dict__, "allow_origins": ("https://cards.example.org",)})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'o.db'}", settings)) as client:
+        body = {"players": 3, "seats": [{"human": True}, {}, {}]}
+        for origin in ("https://evil.example", "http://testserver.evil.example", "null",
+                       "http://testserver:8080", "https://cards.example.org.evil"):
+            one_line(client.post("/api/tables", json=body, headers={"Origin": origin}), 403)
+            with pytest.raises(WebSocketDisconnect) as refused:
+                with client.websocket_connect("/ws", headers={"Origin": origin}):
+                    pass
+            assert refused.value.code == 1008
+        assert snapshot(client) == []
+        for origin in ("http://testserver", "https://cards.example.org", None):
+            headers = {"Origin": origin} if origin else {}
+            assert client.post("/api/tables", json=body, headers=headers).status_code == 201
+            with client.websocket_connect("/ws", headers=headers) as ws:
+                ws.send_json({"type": "ping"})
+                assert recv(ws)["type"] == "pong"
+
+
+def test_table_creation_is_limited_per_address(tmp_path: Path) -> None:
+    settings = Settings(**{**FAST.__dict__, "create_burst": 3, "create_rate": 1 / 3600})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}", settings)) as client:
+        for _ in range(3):
+            create(client, 1)
+        r = client.post("/api/tables", json={})
+        assert "minutes" in one_line(r, 429) and r.headers["Retry-After"]
+        assert len(snapshot(client)) == 3
+        app = client.app
+        app.state.buckets.take("someone else")  # type: ignore[attr-defined]
+        assert app.state.buckets.take("someone else")  # type: ignore[attr-defined]
+
+
+def test_every_response_carries_the_security_headers(client: TestClient) -> None:
+    data = create(client, 1)
+    answers = [client.get(p) for p in ("/", "/play", "/replay", "/static/js/play.js", "/static/css/lald.css",
+                                        "/api/levels", "/api/tables", "/api/nothing", "/api/openapi.json")]
+    answers += [client.post("/api/tables", content=b"x", headers=JSON),
+                client.post("/api/tables", content=b"x", headers={"Content-Type": "text/plain"}),
+                client.get(f"/api/tables/{data['table']['id']}/deals/0/record")]
+    for r in answers:
+        csp = r.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "default-src 'self'" in csp and "unsafe" not in csp
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+    for page in ("/", "/play", "/replay"):  # nothing inline for the policy to refuse
+        html = client.get(page).text
+        assert "<script>" not in html and "style=" not in html and " on" + "click=" not in html
+
+
+# -- the websocket: every malformed message is an error frame; the socket stays open ----------
+
+
+def test_malformed_messages_seen_to_close_the_socket_get_error_frames(client: TestClient) -> None:
+    data = create(client, 2)
+    table = hub_of(client).tables[data["table"]["id"]]
+    with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as other:
+        ws.send_json({"type": "join", "token": data["seats"][0]["token"], "lang": "es"})
+        other.send_json({"type": "join", "token": data["seats"][1]["token"]})
+        recv(ws)
+        recv(other)
+        frame = state_at(ws, 1)
+        v = frame["v"]
+        act = '{"type":"act","v":' + str(v) + ',"action":'
+        seen = [act + '{"type":[]}}', '{"type":{}}', '{"type":[]}',
+                "[" * 4000 + "]" * 4000, '{"type":"join","token":' + "[" * 4000 + "]" * 4000 + "}",
+                act + '{"seat":[],"type":"lie_down"}}', '{"type":"watch","table":"\\ud800"}',
+                '{"type":"join","token":"\\ud800' + "a" * 30 + '"}', '{"type":"lang","lang":[]}',
+                '{"type":"act","v":1e999,"action":{}}', '{"type":"ping","x":NaN}', "x" * 9000,
+                act + '{"seat":0,"type":"trail","card":"' + "Q" * 5000 + '"}}']
+        before = (table.version, [s.human for s in table.seats], len(table.entries))
+        for text in seen:
+            ws.send_text(text)
+            m = recv(ws)
+            assert m["type"] == "error" and m["code"] in ("malformed", "unknown_type", "bad_token",
+                                                          "no_table"), (text[:60], m)
+            assert m["message"] and "\n" not in m["message"] and m["code"] != "internal"
+            assert len(json.dumps(m)) < 1000
+        assert (table.version, [s.human for s in table.seats], len(table.entries)) == before
+        ws.send_json({"type": "ping"})
+        while (m := recv(ws))["type"] != "pong":
+            pass
+        assert m == {"type": "pong"}
+
+
+def test_a_flood_of_messages_closes_that_socket_only(tmp_path: Path) -> None:
+    settings = Settings(**{**FAST.__dict__, "ws_rate": 5.0, "ws_burst": 20.0})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'f.db'}", settings)) as client:
+        with client.websocket_connect("/ws") as calm, client.websocket_connect("/ws") as flood:
+            for _ in range(60):
+                flood.send_json({"type": "ping"})
+            codes = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    codes.append(recv(flood).get("code"))
+            assert closed.value.code == 1008 and codes[-1] == "flooding" and codes.count(None) <= 21
+            for _ in range(5):
+                time.sleep(0.25)
+                calm.send_json({"type": "ping"})
+                assert recv(calm) == {"type": "pong"}
