@@ -18,7 +18,7 @@ from .core import LaidDown, Rules, RulesError, State
 from .record import Record, RecordError, load, replay_summary
 
 #: Modules that add sub-commands with ``register(subparsers)``.
-EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve"]
+EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.sim.readings_cli", "lald.web.serve"]
 
 
 def rules_arguments(parser: argparse.ArgumentParser) -> None:
