@@ -59,7 +59,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
     from .batch import BackendError, workers_from_args
     from .measure import Plan, tables_of
     from .reading import STANDARD, parse_reading, parse_readings
-    from .readings import FIRST, Checkpoint, CheckpointError, run
+    from .readings import FIRST, Checkpoint, CheckpointError, deals_in, run
 
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
     if not texts:
@@ -85,13 +85,17 @@ def cmd_readings(args: argparse.Namespace) -> None:
     plan = Plan(tuple(readings), tables, args.seed, args.sessions)
     out = Path(args.out) if args.out else Path("readings") / plan.key()
     try:  # refuse another set-up now, before any work
-        Checkpoint(out, plan, fresh=args.fresh).close()
+        checkpoint = Checkpoint(out, plan, fresh=args.fresh)
+        checkpoint.close()
     except (CheckpointError, OSError) as e:
         fail(str(e))
+    saved = sum(deals_in(plan, b["batch"]) for b in checkpoint.batches
+                if b["batch"][2] < plan.units(plan.readings[b["batch"][0]], args.deals))
     unit = "sessions" if args.sessions else "deals"
     print(f"{len(readings)} reading(s) × {len(tables)} table(s) ({', '.join(t.name for t in tables)}); "
           f"{args.deals} deals each ({unit}); seed {args.seed}; {jobs} "
-          f"{'process(es)' if backend == 'process' else 'Ray worker(s)'}; results in {out}",
+          f"{'process(es)' if backend == 'process' else 'Ray worker(s)'}; results in {out}"
+          + (f"; resuming with {saved} deals done" if saved else ""),
           file=sys.stderr, flush=True)
     from rich.console import Console
 
@@ -118,13 +122,32 @@ def cmd_readings(args: argparse.Namespace) -> None:
     if args.report:
         from .readings_report import write_report
 
-        run_info = {"command": "lald " + " ".join(sys.argv[1:]), "seconds": elapsed,
+        run_info = {"command": _command(args), "seconds": elapsed,
                     "backend": backend, "jobs": jobs, "commit": _commit()}
         try:
             paths += write_report(results.summary, out, run_info)
         except OSError as e:
             fail(f"cannot write the report in {out}: {e.strerror}")
     console.print("wrote " + ", ".join(str(p) for p in paths), highlight=False, soft_wrap=True)
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that makes these results (progress and --fresh left out)."""
+    import shlex
+
+    words = ["lald", "readings", *(["--standard"] if args.standard else []), *args.readings]
+    for mix in args.bots:
+        words += ["--bots", mix]
+    words += ["--deals", str(args.deals), "--seed", str(args.seed)]
+    words += ["--sessions"] if args.sessions else []
+    words += ["--base", args.base] if args.base else []
+    words += ["--report"] if args.report else []
+    if args.backend != "process":
+        words += ["--backend", args.backend]
+    words += ["--jobs", str(args.jobs)] if args.jobs else []
+    words += ["--address", args.address] if args.address else []
+    words += ["--out", args.out] if args.out else []
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _commit() -> str | None:
