@@ -151,6 +151,13 @@ def test_a_stronger_bot_gains_chips_among_weaker_ones() -> None:
     assert gain["low"] > 0
 
 
+def test_hero_tables_may_play_fewer_deals_paired_with_the_first_of_the_field() -> None:
+    res = run(["survivor/3"], bots=["heuristic,random"], deals=40, seed=2, skill_deals=15)
+    field, hero = res.summary["tables"]
+    assert field["readings"][0]["deals"] == 40 and hero["readings"][0]["deals"] == 15
+    assert hero["readings"][0]["skill"]["gain"]["n"] == 15
+
+
 def test_the_counts_of_a_deal_add_up() -> None:
     res = run(["survivor", "last-capture/4", "survivor+modern-laugh", "last-capture+low-stakes"],
               bots=["random"], deals=40, seed=11)

@@ -18,8 +18,8 @@ Backends:
   run and stopped after it. Ray is imported only here, only when asked for; a Ray
   already initialised by the caller (a notebook, a test) is used as it is.
 
-At most ``2 * jobs`` batches are in flight at once, so Ctrl-C and an early close stop
-the work quickly and little is lost.
+On Ray, ``jobs`` batches are in flight at once (the workers), so ``jobs`` means the same on
+both backends, and Ctrl-C and an early close stop the work quickly with little lost.
 
 >>> list(run_batches(_Square(), [(1,), (2,), (3,)], backend="process", jobs=1))
 [1, 4, 9]
@@ -138,7 +138,7 @@ def _ray_batches(job: Job, todo: Sequence[Batch], jobs: int, address: str | None
         started = True
     task = ray.remote(num_cpus=1)(_ray_task)
     job_ref = ray.put(job)
-    window = max(2, 2 * jobs)
+    window = jobs
     pending: list[Any] = []
     queue = iter(todo)
     try:

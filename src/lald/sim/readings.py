@@ -199,8 +199,14 @@ def _plan(readings: Sequence[str | Reading], bots: Sequence[str], seed: int, ses
     return Plan(tuple(parsed), tables_of(bots), seed, sessions)
 
 
-def batches_todo(plan: Plan, deals: int, done: Iterable[dict[str, Any]]) -> list[tuple[int, int, int, int]]:
-    """The batches still to play for ``deals`` deals per reading, given the finished ones:
+def per_table(plan: Plan, deals: int, skill_deals: int | None = None) -> list[int]:
+    """Deals per reading at each table: ``deals``, or ``skill_deals`` at hero tables."""
+    return [skill_deals if t.hero is not None and skill_deals else deals for t in plan.tables]
+
+
+def batches_todo(plan: Plan, deals: Sequence[int],
+                 done: Iterable[dict[str, Any]]) -> list[tuple[int, int, int, int]]:
+    """The batches still to play for ``deals[table]`` deals per reading, given the finished ones:
     runs of missing unit numbers, cut at :data:`BATCH_DEALS` deals (or
     :data:`BATCH_SESSIONS` sessions), earliest units first across all readings."""
     have: dict[tuple[int, int], set[int]] = {}
@@ -212,21 +218,21 @@ def batches_todo(plan: Plan, deals: int, done: Iterable[dict[str, Any]]) -> list
     for ti in range(len(plan.tables)):
         for ri, reading in enumerate(plan.readings):
             got = have.get((ri, ti), set())
-            missing = [u for u in range(plan.units(reading, deals)) if u not in got]
+            missing = [u for u in range(plan.units(reading, deals[ti])) if u not in got]
             out.extend((ri, ti, first, stop) for first, stop in chunks(missing, size))
     out.sort(key=lambda b: (b[2], b[1], b[0]))
     return out
 
 
-def collect(plan: Plan, deals: int, batches: Iterable[dict[str, Any]],
+def collect(plan: Plan, deals: Sequence[int], batches: Iterable[dict[str, Any]],
             base: str | None) -> Results:
-    """The results of the finished ``batches``, cut to ``deals`` deals per reading and
-    sorted, with their summary."""
+    """The results of the finished ``batches``, cut to ``deals[table]`` deals per reading
+    and sorted, with their summary."""
     rows: dict[tuple[int, int], dict[tuple[int, int], Row]] = {}
     sessions: dict[tuple[int, int], dict[int, Row]] = {}
     for b in batches:
         ri, ti = b["batch"][0], b["batch"][1]
-        units = plan.units(plan.readings[ri], deals)
+        units = plan.units(plan.readings[ri], deals[ti])
         for r in b["deals"]:
             if r[COLUMN["unit"]] < units:
                 rows.setdefault((ri, ti), {})[(r[COLUMN["unit"]], r[COLUMN["index"]])] = r
@@ -235,8 +241,8 @@ def collect(plan: Plan, deals: int, batches: Iterable[dict[str, Any]],
                 sessions.setdefault((ri, ti), {})[s[SESSION_COLUMN["session"]]] = s
     ordered = {k: [v[u] for u in sorted(v)] for k, v in rows.items()}
     ordered_sessions = {k: [v[u] for u in sorted(v)] for k, v in sessions.items()}
-    summary = summarize(plan, deals, ordered, ordered_sessions, base)
-    return Results(plan, deals, ordered, ordered_sessions, summary)
+    summary = summarize(plan, deals[0], ordered, ordered_sessions, base)
+    return Results(plan, deals[0], ordered, ordered_sessions, summary)
 
 
 def deals_in(plan: Plan, batch: Sequence[int]) -> int:
@@ -259,16 +265,19 @@ def run(
     fresh: bool = False,
     progress: Progress | None = None,
     base: str | None = FIRST,
+    skill_deals: int | None = None,
 ) -> Results:
     """Play ``deals`` deals of every reading at every table of ``bots`` (mixes: a level
     for every seat, or ``HERO,FIELD``) and measure them; see :mod:`lald.sim.measure` for
     what is paired. ``out``: a results directory to keep finished batches in (resumed
     when run again; one of another set-up is refused). ``base``: the reading every other
-    is compared with (:data:`FIRST`: the first; None: every pair). ``progress(done,
+    is compared with (:data:`FIRST`: the first; None: every pair). ``skill_deals``: deals
+    per reading at the hero tables, if not ``deals`` (a costly hero needs fewer; its gain
+    is paired on the deals both tables played). ``progress(done,
     total)`` hears the deals played. On Ctrl-C the finished batches are already saved and
     KeyboardInterrupt propagates."""
-    if deals < 1:
-        raise ValueError(f"deals {deals}: play at least one deal")
+    if deals < 1 or skill_deals is not None and skill_deals < 1:
+        raise ValueError(f"deals {min(deals, skill_deals or deals)}: play at least one deal")
     plan = _plan(readings, bots, seed, sessions)
     texts = [r.text for r in plan.readings]
     if base == FIRST:
@@ -281,9 +290,10 @@ def run(
             raise ValueError(f"base reading {base!r} is not among the readings played")
     checkpoint = Checkpoint(Path(out), plan, fresh) if out is not None else None
     done = list(checkpoint.batches) if checkpoint else []
-    todo = batches_todo(plan, deals, done)
-    total = sum(plan.units(r, deals) * (r.rules.deals if sessions else 1)
-                for r in plan.readings) * len(plan.tables)
+    counts = per_table(plan, deals, skill_deals)
+    todo = batches_todo(plan, counts, done)
+    total = sum(plan.units(r, counts[ti]) * (r.rules.deals if sessions else 1)
+                for r in plan.readings for ti in range(len(plan.tables)))
     played = total - sum(deals_in(plan, b) for b in todo)
     if progress:
         progress(played, total)
@@ -298,4 +308,4 @@ def run(
     finally:
         if checkpoint:
             checkpoint.close()
-    return collect(plan, deals, done, base)
+    return collect(plan, counts, done, base)

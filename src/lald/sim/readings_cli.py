@@ -37,6 +37,9 @@ def register(sub: Any) -> None:
                         "(heuristic, random, ...) or one stronger bot among weaker ones "
                         "(heuristic,random; expert,heuristic) to measure skill")
     p.add_argument("--deals", type=int, default=1000, help="deals per reading and table (default 1000)")
+    p.add_argument("--skill-deals", type=int, default=None, metavar="N",
+                   help="deals per reading at the tables with a stronger bot among weaker ones "
+                        "(default: --deals; a search bot is slow)")
     p.add_argument("--seed", type=int, default=1, help="names the deals (default 1)")
     p.add_argument("--sessions", action="store_true",
                    help="play whole sessions (cut for the dealer, the pot and balances carried, "
@@ -59,7 +62,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
     from .batch import BackendError, workers_from_args
     from .measure import Plan, tables_of
     from .reading import STANDARD, parse_reading, parse_readings
-    from .readings import FIRST, Checkpoint, CheckpointError, deals_in, run
+    from .readings import FIRST, Checkpoint, CheckpointError, deals_in, per_table, run
 
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
     if not texts:
@@ -71,6 +74,8 @@ def cmd_readings(args: argparse.Namespace) -> None:
         fail(str(e))
     if args.deals < 1:
         fail(f"--deals {args.deals}: play at least one deal")
+    if args.skill_deals is not None and args.skill_deals < 1:
+        fail(f"--skill-deals {args.skill_deals}: play at least one deal")
     base: str | None = FIRST
     if args.base == "all":
         base = None
@@ -89,8 +94,9 @@ def cmd_readings(args: argparse.Namespace) -> None:
         checkpoint.close()
     except (CheckpointError, OSError) as e:
         fail(str(e))
+    counts = per_table(plan, args.deals, args.skill_deals)
     saved = sum(deals_in(plan, b["batch"]) for b in checkpoint.batches
-                if b["batch"][2] < plan.units(plan.readings[b["batch"][0]], args.deals))
+                if b["batch"][2] < plan.units(plan.readings[b["batch"][0]], counts[b["batch"][1]]))
     unit = "sessions" if args.sessions else "deals"
     print(f"{len(readings)} reading(s) × {len(tables)} table(s) ({', '.join(t.name for t in tables)}); "
           f"{args.deals} deals each ({unit}); seed {args.seed}; {jobs} "
@@ -104,7 +110,8 @@ def cmd_readings(args: argparse.Namespace) -> None:
     try:
         results = _with_progress(
             lambda progress: run(readings, [*(args.bots or ["heuristic"])], args.deals, args.seed,
-                                 args.sessions, jobs, backend, address, out, False, progress, base),
+                                 args.sessions, jobs, backend, address, out, False, progress, base,
+                                 args.skill_deals),
             quiet=args.quiet, console=err)
     except BackendError as e:
         fail(str(e))
@@ -138,7 +145,9 @@ def _command(args: argparse.Namespace) -> str:
     words = ["lald", "readings", *(["--standard"] if args.standard else []), *args.readings]
     for mix in args.bots:
         words += ["--bots", mix]
-    words += ["--deals", str(args.deals), "--seed", str(args.seed)]
+    words += ["--deals", str(args.deals)]
+    words += ["--skill-deals", str(args.skill_deals)] if args.skill_deals else []
+    words += ["--seed", str(args.seed)]
     words += ["--sessions"] if args.sessions else []
     words += ["--base", args.base] if args.base else []
     words += ["--report"] if args.report else []
@@ -195,7 +204,8 @@ def _print_overview(console: Any, summary: dict[str, Any]) -> None:
     from .readings_report import cell
 
     for table in summary["tables"]:
-        t = Table(title=f"{table['table']}: {summary['deals']} deals per reading")
+        count = next((e["deals"] for e in table["readings"] if "deals" in e), summary["deals"])
+        t = Table(title=f"{table['table']}: {count} deals per reading")
         hero = table["hero"] is not None
         heads = ["reading", "turns", "lie-downs", "survivor = last capture", "residue",
                  "dealer chips", "balance"] + (["hero's gain"] if hero else [])

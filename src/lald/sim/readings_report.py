@@ -225,7 +225,7 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         entries = [e for e in table["readings"] if "measures" in e]
         if not entries:
             continue
-        b.append(("h", 2, f"Tables of {table['table']}"))
+        b.append(("h", 2, f"Tables of {table['table']} ({entries[0]['deals']:,} deals per reading)"))
         b.extend(_findings(table))
         b.append(("h", 3, "Length"))
         b.append(_measure_table(entries, ["turns", "actions", "forced", "forced_share", "branching"]))
