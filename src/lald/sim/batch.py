@@ -108,10 +108,16 @@ def _ray_module() -> Any:
     return ray
 
 
+_SET_UP: set[str] = set()
+"""The kinds of job already set up in this Ray worker process (``setup`` runs once each)."""
+
+
 def _ray_task(job: Any, batch: Batch) -> Any:
+    kind = type(job).__qualname__
     setup: Callable[[], None] | None = getattr(job, "setup", None)
-    if setup is not None:
+    if setup is not None and kind not in _SET_UP:
         setup()
+        _SET_UP.add(kind)
     return job.run(batch)
 
 

@@ -34,6 +34,7 @@ import hashlib
 import inspect
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,19 +42,16 @@ from ..bots import LEVELS, VERSIONS, Bot
 from ..core import (
     Action,
     Capture,
-    Claim,
     Claimed,
     DealEnded,
     LaidDown,
     Operation,
-    PlayerView,
     Scoring,
     Session,
     State,
     TableMournival,
     Trail,
 )
-from .play import play_deal
 from .reading import Reading
 from .spec import BotSpec, parse_spec
 
@@ -215,53 +213,47 @@ def bot_rng(seed: int, kind: str, unit: int, seat: int) -> random.Random:
 # -- counting one deal ------------------------------------------------------------------
 
 
-class _Tally:
-    __slots__ = ("decisions", "forced", "choices", "offers", "out_of_turn")
-
-    def __init__(self) -> None:
-        self.decisions = self.forced = self.choices = self.offers = self.out_of_turn = 0
-
-
-class _Watched(Bot):
-    """A bot whose decisions are counted: how many choices each turn offered, how often
-    claims were offered, and which claims were made out of turn."""
-
-    def __init__(self, inner: Bot, tally: _Tally) -> None:
-        self.inner, self.tally = inner, tally
-        self.seat = inner.seat
-
-    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        t = self.tally
-        t.decisions += 1
-        t.choices += len(legal)
-        t.forced += len(legal) == 1
-        return self.inner.act(view, legal)
-
-    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
-        self.tally.offers += 1
-        choice = self.inner.claim(view, claims)
-        if choice is not None and view.to_move != self.seat:
-            self.tally.out_of_turn += 1
-        return choice
-
-
 def measure(state: State, bots: Sequence[Bot], hero: int | None, unit: int, index: int,
             tie_break: bool) -> Row:
     """Play ``state`` to its end with ``bots`` and count what happened: a stored row
-    (:data:`COLUMNS` without reading and table)."""
+    (:data:`COLUMNS` without reading and table).
+
+    The loop is :func:`lald.sim.play.step`'s, through the engine's public operations:
+    open claims are offered seat by seat in the engine's claim order (each seat's
+    :meth:`~lald.core.State.claims`, with its view), the first claim made is applied,
+    else the seat to move acts on its view. A turn with a single legal action is played
+    without asking the bot, which has no choice to make (it is counted as forced)."""
     n, dealer = state.n, state.dealer
-    tally = _Tally()
     kinds = {"single": 0, "sweep": 0, "pair": 0, "prial": 0}
     claims = {"hand_set": 0, "dead": 0, "spotter": 0}
     lie_order: list[int] = []
-    turns = trails = 0
+    turns = trails = decisions = forced = choices = offers = out_of_turn = 0
     mournivals = sum(1 for op in state.history if isinstance(op, TableMournival))
-
-    def listen(st: State, action: Action, op: Operation) -> None:
-        nonlocal turns, trails
-        if isinstance(op, Claimed):
+    while not state.over:
+        op: Operation | None = None
+        for seat in dict.fromkeys(c.seat for c in state.open_claims()):
+            open_claims = state.claims(seat)
+            offers += 1
+            choice = bots[seat].claim(state.view(seat), open_claims)
+            if choice is not None:
+                out_of_turn += seat != state.to_move
+                op = state.apply(choice)
+                break
+        if op is not None:
+            assert isinstance(op, Claimed)
             claims[op.kind.value] += 1
-            return
+            continue
+        legal = state.turn_actions()
+        decisions += 1
+        choices += len(legal)
+        if len(legal) == 1:
+            forced += 1
+            action: Action = legal[0]
+        else:
+            mover = state.to_move
+            assert mover is not None
+            action = bots[mover].act(state.view(mover), legal)
+        op = state.apply(action)
         turns += 1
         if isinstance(op, Capture):
             kind = op.kind
@@ -271,8 +263,6 @@ def measure(state: State, bots: Sequence[Bot], hero: int | None, unit: int, inde
             lie_order.append((op.seat - dealer) % n)
         elif isinstance(op, Trail):
             trails += 1
-
-    play_deal(state, [_Watched(b, tally) for b in bots], listen)
     result = state.result
     end = state.history[-1]
     assert result is not None and isinstance(end, DealEnded)
@@ -286,9 +276,9 @@ def measure(state: State, bots: Sequence[Bot], hero: int | None, unit: int, inde
     pad: list[Any] = [None] * (MAX_PLAYERS - n)
     return [
         unit, index, int(tie_break), n, dealer, pos(hero),
-        turns, len(state.actions), tally.decisions, tally.forced, tally.choices, tally.offers,
+        turns, len(state.actions), decisions, forced, choices, offers,
         kinds["single"], kinds["sweep"], kinds["pair"], kinds["prial"],
-        claims["hand_set"], claims["dead"], claims["spotter"], tally.out_of_turn,
+        claims["hand_set"], claims["dead"], claims["spotter"], out_of_turn,
         mournivals, trails, len(lie_order), " ".join(map(str, lie_order)),
         pos(result.survivor), pos(result.last_capture), int(result.survivor == result.last_capture),
         None if card_count else pos(result.prize_to), len(end.hand) + len(end.table),
@@ -309,6 +299,7 @@ class ReadingsJob:
     def run(self, batch: tuple[int, ...]) -> dict[str, Any]:
         """Play the units ``first .. stop - 1`` of one reading at one table."""
         ri, ti, first, stop = batch
+        started = time.process_time()
         reading, table = self.plan.readings[ri], self.plan.tables[ti]
         deals: list[Row] = []
         sessions: list[Row] = []
@@ -319,7 +310,10 @@ class ReadingsJob:
                 sessions.append(srow)
             else:
                 deals.append(self._deal(reading, table, unit))
-        return {"batch": [ri, ti, first, stop], "deals": deals, "sessions": sessions}
+        # "cpu" (the worker's processor seconds) is kept in the checkpoint for the report's
+        # account of the cost; it is not part of the data.
+        return {"batch": [ri, ti, first, stop], "deals": deals, "sessions": sessions,
+                "cpu": round(time.process_time() - started, 3)}
 
     def _bots(self, reading: Reading, table: Table, hero: int | None, kind: str, unit: int) -> list[Bot]:
         seed = self.plan.seed

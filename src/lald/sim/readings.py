@@ -116,6 +116,9 @@ class Results:
     rows: dict[tuple[int, int], list[Row]]
     sessions: dict[tuple[int, int], list[Row]]
     summary: dict[str, Any]
+    cpu_seconds: float = 0.0
+    """Processor seconds the workers spent on the batches played in this run (not data:
+    it depends on the machine)."""
 
     def deal_rows(self) -> Iterable[list[Any]]:
         """Every deal as a full row of :data:`~lald.sim.measure.COLUMNS`, in order."""
@@ -297,8 +300,10 @@ def run(
     played = total - sum(deals_in(plan, b) for b in todo)
     if progress:
         progress(played, total)
+    cpu = 0.0
     try:
         for result in run_batches(ReadingsJob(plan), todo, backend, jobs, address):
+            cpu += float(result.get("cpu", 0.0))
             done.append(result)
             if checkpoint:
                 checkpoint.add(result)
@@ -308,4 +313,6 @@ def run(
     finally:
         if checkpoint:
             checkpoint.close()
-    return collect(plan, counts, done, base)
+    results = collect(plan, counts, done, base)
+    results.cpu_seconds = cpu
+    return results

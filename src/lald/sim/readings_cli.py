@@ -129,13 +129,15 @@ def cmd_readings(args: argparse.Namespace) -> None:
     if args.report:
         from .readings_report import write_report
 
-        run_info = {"command": _command(args), "seconds": elapsed,
+        run_info = {"command": _command(args), "seconds": elapsed, "cpu": results.cpu_seconds,
                     "backend": backend, "jobs": jobs, "commit": _commit()}
         try:
             paths += write_report(results.summary, out, run_info)
         except OSError as e:
             fail(f"cannot write the report in {out}: {e.strerror}")
     console.print("wrote " + ", ".join(str(p) for p in paths), highlight=False, soft_wrap=True)
+    console.print(f"played in {elapsed / 60:.1f} minutes; the workers used "
+                  f"{results.cpu_seconds / 60:.1f} processor-minutes", highlight=False)
 
 
 def _command(args: argparse.Namespace) -> str:

@@ -214,7 +214,10 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
                    + (f"Commit {run['commit']}. " if run.get("commit") else "")
                    + f"Machine: {run.get('machine', platform.platform())}. "
                    + (f"It took {run['seconds'] / 60:.1f} minutes on {run.get('jobs', 1)} "
-                      f"{run.get('backend', 'process')} worker(s)." if run.get("seconds") else "")))
+                      f"{run.get('backend', 'process')} worker(s)" if run.get("seconds") else "")
+                   + (f", the workers using {run['cpu'] / 60:.1f} processor-minutes."
+                      if run.get("cpu") else "." if run.get("seconds") else "")
+                   + (f" {run['note']}" if run.get("note") else "")))
     b.append(("h", 2, "The readings"))
     for text in setup["readings"]:
         reading = parse_reading(text)
