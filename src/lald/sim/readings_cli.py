@@ -162,15 +162,16 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def _commit() -> str | None:
-    """The git commit lald runs from (with ``+changes`` when its files differ), if any."""
+    """The git commit lald runs from (noting uncommitted changes to its code), if any."""
     import subprocess
 
     here = Path(__file__).resolve().parent
     try:
         head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
                               text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        code = str(here.parent)  # src/lald: changes to the docs do not change the results
+        status = ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no", "--", code]
+        dirty = subprocess.run(status, capture_output=True, text=True, timeout=10, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return head + (" (with uncommitted changes)" if dirty else "")
