@@ -218,7 +218,8 @@ def balance(shares: Sequence[Sequence[float]]) -> tuple[Est, list[Est]]:
     hi = max(range(n), key=lambda p: (rates[p], -p))
     lo = min(range(n), key=lambda p: (rates[p], p))
     gap = mean([a - b for a, b in zip(cols[hi], cols[lo], strict=True)])
-    bal = Est(1 - gap.mean, 1 - gap.high, 1 - gap.low, gap.n)
+    # balance cannot pass 1 (nor go below 0): the interval is cut there
+    bal = Est(1 - gap.mean, max(0.0, 1 - gap.high), min(1.0, 1 - gap.low), gap.n)
     adv = [mean(c).shifted(-1 / n) for c in cols]
     return bal, adv
 

@@ -140,6 +140,7 @@ def _plots(table: dict[str, Any], sessions: bool) -> list[Block]:
                 ax.errorbar(xs, [x["mean"] for x in pots], yerr=_bars(pots),
                             marker="o", markersize=3, capsize=2, linewidth=1, label=e["reading"])
         ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.set_xlabel("deal of the session")
         ax.set_ylabel("pot after the deal (chips)")
         ax.legend(fontsize=7, ncol=2)
