@@ -216,7 +216,7 @@ def balance(shares: Sequence[Sequence[float]]) -> tuple[Est, list[Est]]:
     cols = list(zip(*shares, strict=True))
     rates = [math.fsum(c) / len(c) for c in cols]
     hi = max(range(n), key=lambda p: (rates[p], -p))
-    lo = min(range(n), key=lambda p: (rates[p], p))
+    lo = min((p for p in range(n) if p != hi), key=lambda p: (rates[p], p))
     gap = mean([a - b for a, b in zip(cols[hi], cols[lo], strict=True)])
     # balance cannot pass 1 (nor go below 0): the interval is cut there
     bal = Est(1 - gap.mean, max(0.0, 1 - gap.high), min(1.0, 1 - gap.low), gap.n)

@@ -67,6 +67,7 @@ def _plots(table: dict[str, Any], sessions: bool) -> list[Block]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     entries = [e for e in table["readings"] if "measures" in e]
     if not entries:
@@ -140,7 +141,7 @@ def _plots(table: dict[str, Any], sessions: bool) -> list[Block]:
                 ax.errorbar(xs, [x["mean"] for x in pots], yerr=_bars(pots),
                             marker="o", markersize=3, capsize=2, linewidth=1, label=e["reading"])
         ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("deal of the session")
         ax.set_ylabel("pot after the deal (chips)")
         ax.legend(fontsize=7, ncol=2)
