@@ -30,7 +30,9 @@ from .core import LaidDown, State
 from .record import Record, replay_summary
 
 #: Modules that add sub-commands with ``register(subparsers)``.
-EXTENSIONS: list[str] = ["lald.tui.command", "lald.sim.cli", "lald.web.serve", "lald.sim.review_cli"]
+EXTENSIONS: list[str] = [
+    "lald.tui.command", "lald.sim.cli", "lald.sim.readings_cli", "lald.sim.review_cli", "lald.web.serve",
+]
 
 #: The documents every help text points to (in the source tree, beside the README).
 DOCS = f"The rules, every option and preset: {RULES_DOC}. Game records: {RECORD_DOC}."

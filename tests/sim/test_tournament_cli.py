@@ -40,6 +40,7 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["--bots", "random", "--deals", "0"], "--deals 0"),
     (["--bots", "random", "--timeout", "0"], "--timeout"),
     (["--bots", "random", "--jobs", "0"], "--jobs 0"),
+    (["--bots", "random", "--address", "127.0.0.1:1"], "add --backend ray"),
     (["--bots", "random", "--preset", "classic"], "unknown preset 'classic'"),
 ])
 def test_bad_arguments_exit_1_with_one_line(

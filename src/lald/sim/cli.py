@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 def register(sub: Any) -> None:
     """Add ``tournament`` to the ``lald`` command."""
     from ..args import rules_arguments
+    from .batch import backend_arguments
 
     p = sub.add_parser(
         "tournament", help="a duplicate tournament of bots (every deal replayed in every seat)",
@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
                         "'cmd:PROGRAM ARGS' for an outside program (docs/bot-protocol.md)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deal groups (default 100)")
     p.add_argument("--seed", type=int, default=1, help="names the deals (default 1)")
-    p.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
+    backend_arguments(p)
     p.add_argument("--out", default=None, metavar="DIR",
                    help="results and checkpoint directory (default tournaments/<hash of the setup>)")
     p.add_argument("--fresh", action="store_true", help="discard the checkpoint in --out and start over")
@@ -43,6 +43,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from ..args import fail, rules_from_args
     from ..bots.external import DEFAULT_TIMEOUT
     from . import report as rep
+    from .batch import BackendError, workers_from_args
     from .spec import parse_specs
     from .tournament import Checkpoint, CheckpointError, Tournament
 
@@ -58,9 +59,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
     if not timeout > 0:
         fail(f"--timeout {args.timeout}: give a positive number of seconds")
-    jobs = args.jobs if args.jobs is not None else len(os.sched_getaffinity(0))
-    if jobs < 1:
-        fail(f"--jobs {jobs}: use at least one process")
+    backend, jobs, address = workers_from_args(args, fail)
     t = Tournament(rules, tuple(bots), args.seed, timeout)
     out = Path(args.out) if args.out else Path("tournaments") / t.key()
     try:
@@ -76,10 +75,13 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     print(f"{rules.preset}, {rules.players} players"
           + (f" ({', '.join(rules.variants)})" if rules.variants else "")
           + f"; bots {', '.join(b.name for b in bots)}; {args.deals} deals × "
-          f"{t.rotations} rotations; seed {args.seed}; {jobs} process(es); results in {out}"
+          f"{t.rotations} rotations; seed {args.seed}; {jobs} {_workers(backend)}; results in {out}"
           + (f"; resuming with {resumed} done" if resumed else ""), file=sys.stderr, flush=True)
     try:
-        results = _run_with_progress(t, args.deals, jobs, checkpoint, quiet=args.quiet, console=err)
+        results = _run_with_progress(t, args.deals, (jobs, backend, address), checkpoint,
+                                     quiet=args.quiet, console=err)
+    except BackendError as e:
+        fail(str(e))
     except KeyboardInterrupt:
         saved = sum(1 for g in checkpoint.done if g < args.deals)
         print(f"interrupted: {saved} of {args.deals} deals saved in {out}; "
@@ -98,11 +100,17 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         console.print(f"wrote {args.plot}", highlight=False, soft_wrap=True)
 
 
-def _run_with_progress(t: Any, deals: int, jobs: int, checkpoint: Any, quiet: bool, console: Any) -> Any:
+def _workers(backend: str) -> str:
+    return "process(es)" if backend == "process" else "Ray worker(s)"
+
+
+def _run_with_progress(t: Any, deals: int, workers: tuple[int, str, str | None], checkpoint: Any,
+                       quiet: bool, console: Any) -> Any:
     from .tournament import run
 
+    jobs, backend, address = workers
     if quiet:
-        return run(t, deals, jobs, checkpoint)
+        return run(t, deals, jobs, checkpoint, None, backend, address)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -121,7 +129,7 @@ def _run_with_progress(t: Any, deals: int, jobs: int, checkpoint: Any, quiet: bo
         def update(done: int, total: int) -> None:
             progress.update(task, completed=done)
 
-        return run(t, deals, jobs, checkpoint, update)
+        return run(t, deals, jobs, checkpoint, update, backend, address)
 
 
 def _print_report(console: Any, report: Any) -> None:

@@ -37,13 +37,13 @@ import multiprocessing
 import multiprocessing.util
 import os
 import random
-import signal
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..bots.external import DEFAULT_TIMEOUT, POOL, ExternalBot
 from ..core import Rules, State
+from .batch import run_batches
 from .play import play_deal
 from .spec import BotSpec
 from .stats import LogHistogram
@@ -144,44 +144,31 @@ def play_group(t: Tournament, group: int) -> GroupResult:
             "times": [{kind: h.to_json() for kind, h in tt.items()} for tt in times]}
 
 
-# -- running on many processes ----------------------------------------------------------
-
-_WORKER: Tournament | None = None
+# -- running on many processes or a cluster ---------------------------------------------
 
 
-def _worker_init(t: Tournament) -> None:
-    """Set up a worker process: Ctrl-C is the parent's to handle, and the worker's outside
-    programs are stopped when it exits."""
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = t
-    multiprocessing.util.Finalize(POOL, POOL.close, exitpriority=10)
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentJob:
+    """A tournament as a :mod:`lald.sim.batch` job: a batch is ``(group,)``."""
+
+    tournament: Tournament
+
+    def setup(self) -> None:
+        """In a worker: stop the worker's outside programs when it exits."""
+        multiprocessing.util.Finalize(POOL, POOL.close, exitpriority=10)
+
+    def run(self, batch: tuple[int, ...]) -> GroupResult:
+        """Play the deal group ``batch[0]``."""
+        return play_group(self.tournament, batch[0])
 
 
-def _worker_group(group: int) -> GroupResult:
-    assert _WORKER is not None, "the worker was not initialised"
-    return play_group(_WORKER, group)
-
-
-def play_groups(t: Tournament, groups: Iterable[int], jobs: int) -> Iterator[GroupResult]:
-    """Play ``groups``, on ``jobs`` processes (1: in this process), yielding each result
-    as it finishes (in any order). Closing the iterator early, or Ctrl-C, stops the
-    workers at once."""
-    todo = list(groups)
-    if jobs <= 1 or len(todo) <= 1:
-        for g in todo:
-            yield play_group(t, g)
-        return
-    # forkserver: workers are not forked from this process, whose threads (the progress
-    # bar's) would otherwise be copied mid-flight.
-    ctx = multiprocessing.get_context("forkserver")
-    pool = ctx.Pool(min(jobs, len(todo)), initializer=_worker_init, initargs=(t,))
-    try:
-        yield from pool.imap_unordered(_worker_group, todo)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+def play_groups(
+    t: Tournament, groups: Iterable[int], jobs: int, backend: str = "process", address: str | None = None,
+) -> Iterator[GroupResult]:
+    """Play ``groups`` on ``jobs`` workers of ``backend`` (``process``: 1 plays in this
+    process; ``ray``: see :mod:`lald.sim.batch`), yielding each result as it finishes (in
+    any order). Closing the iterator early, or Ctrl-C, stops the workers at once."""
+    yield from run_batches(TournamentJob(t), [(g,) for g in groups], backend, jobs, address)
 
 
 # -- the checkpoint ---------------------------------------------------------------------
@@ -254,6 +241,8 @@ def run(
     jobs: int = 1,
     checkpoint: Checkpoint | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> dict[int, GroupResult]:
     """Play deal groups ``0 .. deals - 1`` (those not already in ``checkpoint``), calling
     ``progress(done, deals)`` after each; return every group's result. On Ctrl-C the
@@ -263,7 +252,7 @@ def run(
     if progress:
         progress(len(results), deals)
     try:
-        for result in play_groups(t, todo, jobs):
+        for result in play_groups(t, todo, jobs, backend, address):
             results[result["group"]] = result
             if checkpoint:
                 checkpoint.add(result)

@@ -1,0 +1,473 @@
+"""The readings report, for a reader who is not a programmer: what each reading is, the
+tables, the plots (matplotlib, each with one sentence of what it shows), in a
+self-contained HTML page and in Markdown beside its plots.
+
+The report is built once as a list of blocks (headings, paragraphs, tables, figures) and
+written twice, so the two forms always say the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import platform
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core import Scoring
+from .reading import describe, parse_reading, sources
+from .summary import BY_POSITION, MEASURES, SHARES
+
+Block = tuple[Any, ...]
+
+POSITION_NAMES = ("dealer", "eldest", "3rd", "4th", "5th")
+_PCT = SHARES | {"forced_share", "out_of_turn_share"}
+
+
+def cell(est: dict[str, Any] | None, pct: bool = False, signed: bool = False) -> str:
+    """An estimate as text: ``mean [low, high]``."""
+    if not est or est.get("mean") is None:
+        return "–"
+    m, lo, hi = est["mean"], est.get("low"), est.get("high")
+    if pct:
+        f = "{:+.1%}" if signed else "{:.1%}"
+    else:
+        size = max(abs(v) for v in (m, lo or 0, hi or 0))
+        f = "{:+.2f}" if signed else ("{:.2f}" if size < 100 else "{:.1f}")
+    text = f.format(m)
+    if lo is None or hi is None:
+        return text
+    return f"{text} [{f.format(lo)}, {f.format(hi)}]"
+
+
+def position_name(p: int) -> str:
+    """Position ``p`` counted from the dealer, in words."""
+    return POSITION_NAMES[p] if p < len(POSITION_NAMES) else f"{p + 1}th"
+
+
+# -- the document -----------------------------------------------------------------------
+
+
+def _figure(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _plots(table: dict[str, Any], sessions: bool) -> list[Block]:
+    """The table's figures: intervals per reading, the length's distribution, position
+    advantage, the pot across a session, the hero's gain."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    entries = [e for e in table["readings"] if "measures" in e]
+    if not entries:
+        return []
+    names = [e["reading"] for e in entries]
+    ys = list(range(len(entries)))[::-1]
+    slug = _slug(table["table"])
+    out: list[Block] = []
+
+    keys = [("turns", "turns per deal"), ("lie_downs", "lie-downs per deal"),
+            ("residue", "cards left to the dealer"), ("survivor_last", "survivor made the last capture")]
+    fig, axes = plt.subplots(1, 4, figsize=(12, 0.9 + 0.32 * len(entries)), sharey=True)
+    for ax, (key, label) in zip(axes, keys, strict=True):
+        ests = [e["measures"][key] for e in entries]
+        means = [x["mean"] for x in ests]
+        err = [[x["mean"] - (x["low"] if x["low"] is not None else x["mean"]) for x in ests],
+               [(x["high"] if x["high"] is not None else x["mean"]) - x["mean"] for x in ests]]
+        ax.errorbar(means, ys, xerr=err, fmt="o", capsize=3, markersize=4, color="tab:blue")
+        ax.set_title(label, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(ys, names, fontsize=8)
+    out.append(("img", f"{slug}-intervals", _figure(fig),
+                "Four measurements per reading, each point the mean over the deals and each bar its "
+                "95% interval: bars that do not overlap mark readings that differ."))
+
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for e in entries:
+        hist = e["histograms"]["turns"]
+        xs = [int(k) for k in hist]
+        total = sum(hist.values())
+        ax.plot(xs, [hist[str(x)] / total for x in xs], drawstyle="steps-mid", linewidth=1.2,
+                label=e["reading"])
+    ax.set_xlabel("turns in the deal")
+    ax.set_ylabel("share of deals")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    out.append(("img", f"{slug}-length", _figure(fig),
+                "How long deals are: the share of deals that last each number of turns, one line "
+                "per reading."))
+
+    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.32 * len(entries)))
+    width = 0.8 / 5
+    for p in range(5):
+        xs, ps, lo, hi = [], [], [], []
+        for y, e in zip(ys, entries, strict=True):
+            card_count = parse_reading(e["reading"]).rules.scoring is Scoring.CARD_COUNT
+            chips = e["by_position"]["cards" if card_count else "chips"]
+            if p < len(chips):
+                c = chips[p]
+                xs.append(c["mean"])
+                ps.append(y + (2 - p) * width)
+                lo.append(c["mean"] - (c["low"] if c["low"] is not None else c["mean"]))
+                hi.append((c["high"] if c["high"] is not None else c["mean"]) - c["mean"])
+        if xs:
+            ax.errorbar(xs, ps, xerr=[lo, hi], fmt="o", markersize=3, capsize=2, label=position_name(p))
+    ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_yticks(ys, names, fontsize=8)
+    ax.set_xlabel("chips per deal (cards above the quota under low-stakes), 95% interval")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    ax.grid(axis="x", alpha=0.3)
+    out.append(("img", f"{slug}-positions", _figure(fig),
+                "What each position at the table wins per deal, from the dealer round to the last "
+                "hand: points right of the dashed line win on average, left of it lose."))
+
+    if sessions and any(e.get("session") for e in entries):
+        fig, ax = plt.subplots(figsize=(8, 3.6))
+        for e in entries:
+            pots = e.get("session", {}).get("pot_after_deal", [])
+            if pots:
+                xs = list(range(1, len(pots) + 1))
+                ax.errorbar(xs, [x["mean"] for x in pots], yerr=_bars(pots),
+                            marker="o", markersize=3, capsize=2, linewidth=1, label=e["reading"])
+        ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("deal of the session")
+        ax.set_ylabel("pot after the deal (chips)")
+        ax.legend(fontsize=7, ncol=2)
+        ax.grid(alpha=0.3)
+        out.append(("img", f"{slug}-pot", _figure(fig),
+                    "The pot after each deal of a session, on average with its 95% interval: a flat "
+                    "line at zero is a pot that balances, a falling line one that runs into debt."))
+
+    if table["hero"] is not None:
+        fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(entries)))
+        gains = [e["skill"]["gain"] for e in entries]
+        ax.errorbar([g["mean"] for g in gains], ys,
+                    xerr=[[g["mean"] - (g["low"] if g["low"] is not None else g["mean"]) for g in gains],
+                          [(g["high"] if g["high"] is not None else g["mean"]) - g["mean"] for g in gains]],
+                    fmt="o", capsize=3, color="tab:green")
+        ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_yticks(ys, names, fontsize=8)
+        ax.set_xlabel(f"{table['hero']}'s gain per deal over {table['field']} in its seat")
+        ax.grid(axis="x", alpha=0.3)
+        out.append(("img", f"{slug}-skill", _figure(fig),
+                    f"How much each reading rewards skill: what {table['hero']} wins per deal more than "
+                    f"{table['field']} would in the same seat on the same cards (chips; cards "
+                    "under low-stakes)."))
+    return out
+
+
+def _bars(ests: Sequence[dict[str, Any]]) -> list[list[float]]:
+    """Error bar lengths below and above each estimate (none where it has no interval)."""
+    return [[e["mean"] - (e["low"] if e["low"] is not None else e["mean"]) for e in ests],
+            [(e["high"] if e["high"] is not None else e["mean"]) - e["mean"] for e in ests]]
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text).strip("-")
+
+
+def _measure_table(entries: Sequence[dict[str, Any]], names: Sequence[str]) -> Block:
+    heads = ["reading", *(MEASURES[n][1] for n in names)]
+    rows = [[e["reading"], *(cell(e["measures"][n], pct=n in _PCT) for n in names)] for e in entries]
+    return ("table", heads, rows)
+
+
+def _position_table(entries: Sequence[dict[str, Any]], key: str, none: str | None = None,
+                    signed: bool = False) -> Block:
+    n = max(e["players"] for e in entries)
+    heads = ["reading", *(position_name(p) for p in range(n))] + ([none] if none else [])
+    rows = []
+    for e in entries:
+        vals = e["by_position"][key]
+        pct = key != "chips" and key != "cards"
+        row = [e["reading"], *(cell(vals[p], pct=pct, signed=signed) if p < len(vals) else ""
+                               for p in range(n))]
+        if none:
+            row.append(cell(e["none"][key], pct=True))
+        rows.append(row)
+    return ("table", heads, rows)
+
+
+def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
+    """The report as blocks."""
+    setup = summary["setup"]
+    sessions = setup["unit"] == "session"
+    b: list[Block] = [("h", 1, "What each reading does to Laugh and Lie Down")]
+    b.append(("p", f"The same {summary['deals']:,} deals were played under each reading "
+                   f"({'whole sessions' if sessions else 'single deals, the deal passing to the left'}), "
+                   "with the same cards in the same seats for readings with the same number of players "
+                   "and the same bots, so the differences below come from the rules, not from the luck "
+                   "of the cards. Every figure is a mean over the deals with its 95% interval in brackets."))
+    b.append(("p", f"Command: `{run.get('command', 'lald readings')}`. Seed {setup['seed']}; bots "
+                   f"{', '.join(setup['tables'])} (versions: "
+                   f"{', '.join(f'{k} {v}' for k, v in setup['versions'].items())}). "
+                   + (f"Commit {run['commit']}. " if run.get("commit") else "")
+                   + f"Machine: {run.get('machine', platform.platform())}. "
+                   + (f"It took {run['seconds'] / 60:.1f} minutes on {run.get('jobs', 1)} "
+                      f"{run.get('backend', 'process')} worker(s)" if run.get("seconds") else "")
+                   + (f", the workers using {run['cpu'] / 60:.1f} processor-minutes."
+                      if run.get("cpu") else "." if run.get("seconds") else "")
+                   + (f" {run['note']}" if run.get("note") else "")))
+    b.append(("h", 2, "The readings"))
+    for text in setup["readings"]:
+        reading = parse_reading(text)
+        b.append(("h", 3, text))
+        b.append(("p", " ".join(describe(reading.rules))))
+        b.append(("p", "Source: " + sources(reading)))
+    for table in summary["tables"]:
+        entries = [e for e in table["readings"] if "measures" in e]
+        if not entries:
+            continue
+        b.append(("h", 2, f"Tables of {table['table']} ({entries[0]['deals']:,} deals per reading)"))
+        b.extend(_findings(table))
+        b.append(("h", 3, "Length"))
+        b.append(_measure_table(entries, ["turns", "actions", "forced", "forced_share", "branching"]))
+        b.append(("p", "Spread of the length (standard deviation of turns per deal): "
+                       + "; ".join(f"{e['reading']} {e['spread']['turns_sd']:.2f}" for e in entries) + "."))
+        b.append(("h", 3, "How the deal unfolds"))
+        b.append(_measure_table(entries, ["lie_downs", "survivor_last", "residue"]))
+        b.append(("p", "Who survives (is the last to hold cards), by position counted from the dealer:"))
+        b.append(_position_table(entries, "survivor"))
+        b.append(("p", "Who makes the last capture:"))
+        b.append(_position_table(entries, "last_capture", none="no capture"))
+        b.append(("p", "Who lies down first:"))
+        b.append(_position_table(entries, "first_lie_down", none="nobody"))
+        b.append(("h", 3, "How often each rule acts"))
+        b.append(_measure_table(entries, ["single", "sweep", "pair", "prial"]))
+        b.append(_measure_table(entries, ["hand_set", "dead", "spotter", "out_of_turn_share",
+                                          "table_mournivals", "trails"]))
+        b.append(("h", 3, "Money"))
+        b.append(("p", "Chips per deal by position, antes included (all zero under low-stakes, "
+                       "where no chips move):"))
+        b.append(_position_table(entries, "chips", signed=True))
+        b.append(("p", "Cards won above the quota by position:"))
+        b.append(_position_table(entries, "cards", signed=True))
+        b.append(("p", "Who is paid the prize:"))
+        b.append(_position_table(entries, "prize_to", none="nobody"))
+        b.append(_measure_table(entries, ["pot_change"]))
+        if sessions:
+            b.extend(_session_blocks(entries))
+        b.append(("h", 3, "Fairness"))
+        b.append(("p", "In the terms of the Ludii game-analysis system: balance is 1 minus the "
+                       "largest gap between two positions' win rates (1 is perfectly even); outcome "
+                       "uniformity is 1 minus the positions' mean variance of their rank in the deal "
+                       "(first 1, last −1); a position's advantage is its deal win rate minus an "
+                       "equal share."))
+        rows = [[e["reading"], cell(e["fairness"]["balance"]), cell(e["fairness"]["uniformity"])]
+                + [cell(a, pct=True) for a in e["fairness"]["advantage"]] for e in entries]
+        n = max(e["players"] for e in entries)
+        b.append(("table", ["reading", "balance", "outcome uniformity",
+                            *(f"advantage: {position_name(p)}" for p in range(n))], rows))
+        if table["hero"] is not None:
+            b.append(("h", 3, "Skill"))
+            b.append(("p", f"One {table['hero']} among {table['field']}: its seat moves round the "
+                           f"table from deal to deal, and the same deals are played by {table['field']} "
+                           "alone, so its gain is what it wins more than the weaker bot would in the "
+                           "same seat with the same cards."))
+            rows = [[e["reading"], e["skill"]["metric"], cell(e["skill"]["gain"], signed=True),
+                     cell(e["skill"]["win_gain"], pct=True)]
+                    + ([cell(e["skill"].get("session_win_gain"), pct=True)] if sessions else [])
+                    for e in entries]
+            b.append(("table", ["reading", "metric", "gain per deal", "deal win rate gained",
+                                *(["session win rate gained"] if sessions else [])], rows))
+        b.extend(_plots(table, sessions))
+        b.extend(_difference_blocks(table))
+    b.extend(_definitions())
+    return b
+
+
+def _session_blocks(entries: Sequence[dict[str, Any]]) -> list[Block]:
+    out: list[Block] = [("h", 3, "Sessions")]
+    rows = []
+    for e in entries:
+        s = e.get("session") or {}
+        if not s:
+            continue
+        rows.append([e["reading"], str(s["sessions"]), cell(s["below_zero"], pct=True),
+                     cell(s["pot_final"], signed=True), cell(s["shared"], pct=True),
+                     cell(s["tie_break_deals"]), cell(s["tie_break_any"], pct=True), cell(s["balance"])])
+    out.append(("table", ["reading", "sessions", "pot goes below zero", "pot at the end", "shared wins",
+                          "tie-break deals", "sessions with a tie-break", "session balance"], rows))
+    n = max(e["players"] for e in entries)
+    rows = [[e["reading"], *(cell(w, pct=True) for w in e["session"]["win"])] + [""] * (n - e["players"])
+            for e in entries if e.get("session")]
+    out.append(("p", "Session wins by position counted from the first dealer (a shared win counts "
+                     "as a share):"))
+    out.append(("table", ["reading", *(position_name(p) for p in range(n))], rows))
+    return out
+
+
+_WORDS = {"turns": "turns", "lie_downs": "lie-downs", "residue": "cards left to the dealer",
+          "survivor_last": "deals whose survivor made the last capture", "sweep": "sweeps",
+          "spotter": "spotter claims", "hand_set": "hand sets", "dead": "dead-rank claims",
+          "pair": "pair captures", "prial": "prial captures", "trails": "trails",
+          "pot_change": "pot change per deal", "gain": "the stronger bot's gain",
+          "chips_0": "the dealer's chips", "chips_1": "the eldest hand's chips"}
+
+
+def _findings(table: dict[str, Any]) -> list[Block]:
+    """Sentences for the real differences in the measurements a historian asks about first."""
+    real = [d for d in table["differences"] if d["real"] and d["measure"] in _WORDS]
+    if not table["differences"]:
+        return []
+    against = f"against {table['base']}" if table["base"] else "between each pair of readings"
+    if not real:
+        return [("p", f"No difference {against} in the main measurements survives the correction "
+                      "for the number of comparisons.")]
+    lines = []
+    by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for d in real:
+        by_pair.setdefault((d["a"], d["b"]), []).append(d)
+    for (a, b), ds in by_pair.items():
+        parts = []
+        for d in ds:
+            pct = d["measure"] == "survivor_last"
+            parts.append(f"{_WORDS[d['measure']]} {cell(d, pct=pct, signed=True)}")
+        lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
+    return [("p", "What is real (differences that survive Holm's correction, "
+                  f"{against}, per deal):"), ("list", lines)]
+
+
+def _difference_blocks(table: dict[str, Any]) -> list[Block]:
+    diffs = table["differences"]
+    if not diffs:
+        return []
+    out: list[Block] = [("h", 3, "Differences between readings")]
+    real = [d for d in diffs if d["real"]]
+    out.append(("p", f"{len(real)} of {len(diffs)} differences are real after Holm's correction for "
+                     f"{len(diffs)} comparisons. Paired: the same deals in both readings; unpaired (Welch): "
+                     "readings with different numbers of players, which share no cards."))
+    rows = [[d["a"], d["b"], d["measure"], cell(d, signed=True), f"{d['p_holm']:.2g}",
+             "paired" if d["paired"] else "Welch"] for d in real]
+    if rows:
+        heads = ["reading", "against", "measure", "difference per deal", "Holm p", "kind"]
+        out.append(("table", heads, rows))
+    return out
+
+
+def _definitions() -> list[Block]:
+    items = [f"{name}: {words}" for name, (_, words) in MEASURES.items()]
+    items += [f"by position, {name}: {words}" for name, words in BY_POSITION.items()]
+    return [("h", 2, "What the measurements mean"),
+            ("p", "Positions are counted from the dealer clockwise: the dealer, the eldest hand (who "
+                  "moves first), and so on. A turn is a capture, a lie-down or a trail; claims are not "
+                  "turns. Only the deals every session has are counted (tie-break deals are extra). "
+                  "Intervals: Student's t for means, Wilson's for shares, the delta method for ratios; "
+                  "differences: paired t on the same deals, Welch's otherwise; p-values corrected by "
+                  "Holm's method within each table."),
+            ("list", items)]
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def to_markdown(blocks: Sequence[Block], images: str = "plots") -> str:
+    """The report in Markdown; figures are files under ``images``."""
+    lines: list[str] = []
+    for block in blocks:
+        kind = block[0]
+        if kind == "h":
+            lines += ["#" * block[1] + " " + block[2], ""]
+        elif kind == "p":
+            lines += [block[1], ""]
+        elif kind == "list":
+            lines += [f"- {item}" for item in block[1]] + [""]
+        elif kind == "table":
+            heads, rows = block[1], block[2]
+            lines.append("| " + " | ".join(heads) + " |")
+            lines.append("|" + "|".join("---" for _ in heads) + "|")
+            lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+            lines.append("")
+        elif kind == "img":
+            lines += [f"![{block[3]}]({images}/{block[1]}.png)", "", f"*{block[3]}*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+_CSS = """body{font-family:Georgia,serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222;
+line-height:1.45}table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.85rem}
+th,td{border:1px solid #ccc;padding:.2rem .45rem;text-align:right}
+th:first-child,td:first-child{text-align:left}
+th{background:#f3f0e8}figure{margin:1rem 0}figcaption{font-style:italic;font-size:.9rem}
+img{max-width:100%}code{font-size:.85rem;background:#f5f5f5;padding:0 .2rem}
+h1,h2,h3{font-family:sans-serif}"""
+
+
+def _inline(text: str) -> str:
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def to_html(blocks: Sequence[Block]) -> str:
+    """The report as one self-contained HTML page (figures embedded)."""
+    body: list[str] = []
+    title = next((b[2] for b in blocks if b[0] == "h"), "Readings")
+    for block in blocks:
+        kind = block[0]
+        if kind == "h":
+            body.append(f"<h{block[1]}>{_inline(block[2])}</h{block[1]}>")
+        elif kind == "p":
+            body.append(f"<p>{_inline(block[1])}</p>")
+        elif kind == "list":
+            body.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block[1]) + "</ul>")
+        elif kind == "table":
+            head = "".join(f"<th>{_inline(h)}</th>" for h in block[1])
+            rows = "".join("<tr>" + "".join(f"<td>{_inline(str(c))}</td>" for c in row) + "</tr>"
+                           for row in block[2])
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        elif kind == "img":
+            data = base64.b64encode(block[2]).decode()
+            alt = html.escape(block[3])
+            body.append(f'<figure><img alt="{alt}" src="data:image/png;base64,{data}">'
+                        f"<figcaption>{alt}</figcaption></figure>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def write_report(summary: dict[str, Any], directory: Path, run: dict[str, Any]) -> list[Path]:
+    """Write ``report.html``, ``report.md`` and ``plots/*.png`` into ``directory``."""
+    run = {"machine": machine(), **run}
+    blocks = build(summary, run)
+    plots = directory / "plots"
+    plots.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for block in blocks:
+        if block[0] == "img":
+            path = plots / f"{block[1]}.png"
+            path.write_bytes(block[2])
+    md, page = directory / "report.md", directory / "report.html"
+    md.write_text(to_markdown(blocks), encoding="utf-8")
+    page.write_text(to_html(blocks), encoding="utf-8")
+    paths += [page, md, plots]
+    return paths
+
+
+def machine() -> str:
+    """This machine in one line: processor, cores, system and Python."""
+    import os
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    system = f"{platform.system()} {platform.release()}"
+    return f"{cpu}, {cores} cores, {system}, Python {platform.python_version()}"
