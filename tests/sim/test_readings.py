@@ -57,7 +57,7 @@ def test_reading_notation_reads_and_writes_the_canonical_form(text: str, canonic
     ("survivor/6", "unknown player count 6"),
     ("survivor/x", "write the player count"),
     ("survivor:prize", "write an option as :NAME=VALUE"),
-    ("survivor:prize=-1", "must be at least 0"),
+    ("survivor:prize=-1", "from 0 to 100"),
     ("survivor:colour=red", "unknown option 'colour'"),
     ("survivor:prize=3:prize=4", "set twice"),
     ("", "an empty reading"),
