@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test lint bench demo play
+.PHONY: setup system run test lint bench demo play
 
 $(BIN)/lald: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -12,6 +12,10 @@ $(BIN)/lald: pyproject.toml
 	touch $(BIN)/lald
 
 setup: $(BIN)/lald
+
+# Chromium, PostgreSQL and Node.js for the tests (apt-get, only when missing).
+system:
+	bash .ci/system-deps
 
 run: setup
 	$(BIN)/lald serve
@@ -26,7 +30,7 @@ lint: setup
 	$(BIN)/ruff check src tests bench experiments
 	$(BIN)/mypy
 
-test: setup lint
+test: setup system lint
 	$(BIN)/pytest -q
 
 bench: setup
