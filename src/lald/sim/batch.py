@@ -32,7 +32,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 BACKENDS = ("process", "ray")
 
@@ -40,6 +40,7 @@ BACKENDS = ("process", "ray")
 RAY_MISSING = "the ray backend needs Ray, which is not installed: pip install 'lald[ray]'"
 
 Batch = tuple[Any, ...]
+T = TypeVar("T")
 
 
 class Job(Protocol):
@@ -255,3 +256,30 @@ def workers_from_args(args: Any, fail: Callable[[str], Any]) -> tuple[str, int, 
     if jobs is None:
         jobs = len(os.sched_getaffinity(0))
     return backend, jobs, address
+
+
+def with_progress(work: Callable[[Callable[[int, int], None] | None], T], quiet: bool,
+                  console: Any) -> T:
+    """``work(update)``, showing a bar of deals with the time left that ``update(done,
+    total)`` moves on; ``work(None)`` when ``quiet``. Rich is imported only to show it."""
+    if quiet:
+        return work(None)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("deals", total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return work(update)

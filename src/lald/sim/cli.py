@@ -106,30 +106,12 @@ def _workers(backend: str) -> str:
 
 def _run_with_progress(t: Any, deals: int, workers: tuple[int, str, str | None], checkpoint: Any,
                        quiet: bool, console: Any) -> Any:
+    from .batch import with_progress
     from .tournament import run
 
     jobs, backend, address = workers
-    if quiet:
-        return run(t, deals, jobs, checkpoint, None, backend, address)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("deals", total=deals)
-
-        def update(done: int, total: int) -> None:
-            progress.update(task, completed=done)
-
-        return run(t, deals, jobs, checkpoint, update, backend, address)
+    return with_progress(lambda update: run(t, deals, jobs, checkpoint, update, backend, address),
+                         quiet, console)
 
 
 def _print_report(console: Any, report: Any) -> None:

@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
 def cmd_readings(args: argparse.Namespace) -> None:
     """Run the readings the flags name, print the overview and write the files."""
     from ..args import fail
-    from .batch import BackendError, workers_from_args
+    from .batch import BackendError, with_progress, workers_from_args
     from .measure import Plan, tables_of
     from .reading import STANDARD, parse_reading, parse_readings
     from .readings import FIRST, Checkpoint, CheckpointError, deals_in, per_table, run
@@ -108,7 +108,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
     err = Console(file=sys.stderr)
     started = time.perf_counter()
     try:
-        results = _with_progress(
+        results = with_progress(
             lambda progress: run(readings, [*(args.bots or ["heuristic"])], args.deals, args.seed,
                                  args.sessions, jobs, backend, address, out, False, progress, base,
                                  args.skill_deals),
@@ -175,30 +175,6 @@ def _commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return head + (" (with uncommitted changes)" if dirty else "")
-
-
-def _with_progress(work: Any, quiet: bool, console: Any) -> Any:
-    if quiet:
-        return work(None)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("deals", total=None)
-
-        def update(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
-        return work(update)
 
 
 def _print_overview(console: Any, summary: dict[str, Any]) -> None:
