@@ -14,9 +14,10 @@ import pytest
 
 from lald.core import Rules
 from lald.sim import analysis
+from lald.sim.batch import CheckpointError
 from lald.sim.measure import COLUMN, COLUMNS, Plan, ReadingsJob, parse_table, tables_of
 from lald.sim.reading import STANDARD, describe, parse_reading, parse_readings, sources, standard
-from lald.sim.readings import BATCH_DEALS, Checkpoint, CheckpointError, run
+from lald.sim.readings import BATCH_DEALS, Checkpoint, run
 
 
 def _hashes(directory: Path) -> dict[str, str]:

@@ -16,8 +16,9 @@ import pytest
 from lald.bots import LEVELS, Bot
 from lald.core import Action, Claim, PlayerView, Rules
 from lald.sim import report as rep
+from lald.sim.batch import CheckpointError
 from lald.sim.spec import BotSpec, parse_spec, parse_specs
-from lald.sim.tournament import Checkpoint, CheckpointError, Tournament, play_group, run
+from lald.sim.tournament import Checkpoint, Tournament, play_group, run
 
 
 def _t(bots: Sequence[str], players: int = 3, preset: str = "survivor", seed: int = 1,

@@ -27,11 +27,13 @@ both backends, and Ctrl-C and an early close stop the work quickly with little l
 
 from __future__ import annotations
 
+import json
 import logging
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 BACKENDS = ("process", "ray")
@@ -283,3 +285,80 @@ def with_progress(work: Callable[[Callable[[int, int], None] | None], T], quiet:
             progress.update(task, completed=done, total=total)
 
         return work(update)
+
+
+class CheckpointError(ValueError):
+    """A results directory that holds another set-up, or unreadable results."""
+
+
+class ResultsDirectory:
+    """A results directory: ``IDENTITY`` (the set-up, as JSON) and ``JOURNAL`` (one
+    finished batch per line, appended and flushed as each finishes). A directory of another
+    set-up is refused unless ``fresh``; a last line cut short by a hard kill is dropped, so
+    its batch is played again. Subclasses say what a valid line is and keep it."""
+
+    IDENTITY = "identity.json"
+    JOURNAL = "batches.jsonl"
+    OTHER = "another set-up"
+    """How a refusal names what the directory holds instead."""
+
+    def __init__(self, directory: Path, identity: Any, fresh: bool = False) -> None:
+        self.directory = directory
+        self.path = directory / self.JOURNAL
+        directory.mkdir(parents=True, exist_ok=True)
+        identity_path = directory / self.IDENTITY
+        if identity_path.exists() and not fresh:
+            try:
+                stored = json.loads(identity_path.read_text(encoding="utf-8"))
+            except ValueError:
+                raise CheckpointError(f"{identity_path} is not JSON: use --fresh to start over") from None
+            if stored != identity:
+                raise CheckpointError(
+                    f"{directory} holds {self.OTHER}: use another --out, or --fresh to start over")
+        elif self.path.exists() and not fresh:
+            raise CheckpointError(
+                f"{directory} holds results without {self.IDENTITY}: use --fresh to start over")
+        identity_path.write_text(json.dumps(identity, indent=2) + "\n", encoding="utf-8")
+        if fresh and self.path.exists():
+            self.path.unlink()
+        self._load()
+        self._file = self.path.open("a", encoding="utf-8")
+
+    def valid(self, result: Any) -> bool:
+        """Whether a line read back is a batch of this set-up."""
+        raise NotImplementedError
+
+    def keep(self, result: Any) -> None:
+        """Hold a finished batch (read back, or just played)."""
+        raise NotImplementedError
+
+    def _load(self) -> None:
+        if not self.path.exists():
+            return
+        good = 0
+        with self.path.open("rb") as f:
+            for raw in f:
+                try:
+                    result = json.loads(raw)
+                    if not raw.endswith(b"\n") or not self.valid(result):
+                        raise ValueError
+                except (ValueError, KeyError, TypeError):
+                    break
+                self.keep(result)
+                good += len(raw)
+        with self.path.open("r+b") as f:
+            f.truncate(good)
+
+    def add(self, result: Any) -> None:
+        """Record one finished batch."""
+        self.keep(result)
+        self._file.write(json.dumps(result, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Flush to disk and close."""
+        if self._file.closed:
+            return
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()

@@ -43,9 +43,9 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from ..args import fail, rules_from_args
     from ..bots.external import DEFAULT_TIMEOUT
     from . import report as rep
-    from .batch import BackendError, workers_from_args
+    from .batch import BackendError, CheckpointError, workers_from_args
     from .spec import parse_specs
-    from .tournament import Checkpoint, CheckpointError, Tournament
+    from .tournament import Checkpoint, Tournament
 
     rules = rules_from_args(args)
     if not args.bots and not args.bot:

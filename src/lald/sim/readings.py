@@ -19,12 +19,11 @@ import csv
 import dataclasses
 import io
 import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .batch import chunks, run_batches
+from .batch import ResultsDirectory, chunks, run_batches
 from .measure import COLUMN, COLUMNS, SESSION_COLUMN, SESSION_COLUMNS, Plan, ReadingsJob, Row, tables_of
 from .reading import Reading, parse_readings
 from .summary import summarize
@@ -40,70 +39,26 @@ FIRST = "first"
 Progress = Callable[[int, int], None]
 
 
-class CheckpointError(ValueError):
-    """A results directory that holds another set-up, or unreadable results."""
-
-
-class Checkpoint:
+class Checkpoint(ResultsDirectory):
     """A results directory: ``readings.json`` (the set-up) and ``batches.jsonl`` (one
-    finished batch per line, appended and flushed as each finishes)."""
+    finished batch per line)."""
+
+    IDENTITY = IDENTITY
+    JOURNAL = CHECKPOINT
+    OTHER = "the results of another set-up (readings, bots, seed or unit differ)"
 
     def __init__(self, directory: Path, plan: Plan, fresh: bool = False) -> None:
-        self.directory = directory
-        self.path = directory / CHECKPOINT
-        directory.mkdir(parents=True, exist_ok=True)
-        identity_path = directory / IDENTITY
-        identity = plan.identity()
-        if identity_path.exists() and not fresh:
-            try:
-                stored = json.loads(identity_path.read_text(encoding="utf-8"))
-            except ValueError:
-                raise CheckpointError(f"{identity_path} is not JSON: use --fresh to start over") from None
-            if stored != identity:
-                raise CheckpointError(
-                    f"{directory} holds the results of another set-up (readings, bots, seed or "
-                    "unit differ): use another --out, or --fresh to start over")
-        elif self.path.exists() and not fresh:
-            raise CheckpointError(f"{directory} holds results without {IDENTITY}: use --fresh to start over")
-        identity_path.write_text(json.dumps(identity, indent=2) + "\n", encoding="utf-8")
-        if fresh and self.path.exists():
-            self.path.unlink()
+        self.plan = plan
         self.batches: list[dict[str, Any]] = []
-        self._load(plan)
-        self._file = self.path.open("a", encoding="utf-8")
+        super().__init__(directory, plan.identity(), fresh)
 
-    def _load(self, plan: Plan) -> None:
-        if not self.path.exists():
-            return
-        good = 0
-        with self.path.open("rb") as f:
-            for raw in f:
-                try:
-                    result = json.loads(raw)
-                    ri, ti, first, stop = result["batch"]
-                    if (not raw.endswith(b"\n") or not 0 <= ri < len(plan.readings)
-                            or not 0 <= ti < len(plan.tables) or not isinstance(result["deals"], list)):
-                        raise ValueError
-                except (ValueError, KeyError, TypeError):
-                    break  # a line cut short by a hard kill: its batch is played again
-                self.batches.append(result)
-                good += len(raw)
-        with self.path.open("r+b") as f:
-            f.truncate(good)
+    def valid(self, result: Any) -> bool:
+        ri, ti, _first, _stop = result["batch"]
+        return (0 <= ri < len(self.plan.readings) and 0 <= ti < len(self.plan.tables)
+                and isinstance(result["deals"], list))
 
-    def add(self, result: dict[str, Any]) -> None:
-        """Record one finished batch."""
+    def keep(self, result: Any) -> None:
         self.batches.append(result)
-        self._file.write(json.dumps(result, separators=(",", ":")) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        """Flush to disk and close."""
-        if self._file.closed:
-            return
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
 
 
 @dataclasses.dataclass

@@ -59,10 +59,10 @@ def register(sub: Any) -> None:
 def cmd_readings(args: argparse.Namespace) -> None:
     """Run the readings the flags name, print the overview and write the files."""
     from ..args import fail
-    from .batch import BackendError, with_progress, workers_from_args
+    from .batch import BackendError, CheckpointError, with_progress, workers_from_args
     from .measure import Plan, tables_of
     from .reading import STANDARD, parse_reading, parse_readings
-    from .readings import FIRST, Checkpoint, CheckpointError, deals_in, per_table, run
+    from .readings import FIRST, Checkpoint, deals_in, per_table, run
 
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
     if not texts:

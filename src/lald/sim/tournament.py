@@ -35,7 +35,6 @@ import hashlib
 import json
 import multiprocessing
 import multiprocessing.util
-import os
 import random
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -43,7 +42,7 @@ from typing import Any
 
 from ..bots.external import DEFAULT_TIMEOUT, POOL, ExternalBot
 from ..core import Rules, State
-from .batch import run_batches
+from .batch import ResultsDirectory, run_batches
 from .play import play_deal
 from .spec import BotSpec
 from .stats import LogHistogram
@@ -174,65 +173,24 @@ def play_groups(
 # -- the checkpoint ---------------------------------------------------------------------
 
 
-class CheckpointError(ValueError):
-    """A results directory that holds another tournament, or unreadable results."""
-
-
-class Checkpoint:
+class Checkpoint(ResultsDirectory):
     """A results directory: ``tournament.json`` (what is played) and ``deals.jsonl``
-    (one finished group per line, appended and flushed as each finishes)."""
+    (one finished group per line)."""
+
+    IDENTITY = IDENTITY
+    JOURNAL = CHECKPOINT
+    OTHER = "another tournament"
 
     def __init__(self, directory: Path, t: Tournament, fresh: bool = False) -> None:
-        self.directory = directory
-        self.path = directory / CHECKPOINT
-        directory.mkdir(parents=True, exist_ok=True)
-        identity_path = directory / IDENTITY
-        if identity_path.exists() and not fresh:
-            try:
-                stored = json.loads(identity_path.read_text(encoding="utf-8"))
-            except ValueError:
-                raise CheckpointError(f"{identity_path} is not JSON") from None
-            if stored != t.identity():
-                raise CheckpointError(
-                    f"{directory} holds another tournament: use another --out, or --fresh to start over")
-        elif self.path.exists() and not fresh:
-            raise CheckpointError(f"{directory} holds results without {IDENTITY}: use --fresh to start over")
-        identity_path.write_text(json.dumps(t.identity(), indent=2) + "\n", encoding="utf-8")
-        if fresh and self.path.exists():
-            self.path.unlink()
+        self.rotations = t.rotations
         self.done: dict[int, GroupResult] = {}
-        self._load(t)
-        self._file = self.path.open("a", encoding="utf-8")
+        super().__init__(directory, t.identity(), fresh)
 
-    def _load(self, t: Tournament) -> None:
-        if not self.path.exists():
-            return
-        good = 0
-        with self.path.open("rb") as f:
-            for raw in f:
-                try:
-                    result = json.loads(raw)
-                    group = result["group"]
-                    if not raw.endswith(b"\n") or len(result["rotations"]) != t.rotations:
-                        raise ValueError
-                except (ValueError, KeyError, TypeError):
-                    break  # a line cut short by a hard kill: the group is played again
-                self.done[group] = result
-                good += len(raw)
-        with self.path.open("r+b") as f:
-            f.truncate(good)
+    def valid(self, result: Any) -> bool:
+        return isinstance(result["group"], int) and len(result["rotations"]) == self.rotations
 
-    def add(self, result: GroupResult) -> None:
-        """Record one finished group."""
+    def keep(self, result: Any) -> None:
         self.done[result["group"]] = result
-        self._file.write(json.dumps(result, separators=(",", ":")) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        """Flush to disk and close."""
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
 
 
 def run(
