@@ -18,8 +18,9 @@ JS = Path(lald.web.__file__).parent / "static" / "js" / "i18n.js"
 COUNTS = [0, 1, 2, 3, 5, 11, 21, 100, 1000000, -1, -2, "1.0", "0.7", "2.5"]
 
 RUNNER = """
+import { readFileSync } from "node:fs";
 import { useCatalog, t, plural } from "./i18n.mjs";
-const [catalogs, counts] = JSON.parse(process.argv[2]);
+const [catalogs, counts] = JSON.parse(readFileSync(process.argv[2], "utf-8"));
 const out = {};
 for (const [lang, messages] of Object.entries(catalogs)) {
   useCatalog(lang, messages);
@@ -42,7 +43,9 @@ def test_the_page_and_the_terminal_choose_the_same_plural_forms(tmp_path: Path) 
     (tmp_path / "i18n.mjs").write_text(JS.read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "run.mjs").write_text(RUNNER, encoding="utf-8")
     catalogs = {lang: messages("en") | messages(lang) for lang in LANGUAGES}
-    out = subprocess.run(["node", "run.mjs", json.dumps([catalogs, COUNTS])], cwd=tmp_path,
+    # in a file: the four catalogs are longer than one command-line argument may be (128 KiB)
+    (tmp_path / "input.json").write_text(json.dumps([catalogs, COUNTS]), encoding="utf-8")
+    out = subprocess.run(["node", "run.mjs", "input.json"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=60, check=True)
     page = json.loads(out.stdout)
     for lang in LANGUAGES:
