@@ -332,8 +332,8 @@ async def api_review(request: Request) -> Response:
     key = (table.id, deal, seat)
     progress = reviews.ask(key, state)
     if progress.status == "busy":
-        return refuse(503, "the expert is busy with other reviews: try again in a minute",
-                      **{"Retry-After": "60"})
+        return JSONResponse({"error": "the expert is busy with other reviews: try again in a minute",
+                             "busy": True}, status_code=503, headers={"Retry-After": "60"})
     if progress.status == "failed":
         return refuse(503, f"the review could not be made: {progress.reason}", **{"Retry-After": "5"})
     if progress.review is None:
