@@ -151,7 +151,8 @@ def test_one_review_at_a_time_from_a_bounded_queue(review_client: TestClient,
     assert review_client.get(url + "2").json()["ahead"] == 2
     busy = review_client.get(url + "3")
     assert busy.status_code == 503 and busy.headers["Retry-After"]
-    assert busy.json() == {"error": "the expert is busy with other reviews: try again in a minute", "busy": True}
+    assert busy.json() == {"error": "the expert is busy with other reviews: try again in a minute",
+                           "busy": True}
     release.set()
     for seat in (0, 1, 2, 3):
         body, _ = review(review_client, url + str(seat))
