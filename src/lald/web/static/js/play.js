@@ -543,7 +543,8 @@ function renderSettlement() {
   if (chips) html += `<p class="small">${escapeHtml(t("web_settle_pot", { pot: result.pot_after }))}</p>`;
   const lines = entries.filter((e) => e.deal === deal && e.kind === "settle").flatMap((e) => e.lines || [e.text]);
   if (lines.length) {
-    html += `<details><summary>${escapeHtml(t("web_settle_how"))}</summary>`
+    // In the lesson the counting is part of what is taught: shown open.
+    html += `<details${frame.table.lesson ? " open" : ""}><summary>${escapeHtml(t("web_settle_how"))}</summary>`
       + lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("") + `</details>`;
   }
   for (const e of entries.filter((x) => x.deal === deal && (x.kind === "winner" || x.kind === "tie"))) {
