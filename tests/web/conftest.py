@@ -1,6 +1,6 @@
 """Helpers for the web tests: an app with instant bots, sockets that never hang, a
-real ``lald serve`` process on 127.0.0.1, and for the browser tests one such server and
-one Chromium shared by the whole run (helpers in ``pages.py``)."""
+real ``lald serve`` process on 127.0.0.1, and for the browser tests one such server for
+the whole run and one Chromium per module (helpers in ``pages.py``)."""
 
 from __future__ import annotations
 
@@ -264,9 +264,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless."""
+    """Debian's Chromium, headless, for one test module (Playwright's synchronous API runs an
+    event loop while it is open, which tests after it must not find running)."""
     from playwright.sync_api import sync_playwright
 
     from .pages import ARGS, ARTIFACTS

@@ -1,5 +1,5 @@
 """The browser table as people meet it: Playwright driving Debian's Chromium against a real
-``lald serve`` on 127.0.0.1 (one server and one browser for the whole run: conftest.py).
+``lald serve`` on 127.0.0.1 (one server for the whole run, one browser per module: conftest.py).
 
 Seats that the test plays from Python join over the websocket (:class:`Seat`), so any
 seat of a table can be opened in a page at the moment it has something to show (a claim,

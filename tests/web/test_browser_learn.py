@@ -4,7 +4,7 @@ move refused with nothing changed, play waiting for a note to be read, the rules
 away, the settlement explained, the offer of a normal deal); and the expert's review in
 the replay viewer of a finished deal (progress, the costliest decisions marked, each
 beside its move, errors in words). Pages are checked by axe-core at 1280×800 and 390×844;
-screenshots go to ``artifacts/``. The server and the browser are the run's (conftest.py)."""
+screenshots go to ``artifacts/``. The server and the browser are shared (conftest.py)."""
 
 from __future__ import annotations
 
@@ -140,6 +140,13 @@ def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: s
     if first:
         page.screenshot(path=str(ARTIFACTS / "web-lesson-end.png"), full_page=True)
         audit(page, "the lesson's settlement")
+        # Its replay names the lesson's players, and offers the learner's own review first.
+        with page.context.expect_page() as opened:
+            page.locator("#settlement a", has_text=catalog.t("web_replay")).click()
+        replay = opened.value
+        expect(replay.locator(".replay-hands .row .nm")).to_have_text(default_names(catalog, 5))
+        expect(replay.locator("#review-seat")).to_have_value("0")
+        replay.close()
     lesson_url = page.url
     tab_to(page, "#lesson-play")
     page.keyboard.press("Enter")

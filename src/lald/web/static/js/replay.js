@@ -12,6 +12,7 @@ let review = null;
 let asking = null;  // the seat whose review is being asked for
 let tableId = null;
 let dealNo = null;
+let lessonNames = false;
 
 function fail(message) {
   $("load-error").textContent = message;
@@ -21,6 +22,7 @@ function fail(message) {
 async function load() {
   if (!text.trim()) { fail(t("web_replay_empty")); return; }
   const query = new URLSearchParams({ lang });
+  if (lessonNames) names = t("default_names").split(",").map((n) => n.trim());
   for (const name of names || []) query.append("name", name || "");
   let response;
   let body;
@@ -263,7 +265,7 @@ function go(i) {
   draw();
 }
 
-$("load").addEventListener("click", () => { text = $("record").value; at = 0; names = null; load(); });
+$("load").addEventListener("click", () => { text = $("record").value; at = 0; names = null; lessonNames = false; load(); });
 $("review-start").addEventListener("click", () => askReview(Number($("review-seat").value)));
 $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(at - 1));
@@ -271,7 +273,7 @@ $("next").addEventListener("click", () => go(at + 1));
 $("last").addEventListener("click", () => go(Infinity));
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
-  if (file) { text = await file.text(); $("record").value = text; at = 0; names = null; load(); }
+  if (file) { text = await file.text(); $("record").value = text; at = 0; names = null; lessonNames = false; load(); }
 });
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
@@ -300,7 +302,12 @@ if (params.get("table") && deal !== null) {
   const [summary, record] = await Promise.all([
     fetch(`/api/tables/${encodeURIComponent(tableId)}`), fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${encodeURIComponent(deal)}/record`),
   ]);
-  if (summary.ok) names = (await summary.json()).seats.map((s) => s.name);
+  if (summary.ok) {
+    const found = await summary.json();
+    // A lesson's players have the catalog's names, as at its table (in the page's language).
+    lessonNames = Boolean(found.lesson);
+    names = found.seats.map((s) => s.name);
+  }
   if (record.ok) { text = await record.text(); load(); }
   else fail((await record.json()).error);
 }
