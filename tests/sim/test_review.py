@@ -309,13 +309,36 @@ def test_a_review_reads_in_every_language(lang: str) -> None:
     catalog = Catalog(lang)
     lines = review_lines(review, catalog)
     assert lines[0] == catalog.t("review_title", name=catalog.t("seat_name", seat=1),
-                                 preset="survivor", players=5, worlds=30, seed=0)
+                                 preset=catalog.t("review_preset_survivor"), players=5, worlds=30, seed=0)
     assert catalog.t("review_summary") in lines
     assert all("{" not in line for line in lines)
     if lang != "en":
         assert lines != review_lines(review, Catalog("en"))
     data = review_json(review, catalog)
     assert json.loads(json.dumps(data)) == data
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_moves_are_counted_from_one_and_the_preset_is_named_in_words(lang: str) -> None:
+    """Seen in the terminal: "Action 7" counted from 0, the title gave the preset's
+    identifier ("survivor"), and "Spieler"/"jugadores" in the title."""
+    state = _played(Rules.make("last-capture"), 7, level="random")
+    review = review_deal(state, 1, worlds=20)
+    catalog = Catalog(lang)
+    lines = review_lines(review, catalog)
+    title = lines[0]
+    assert "last-capture" not in title and catalog.t("review_preset_last_capture") in title
+    assert not any(word in title for word in ("Spieler", "jugadores", "jogadores", " players"))
+    first = review.decisions[0]
+    key = "review_forced" if first.verdict is Verdict.FORCED else f"review_{first.kind.value}"
+    heading = next(line for line in lines[3:] if line.strip())
+    number = catalog.t(key, number=first.at + 1, move="§").split("§")[0].rstrip(":")
+    assert heading.startswith(number), (heading, first.at)
+    if review.costliest:
+        d = review.decisions[review.costliest[0]]
+        place = next(line for line in lines if line.startswith("1. "))
+        words = catalog.t("review_costly", place=1, number=d.at + 1, cost="§", verdict="", reason="")
+        assert place.startswith(words.split("§")[0])
 
 
 # -- the command ---------------------------------------------------------------------------

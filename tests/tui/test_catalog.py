@@ -76,11 +76,11 @@ def test_the_issues_plural_mistakes_are_gone() -> None:
 _GENDERED = {
     # role words that take a person's gender, next to a name
     "pt": ("o distribuidor", "o último", "a última com", "pronto", "jogador ", "o próximo jogador",
-           "Bem-vindo", "o próximo jogar"),
+           "Bem-vindo", "o próximo jogar", "jogadores"),
     "de": ("der Geber", "den Geber", "als Letzter", "Letzter mit", "jeder andere", "jeder gibt",
-           "nächste Spieler", "der Nächste"),
+           "nächste Spieler", "der Nächste", "Spieler"),
     "es": ("el repartidor", "al repartidor", "el último", "listo", "siguiente jugador",
-           "Bienvenido", "el superviviente", "juegue el siguiente"),
+           "Bienvenido", "el superviviente", "juegue el siguiente", "jugadores"),
 }
 
 

@@ -390,8 +390,8 @@ def test_in_a_hot_seat_game_each_person_reviews_their_own_seat(tmp_path: Path) -
         assert isinstance(review, ReviewScreen) and review.seat == 1
         await _until_done(pilot, review)
         assert review.lines == expected
-        assert review.lines[0] == EN.t("review_title", name="Ben", preset="survivor", players=3,
-                                       worlds=WORLDS, seed=0)
+        assert review.lines[0] == EN.t("review_title", name="Ben", preset=EN.t("review_preset_survivor"),
+                                       players=3, worlds=WORLDS, seed=0)
 
     run(app, body)
 

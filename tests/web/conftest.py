@@ -1,5 +1,6 @@
 """Helpers for the web tests: an app with instant bots, sockets that never hang, a
-real ``lald serve`` process on 127.0.0.1."""
+real ``lald serve`` process on 127.0.0.1, and for the browser tests one such server for
+the whole run and one Chromium per module (helpers in ``pages.py``)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
@@ -27,6 +28,9 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from lald.web.app import create_app
 from lald.web.hub import Hub
 from lald.web.tables import Settings
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, WebSocketRoute
 
 FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000)
 
@@ -241,3 +245,70 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'lald.db'}"
     server: Postgres = request.getfixturevalue("postgres")
     return server.database()
+
+
+# -- the browser tests: one server and one browser for the whole run ------------------------
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``lald serve`` with fast bots and a quick review, for every browser test."""
+    from .pages import FAST
+
+    tmp = tmp_path_factory.mktemp("browser")
+    s = Server(f"sqlite:///{tmp / 'browser.db'}", *FAST, log=tmp / "server.log")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, for one test module (Playwright's synchronous API runs an
+    event loop while it is open, which tests after it must not find running)."""
+    from playwright.sync_api import sync_playwright
+
+    from .pages import ARGS, ARTIFACTS
+
+    chromium = shutil.which("chromium")
+    assert chromium, "the browser test needs Debian's chromium: apt-get install chromium"
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Open a URL in a fresh context; at the end, no page may have logged an error."""
+    from .pages import DESKTOP
+
+    contexts = []
+    errors: list[str] = []
+
+    def make(url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-GB",
+             init: str | None = None, route: Callable[[WebSocketRoute], Any] | None = None) -> Page:
+        context = browser.new_context(viewport=viewport, locale=locale)
+        contexts.append(context)
+        if init:
+            context.add_init_script(init)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        if route is not None:
+            page.route_web_socket(lambda url: url.endswith("/ws"), route)
+        page.goto(url)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    # Reconnection attempts to a server that is down are refused, as they should be, and a
+    # refused request (a bad record, a busy expert) is the page's to explain, which the
+    # tests check.
+    expected = ("ERR_CONNECTION_REFUSED", "WebSocket", "the server responded with a status of 4",
+                "the server responded with a status of 503")
+    assert not [e for e in errors if not any(x in e for x in expected)], errors

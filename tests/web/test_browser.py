@@ -1,5 +1,5 @@
 """The browser table as people meet it: Playwright driving Debian's Chromium against a real
-``lald serve`` on 127.0.0.1 (one server and one browser for the whole module).
+``lald serve`` on 127.0.0.1 (one server for the whole run, one browser per module: conftest.py).
 
 Seats that the test plays from Python join over the websocket (:class:`Seat`), so any
 seat of a table can be opened in a page at the moment it has something to show (a claim,
@@ -13,16 +13,13 @@ import contextlib
 import json
 import random
 import re
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_playwright
+from playwright.sync_api import Page, WebSocketRoute, expect
 from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
@@ -30,153 +27,24 @@ from lald.core import Card
 from lald.i18n import Catalog
 
 from .conftest import Server, create
+from .pages import (
+    ARTIFACTS,
+    DESKTOP,
+    NARROW,
+    PHONE,
+    Opener,
+    audit,
+    on_screen,
+    settled,
+    shown,
+    sideways,
+    wait_my_turn_or_over,
+    wait_version,
+)
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--no-first-run"]
 LOCALES = ["en-GB", "de-DE", "pt-PT", "es-ES", "en-US"]
-PHONE = {"width": 390, "height": 844}
-NARROW = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 800}
 EN = Catalog("en")
-# Bots act at once, so a deal against them takes seconds.
-FAST = ("--bot-delay", "0.05", "--claim-window", "0.3", "--deal-pause", "0.5")
-
-
-# -- the server, the browser, pages --------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("browser")
-    s = Server(f"sqlite:///{tmp / 'browser.db'}", *FAST, log=tmp / "server.log")
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "the browser test needs Debian's chromium: apt-get install chromium"
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, args=ARGS)
-        yield b
-        b.close()
-
-
-Opener = Callable[..., Page]
-
-
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[Opener]:
-    """Open a URL in a fresh context; at the end, no page may have logged an error."""
-    contexts = []
-    errors: list[str] = []
-
-    def make(url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-GB",
-             init: str | None = None, route: Callable[[WebSocketRoute], Any] | None = None) -> Page:
-        context = browser.new_context(viewport=viewport, locale=locale)
-        contexts.append(context)
-        if init:
-            context.add_init_script(init)
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        if route is not None:
-            page.route_web_socket(lambda url: url.endswith("/ws"), route)
-        page.goto(url)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    # Reconnection attempts to a server that is down are refused, as they should be, and a
-    # refused request (a bad record) is the page's to explain, which the tests check.
-    expected = ("ERR_CONNECTION_REFUSED", "WebSocket", "the server responded with a status of 4")
-    assert not [e for e in errors if not any(x in e for x in expected)], errors
-
-
-def shown(page: Page) -> dict[str, Any]:
-    """What the page says it shows: version, seat to move, deal over."""
-    data: dict[str, Any] = page.evaluate(
-        "() => ({v: Number(document.body.dataset.v ?? -1), mover: document.body.dataset.toMove,"
-        " over: document.body.dataset.over === '1'})")
-    return data
-
-
-def wait_version(page: Page, v: int) -> None:
-    page.wait_for_function(f"() => Number(document.body.dataset.v ?? -1) >= {v}", timeout=10_000)
-
-
-def wait_my_turn_or_over(page: Page, timeout: float = 20_000) -> None:
-    page.wait_for_function(
-        "() => document.body.dataset.over === '1' || document.querySelector('#moves button.move.turn')",
-        timeout=timeout)
-
-
-def settled(page: Page, quiet: float = 1.0) -> int:
-    """The table's version once it has not changed for ``quiet`` seconds (the bots are done
-    with their claims and wait for this page)."""
-    v, since = shown(page)["v"], time.monotonic()
-    while time.monotonic() - since < quiet:
-        page.wait_for_timeout(100)
-        now = shown(page)["v"]
-        if now != v:
-            v, since = now, time.monotonic()
-    return int(v)
-
-
-def audit(page: Page, what: str) -> None:
-    """axe-core on the page as it is, at 1280×800 and at 390×844: no serious or critical
-    violation (the viewport is put back afterwards)."""
-    before = page.viewport_size
-    found = []
-    for size in (DESKTOP, PHONE):
-        page.set_viewport_size(size)
-        # A page at rest: transient effects (the laugh, a move's marks) have played out.
-        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')",
-                               timeout=6_000)
-        response = Axe().run(page).response
-        for v in response["violations"]:
-            if v["impact"] in ("serious", "critical"):
-                found.append(f"{what} at {size['width']}×{size['height']}: {v['id']} ({v['impact']}): "
-                             f"{v['help']} — {[n['target'] for n in v['nodes']][:4]}")
-    if before:
-        page.set_viewport_size(before)
-    assert not found, "\n".join(found)
-
-
-def on_screen(page: Page, selector: str) -> bool:
-    """Whether the element lies wholly inside the viewport and inside every scrolled box
-    around it (so it can be seen without scrolling anything)."""
-    result: bool = page.evaluate(
-        """(sel) => {
-          const el = document.querySelector(sel);
-          const r = el.getBoundingClientRect();
-          const inside = r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
-            && r.right <= innerWidth;
-          if (!inside) return false;
-          for (let p = el.parentElement; p; p = p.parentElement) {
-            const style = getComputedStyle(p);
-            if (!/(auto|scroll|hidden)/.test(style.overflowY + style.overflowX)) continue;
-            const c = p.getBoundingClientRect();
-            if (r.top < c.top - 1 || r.bottom > c.bottom + 1 || r.left < c.left - 1
-                || r.right > c.right + 1) return false;
-          }
-          return true; }""",
-        selector)
-    return result
-
-
-def sideways(page: Page) -> int:
-    """How far the page scrolls sideways (0: not at all)."""
-    width: int = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
-    return width
 
 
 # -- seats played from Python ---------------------------------------------------------------

@@ -4,7 +4,8 @@ included) into every websocket message type and every API body.
 
 Over the websocket: every message is answered, the socket stays open, no answer is an
 ``internal`` error, and a message refused with an ``error`` changed nothing at the table.
-Over HTTP: no 5xx, every 4xx a one-line reason, and a refusal changes nothing.
+Over HTTP (the lobby, lessons, hosts, records, reviews): no 5xx (but a review's 503 when the
+expert is busy), every 4xx a one-line reason, and a refusal changes nothing.
 
 The number of examples is fixed here (not by the Hypothesis profile), so the suite's time
 stays a few seconds whatever the profile.
@@ -14,9 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +32,7 @@ from lald.web.tables import Settings
 from .conftest import create, hub_of, recv
 
 FUZZ = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False,
-                create_burst=1e9, ws_burst=1e9, ws_rate=1e9)
+                create_burst=1e9, ws_burst=1e9, ws_rate=1e9, review_worlds=2)
 EXAMPLES = 200
 CHARS = st.characters(codec=None, categories=None)  # every code point, surrogates included
 ODD = st.sampled_from(["\u202e", "\x00", "\ud800", "\udfff", "\uffff", "𝔘", "🂡", "\u0301", "Q" * 2000, ""])
@@ -116,7 +119,7 @@ MESSAGES = {
                         st.just({"seat": 0, "type": "trail", "card": "QS"}),
                         ["seat", "type", "card", "play", "take", "cards"])))),
     "next_deal": fields([]), "take": fields([]), "leave": fields([]), "lang": fields(["lang"]),
-    "ping": fields([]),
+    "ping": fields([]), "go_on": fields([]),
 }
 MESSAGE = weighted(
     *[(2, st.builds(lambda d, k=kind: d | {"type": k}, s)) for kind, s in MESSAGES.items()],
@@ -136,13 +139,19 @@ def fuzz_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient
 
 
 class Seat:
-    """A person's page at a table of people and bots, kept open across the examples."""
+    """A person's page at a table of people and bots (or the learner's, at a lesson), kept
+    open across the examples."""
 
-    def __init__(self, client: TestClient, stack: contextlib.ExitStack) -> None:
-        data = create(client, 2)
-        self.table = hub_of(client).tables[data["table"]["id"]]
+    def __init__(self, client: TestClient, stack: contextlib.ExitStack, lesson: bool = False) -> None:
+        if lesson:
+            made = client.post("/api/lessons", json={}).json()
+            table_id, token = made["table"]["id"], made["token"]
+        else:
+            data = create(client, 2)
+            table_id, token = data["table"]["id"], data["seats"][0]["token"]
+        self.table = hub_of(client).tables[table_id]
         self.ws: WebSocketTestSession = stack.enter_context(client.websocket_connect("/ws"))
-        self.ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
+        self.ws.send_json({"type": "join", "token": token})
         assert recv(self.ws)["type"] == "welcome"
         self.client = client
         self.pings = 0
@@ -170,6 +179,12 @@ def seat(fuzz_client: TestClient) -> Iterator[Seat]:
         yield Seat(fuzz_client, stack)
 
 
+@pytest.fixture(scope="module")
+def learner(fuzz_client: TestClient) -> Iterator[Seat]:
+    with contextlib.ExitStack() as stack:
+        yield Seat(fuzz_client, stack, lesson=True)
+
+
 def _answered(seat: Seat, text: str) -> None:
     before = seat.snapshot()
     replies = seat.send(text)
@@ -188,6 +203,14 @@ def test_any_websocket_message_is_answered_and_the_socket_stays_open(seat: Seat,
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(message=weighted((3, MESSAGE), (1, st.just({"type": "go_on"})),
+                        (2, st.builds(lambda a: {"type": "act", "v": 1, "action": a}, ACTION))))
+def test_any_message_at_a_lesson_is_answered_and_a_refusal_changes_nothing(learner: Seat,
+                                                                            message: Any) -> None:
+    _answered(learner, dumps(message))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=st.one_of(st.text(CHARS, max_size=200), st.builds(
     lambda n, c: c * n, st.integers(1, 9000), st.sampled_from(["[", "{", '{"a":', '"', "\\"]))))
 def test_any_websocket_text_is_answered(seat: Seat, text: str) -> None:
@@ -195,13 +218,13 @@ def test_any_websocket_text_is_answered(seat: Seat, text: str) -> None:
 
 
 def _refused_in_words(client: TestClient, path: str, body: bytes, media: str = "application/json") -> int:
-    before = client.get("/api/tables").json()
+    before = client.get("/api/tables").json(), len(hub_of(client).tables)
     r = client.post(path, content=body, headers={"Content-Type": media})
     assert r.status_code < 500, (path, body[:200], r.text)
     if r.status_code >= 400:
         error = r.json()["error"]
         assert isinstance(error, str) and error and "\n" not in error, error
-        assert client.get("/api/tables").json() == before
+        assert (client.get("/api/tables").json(), len(hub_of(client).tables)) == before
     return r.status_code
 
 
@@ -247,6 +270,49 @@ def test_any_record_to_replay_is_answered_in_words(fuzz_client: TestClient, body
     _refused_in_words(fuzz_client, "/api/replay", dumps(body).encode())
 
 
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=weighted((2, ANY), (2, fields(["name", "lang", "seats", "preset"])), (1, st.just({}))))
+def test_any_lesson_request_is_answered_in_words(fuzz_client: TestClient, body: Any) -> None:
+    status = _refused_in_words(fuzz_client, "/api/lessons", dumps(body).encode())
+    assert (status == 201) == (body == {}), (body, status)
+
+
+_FINISHED: list[str] = []
+
+
+def _finished_table(client: TestClient) -> str:
+    """A table of bots whose first deal is over."""
+    if not _FINISHED:
+        seats = [{"human": False, "level": "random"}] * 3
+        table = client.post("/api/tables", json={"players": 3, "seats": seats}).json()["table"]["id"]
+        while client.get(f"/api/tables/{table}/deals/0/record").status_code != 200:
+            time.sleep(0.02)
+        _FINISHED.append(table)
+    return _FINISHED[0]
+
+
+QUERY = st.one_of(TEXT, st.sampled_from(["0", "1", "2", "3", "01", "-1", "1.0", " 1", "١", "99"]))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(deal=st.one_of(TEXT, st.sampled_from(["0", "1", "00", "99999", "-1"])),
+       seat=st.one_of(st.none(), QUERY),
+       lang=st.one_of(st.none(), st.sampled_from(["en", "de", "pt", "es", "xx", ""]), TEXT),
+       real=st.booleans())
+def test_any_review_request_is_answered_in_words(fuzz_client: TestClient, deal: str, seat: str | None,
+                                                 lang: str | None, real: bool) -> None:
+    table = _finished_table(fuzz_client) if real else "nosuchtable"
+    params = {k: v for k, v in (("seat", seat), ("lang", lang)) if v is not None}
+    try:
+        r = fuzz_client.get(f"/api/tables/{table}/deals/{quote(deal, safe='')}/review", params=params)
+    except UnicodeEncodeError:  # a lone surrogate cannot be sent in a URL at all
+        return
+    assert r.status_code in (200, 202, 400, 404, 503), (deal, params, r.status_code, r.text)
+    if r.status_code >= 400:
+        error = r.json()["error"]
+        assert isinstance(error, str) and error and "\n" not in error, error
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(["/api/host", "/api/host/reissue", "/api/host/close"]),
        body=fields(["token", "seat"]), real=st.booleans())
@@ -267,7 +333,7 @@ def _host_token(client: TestClient) -> str:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(path=st.sampled_from(["/api/tables", "/api/replay", "/api/host"]),
+@given(path=st.sampled_from(["/api/tables", "/api/replay", "/api/host", "/api/lessons"]),
        body=st.one_of(st.binary(max_size=300), st.text(CHARS, max_size=200).map(
            lambda t: t.encode("utf-8", "surrogatepass"))),
        media=st.sampled_from(["application/json", "text/plain", "application/json; charset=latin-1"]))

@@ -105,6 +105,22 @@ def verdict_text(verdict: Verdict, catalog: Catalog) -> str:
     return catalog.t(f"review_verdict_{verdict.value}")
 
 
+def preset_text(preset: str, catalog: Catalog) -> str:
+    """A preset's name in words (``review_preset_*``), never its identifier.
+
+    >>> preset_text("last-capture", Catalog("en"))
+    'last capture (the prize to the last capture)'
+    """
+    return catalog.t("review_preset_" + preset.replace("-", "_"))
+
+
+def move_number(decision: Decision) -> int:
+    """The decision's number as a person counts the deal's moves, from 1: the move made
+    at a turn (or the move a claim window came before) is the deal's move of that number,
+    as the replay viewer numbers its steps."""
+    return decision.at + 1
+
+
 def _interval(e: Estimate, catalog: Catalog) -> str:
     return catalog.t("review_interval", low=number(e.low, catalog), high=number(e.high, catalog))
 
@@ -115,11 +131,11 @@ def review_lines(review: Review, catalog: Catalog, names: Sequence[str] | None =
     t = catalog.t
     n = review.rules.players
     who = seat_names(n, review.seat, catalog, names)
-    lines = [t("review_title", name=who[review.seat], preset=review.rules.preset, players=n,
-               worlds=review.worlds, seed=review.seed),
+    lines = [t("review_title", name=who[review.seat], preset=preset_text(review.rules.preset, catalog),
+               players=n, worlds=review.worlds, seed=review.seed),
              t(f"review_unit_{review.unit}"), ""]
     for d in review.decisions:
-        number_ = d.at
+        number_ = move_number(d)
         if d.verdict is Verdict.FORCED:
             lines.append(t("review_forced", number=number_, move=move_text(d.made, catalog)))
             continue
@@ -160,7 +176,7 @@ def review_lines(review: Review, catalog: Catalog, names: Sequence[str] | None =
     lines.append(t("review_costliest"))
     for place, i in enumerate(review.costliest, 1):
         d = review.decisions[i]
-        lines.append(t("review_costly", place=place, number=d.at,
+        lines.append(t("review_costly", place=place, number=move_number(d),
                        cost=number(d.cost.mean, catalog, sign=False),
                        verdict=verdict_text(d.verdict, catalog),
                        reason=reason_text(d, catalog, names) or ""))
@@ -208,5 +224,5 @@ def review_json(review: Review, catalog: Catalog, names: Sequence[str] | None = 
     }
 
 
-__all__ = ["decision_json", "glyphs", "move_text", "number", "reason_text", "review_json",
-           "review_lines", "seat_names", "verdict_text"]
+__all__ = ["decision_json", "glyphs", "move_number", "move_text", "number", "preset_text", "reason_text",
+           "review_json", "review_lines", "seat_names", "verdict_text"]

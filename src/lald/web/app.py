@@ -37,12 +37,23 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..i18n import LANGUAGES, messages
+from ..i18n import LANGUAGES, Catalog, messages
 from ..record import Record, RecordError
 from ..store import Store
-from .hub import MAX_NAME, Hub, LobbyError, RequestError, _depth, host_answer, parse_json, seat_links
+from .hub import (
+    MAX_NAME,
+    Hub,
+    LobbyError,
+    RequestError,
+    _depth,
+    host_answer,
+    lesson_answer,
+    parse_json,
+    seat_links,
+)
 from .openapi import spec
 from .replay import replay_frames
+from .reviews import Reviews
 from .tables import Buckets, Conn, Settings
 
 log = logging.getLogger("lald.web")
@@ -63,6 +74,7 @@ SECURITY_HEADERS = [
 JSON_ONLY = ("application/json",)
 #: The media types each POST takes (any other: 415); a POST elsewhere is a 405.
 MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
+               "/api/lessons": JSON_ONLY,
                "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY}
 
 
@@ -234,6 +246,24 @@ async def api_tables(request: Request) -> Response:
     return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
 
 
+async def api_lessons(request: Request) -> Response:
+    """POST: open a lesson (the teaching deal, for one person); returns the learner's
+    link. Lessons count against the same limit per address as tables."""
+    try:
+        body = await _json_body(request)
+    except RequestError as e:
+        return refuse(400, str(e))
+    if not request.app.state.buckets.take(_client(request)):
+        return refuse(429, "too many tables opened from your address: try again in a few minutes",
+                      **{"Retry-After": "120"})
+    try:
+        table, token = _hub(request).create_lesson(body)
+    except LobbyError as e:
+        return refuse(400, str(e))
+    await table.until_saved()
+    return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
+
+
 def _table_of(request: Request) -> Any:
     return _hub(request).table(request.path_params["table"])
 
@@ -256,7 +286,7 @@ async def api_record(request: Request) -> Response:
     if table is None:
         return refuse(404, "there is no such table")
     text = request.path_params["deal"]
-    deal = int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else MAX_DEAL
+    deal = _deal_of(text)
     await table.until_saved()
     try:
         state = table.record(deal)
@@ -269,6 +299,48 @@ async def api_record(request: Request) -> Response:
             "Content-Disposition": f'attachment; filename="{name}.txt"'})
     return Response(record.dumps(), media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="{name}.json"'})
+
+
+def _deal_of(text: str) -> int:
+    """A deal's number in a path (0-based), or one no table has."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else MAX_DEAL
+
+
+async def api_review(request: Request) -> Response:
+    """The expert's review of one seat's play in a finished deal (docs/review.md): 200
+    with the review once made; 202 with where it stands while it waits or is made (ask
+    again); 503 when the expert is busy or the review failed."""
+    table = _table_of(request)
+    if table is None:
+        return refuse(404, "there is no such table")
+    text = request.path_params["deal"]
+    deal = _deal_of(text)
+    lang = request.query_params.get("lang", "en")
+    if lang not in LANGUAGES:
+        return refuse(400, f"choose a language of {', '.join(LANGUAGES)}")
+    seats = len(table.seats)
+    raw = request.query_params.get("seat", "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 2 and int(raw) < seats):
+        return refuse(400, f"give seat=N, a seat from 0 to {seats - 1}")
+    seat = int(raw)
+    await table.until_saved()
+    try:
+        state = table.record(deal)
+    except KeyError:
+        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal")
+    reviews: Reviews = request.app.state.reviews
+    key = (table.id, deal, seat)
+    progress = reviews.ask(key, state)
+    if progress.status == "busy":
+        return JSONResponse({"error": "the expert is busy with other reviews: try again in a minute",
+                             "busy": True}, status_code=503, headers={"Retry-After": "60"})
+    if progress.status == "failed":
+        return refuse(503, f"the review could not be made: {progress.reason}", **{"Retry-After": "5"})
+    if progress.review is None:
+        return JSONResponse({"status": progress.status, "ahead": progress.ahead, "done": progress.done,
+                             "total": progress.total}, status_code=202, headers={"Retry-After": "1"})
+    names = table.names(Catalog(lang))
+    return JSONResponse({"status": "done"} | reviews.text(key, progress.review, lang, names))
 
 
 def _short(text: str, limit: int = 12) -> str:
@@ -432,23 +504,29 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         hub = Hub(store, settings)
         app.state.hub = hub
         app.state.buckets = Buckets(settings.create_rate, settings.create_burst)
+        reviews = app.state.reviews = Reviews(settings.review_worlds, settings.review_queue)
         hub.restore()
+        reviews.start()
         try:
             yield
         finally:
+            await reviews.close()
             await hub.close()
             store.close()
 
     routes = [
         Route("/", _page("index.html")),
         Route("/play", _page("play.html")),
+        Route("/learn", _page("play.html")),
         Route("/replay", _page("replay.html")),
         Route("/rules", _page("rules.html")),
         Route("/docs/{name}", doc),
         Route("/api/levels", api_levels),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/lessons", api_lessons, methods=["POST"]),
         Route("/api/tables/{table}", api_table),
         Route("/api/tables/{table}/deals/{deal}/record", api_record),
+        Route("/api/tables/{table}/deals/{deal}/review", api_review),
         Route("/api/replay", api_replay, methods=["POST"]),
         Route("/api/i18n/{lang}", api_i18n),
         Route("/api/host", api_host, methods=["POST"]),

@@ -11,12 +11,17 @@ Messages are JSON objects with a ``type``. From the page:
 - ``{"type": "next_deal"}``, ``{"type": "take"}`` (a person takes the seat back from its
   bot), ``{"type": "leave"}`` (the seat's bot plays on), ``{"type": "lang", "lang": L}``,
   ``{"type": "ping"}`` (with ``"id"``, a short text or number, echoed in the ``pong``).
+- ``{"type": "go_on"}``: at a lesson table, the learner has read the lesson's note where
+  play stood still for it (the frame's ``lesson.held``); play goes on.
 - ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
-the new log lines), ``error`` (with a ``code`` and a ``message`` in the page's language;
-nothing changed), ``pong``. A message that cannot be read gets an ``error`` and the
-connection stays open, except in three cases, each told by an ``error`` first:
+the new log lines; at a lesson table the learner's also carry ``lesson``, the lesson's
+words at that moment: :func:`.lesson.lesson_part`), ``error`` (with a ``code`` and a
+``message`` in the page's language; nothing changed; a learner's move other than the
+lesson's is refused with code ``lesson`` and the lesson's sentence naming its move),
+``pong``. A message that cannot be read gets an ``error`` and the connection stays open,
+except in three cases, each told by an ``error`` first:
 ``taken_over`` (the seat was opened on another device, close code 4001), ``reissued`` (the
 host replaced the seat's link, 4002) and ``flooding`` (more messages than
 :attr:`Settings.ws_rate` allows, 1008). A message longer than the server's frame limit
@@ -48,6 +53,7 @@ from ..core import ActionSyntaxError, IllegalActionError, Rules, RulesError, act
 from ..i18n import LANGUAGES, Catalog
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
 from .journal import Journal
+from .lesson import Lesson
 from .tables import Conn, Settings, Table
 
 log = logging.getLogger("lald.web")
@@ -241,7 +247,7 @@ class Hub:
         out = []
         for table in sorted(self.tables.values(), key=lambda t: -t.created):
             await table.until_saved()
-            if table.open:
+            if table.open and table.lesson is None:  # a lesson is one person's: never listed
                 out.append(table.summary())
         return out
 
@@ -291,6 +297,29 @@ class Hub:
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
         return self._add(table), host
+
+    def create_lesson(self, request: Any) -> tuple[Table, str]:
+        """A new lesson table (the teaching deal, :mod:`.lesson`) and the learner's seat
+        token; raise :class:`LobbyError`. A lesson has no host and is listed nowhere.
+
+        Its write is queued: await ``table.until_saved()`` before handing out its link.
+        """
+        if not isinstance(request, dict):
+            raise LobbyError("send a JSON object")
+        if request:
+            raise LobbyError(f"unknown field {_shown(sorted(request)[0])}: a lesson takes none")
+        rules = Lesson().rules
+        token = secrets.token_urlsafe(24)
+        seats = [SeatData(s, token_hash(token if s == 0 else secrets.token_urlsafe(24)), s == 0,
+                          "lesson", None, False) for s in range(rules.players)]
+        now = time.time()
+        data = TableData(
+            id=secrets.token_urlsafe(6), created=now,
+            config={"rules": rules.spec(), "turn_seconds": 0, "lesson": 1}, seed=0,
+            deals_started=0, status="waiting", seats=seats, secret=None, host_hash=None, active_at=now)
+        table = Table(data, self.journal, self.settings)
+        self.journal.add(NewTable(data), table)
+        return self._add(table), token
 
     @staticmethod
     def _seats(raw: Any, players: int, host: str) -> list[SeatData]:
@@ -384,7 +413,8 @@ class Hub:
         table.seen()
         role = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
-                   "rules": table.rules.spec(), "levels": levels(), "practice": table.practice})
+                   "rules": table.rules.spec(), "levels": levels(), "practice": table.practice,
+                   "lesson": table.lesson is not None})
         table.notify()
 
     def detach(self, conn: Conn) -> None:
@@ -448,6 +478,11 @@ def _error(conn: Conn, code: str, key: str, detail: str | None = None, extra: di
     conn.send(message | (extra or {}))
 
 
+def _said(conn: Conn, code: str, message: str) -> None:
+    """Tell ``conn`` why its message changed nothing, in words already made."""
+    conn.send({"type": "error", "code": code, "message": message})
+
+
 def _end(conn: Conn, code: str, key: str, close_code: int) -> None:
     """Tell ``conn`` why, then close it."""
     _error(conn, code, key)
@@ -504,6 +539,9 @@ def _on_act(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
         return _error(conn, "bot_seat", "web_error_bot_seat")
     if version != table.version:
         return _error(conn, "stale", "web_error_stale", extra={"v": table.version})
+    refused = table.refusal(seat, action, Catalog(conn.lang))
+    if refused is not None:
+        return _said(conn, "lesson", refused)
     table.submit(action, "human")
 
 
@@ -517,6 +555,18 @@ def _on_next_deal(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
     if table.status == "waiting":
         return _error(conn, "not_now", "web_error_waiting")
     table.next_deal()
+
+
+def _on_go_on(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
+    seated = _seated(conn)
+    if seated is None:
+        return
+    table, seat = seated
+    if table.lesson is None or seat != table.lesson.learner:
+        return _error(conn, "not_now", "web_error_no_lesson")
+    if not table.held():
+        return _error(conn, "not_now", "web_error_not_held")
+    table.go_on()
 
 
 def _on_take(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
@@ -564,11 +614,11 @@ def _on_ping(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
 #: The fields each message may have besides its type.
 _FIELDS: dict[str, set[str]] = {
     "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
-    "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"},
+    "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"}, "go_on": set(),
 }
 _HANDLERS = {
     "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
-    "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping,
+    "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping, "go_on": _on_go_on,
 }
 
 
@@ -591,3 +641,8 @@ def host_answer(base: str, table: Table, host: str) -> dict[str, Any]:
     return {"table": table.summary(), "seats": seat_links(base, table, host),
             "host": {"token": host, "url": f"{base}#host={host}"},
             "watch": f"{base}play#w={table.id}"}
+
+
+def lesson_answer(base: str, table: Table, token: str) -> dict[str, Any]:
+    """What the learner is given: the lesson table and the link of its seat."""
+    return {"table": table.summary(), "seat": 0, "token": token, "url": f"{base}play#t={token}"}

@@ -32,7 +32,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "the request cannot be read or is refused; `error` says why",
              403: "another site's page, or a token that is not valid",
              404: "no such thing", 409: "the table is closed",
-             413: "the body is longer than 64 KiB", 415: "not JSON", 429: "too many tables opened"}
+             413: "the body is longer than 64 KiB", 415: "not JSON", 429: "too many tables opened",
+             503: "the expert is busy, or the review could not be made: try again later"}
     return {str(c): _answer(words[c], _ERROR) for c in codes}
 
 
@@ -70,6 +71,8 @@ def spec() -> dict[str, Any]:
                    "practice": {"type": "boolean",
                                 "description": "dealt from a seed its creator chose: the creator "
                                                "can know every hand"},
+                   "lesson": {"type": "boolean",
+                              "description": "the teaching deal: a prepared layout, scripted seats"},
                    "seats": {"type": "array", "items": {"type": "object"}}}}
     host_answer = {"type": "object", "required": ["table", "seats", "host", "watch"], "properties": {
         "table": {"$ref": "#/components/schemas/Table"},
@@ -111,6 +114,15 @@ def spec() -> dict[str, Any]:
                     "responses": {"201": _answer("the table, the host's link and the seats' links",
                                                  {"$ref": "#/components/schemas/HostAnswer"}),
                                   **_refusals(*_POSTED, 429)}}},
+            "/api/lessons": {"post": {
+                "summary": "open a lesson: the teaching deal for one person, in seat 0 (never listed)",
+                "requestBody": _json_body({"type": "object", "additionalProperties": False,
+                                           "maxProperties": 0}),
+                "responses": {"201": _answer("the lesson table and the learner's link", {
+                    "type": "object", "required": ["table", "seat", "token", "url"], "properties": {
+                        "table": _TABLE, "seat": {"const": 0}, "token": {"type": "string"},
+                        "url": {"type": "string"}}}),
+                    **_refusals(*_POSTED, 429)}}},
             "/api/tables/{table}": {"get": {
                 "summary": "one table", "parameters": [_path("table")],
                 "responses": {"200": _answer("the table", {"$ref": "#/components/schemas/Table"}),
@@ -125,6 +137,29 @@ def spec() -> dict[str, Any]:
                                                     "required": ["format", "hands", "table"],
                                                     "not": {"required": ["seed"]}}},
                     "text/plain": {"schema": {"type": "string"}}}}, **_refusals(404)}}},
+            "/api/tables/{table}/deals/{deal}/review": {"get": {
+                "summary": "the expert's review of one seat's play in a finished deal (docs/review.md); "
+                           "made one at a time: ask again while the answer is 202",
+                "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),
+                               {"name": "seat", "in": "query", "required": True,
+                                "schema": {"type": "integer", "minimum": 0, "maximum": 4}},
+                               {"name": "lang", "in": "query", "required": False,
+                                "schema": {"enum": list(LANGUAGES)}}],
+                "responses": {
+                    "200": _answer("the review (lald-review/1) and its lines in the language asked for", {
+                        "type": "object", "required": ["status", "format", "seat", "decisions", "costliest",
+                                                       "text"],
+                        "properties": {"status": {"const": "done"}, "format": {"const": "lald-review/1"},
+                                       "seat": {"type": "integer"}, "decisions": {"type": "array"},
+                                       "costliest": {"type": "array", "items": {"type": "integer"}},
+                                       "text": {"type": "object"}}}),
+                    "202": _answer("not made yet: waiting for the expert, or being made", {
+                        "type": "object", "required": ["status", "ahead", "done", "total"],
+                        "properties": {"status": {"enum": ["queued", "working"]},
+                                       "ahead": {"type": "integer", "minimum": 0},
+                                       "done": {"type": "integer", "minimum": 0},
+                                       "total": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}),
+                    **_refusals(400, 404, 503)}}},
             "/api/replay": {"post": {
                 "summary": "every step of a record, replayed by the engine",
                 "parameters": [{"name": "lang", "in": "query", "required": False,

@@ -56,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    metavar="N", help="tables one client address may open an hour (default 30)")
     p.add_argument("--tables-at-once", type=_number(int, 1, 1_000_000, "a number of tables"), default=10,
                    metavar="N", help="tables one client address may open in a burst (default 10)")
+    p.add_argument("--review-worlds", type=_number(int, 1, 20_000, "a number of deals"), default=1000,
+                   metavar="N", help="sampled deals per decision in the expert's review of a deal "
+                                     "(default 1000; fewer is faster and rougher)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug", "trace"],
                    help="uvicorn's log level (default info)")
@@ -109,7 +112,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
     settings = Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
                         deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,
                         allow_origins=tuple(args.allow_origin),
-                        create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once)
+                        create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
+                        review_worlds=args.review_worlds)
     app = create_app(args.db, settings)
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,

@@ -50,6 +50,7 @@ from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
 from .journal import Journal, Saved
+from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
 from .wire import action_kinds, op_json, view_json
 
 if TYPE_CHECKING:
@@ -90,6 +91,10 @@ class Settings:
     """Tables one client address may open at once."""
     allow_origins: tuple[str, ...] = ()
     """Origins besides the server's own from which pages may post and connect."""
+    review_worlds: int = 1000
+    """Sampled deals per decision in the expert's review of a finished deal (docs/review.md)."""
+    review_queue: int = 16
+    """Reviews that may wait for the expert at once; more are refused until there is room."""
 
 
 class Bucket:
@@ -267,17 +272,26 @@ class Table(Saved):
         self.turn_seconds = float(data.config.get("turn_seconds", 0))
         self.seats: list[SeatData] = sorted(data.seats, key=lambda s: s.seat)
         self.secret = None if data.secret is None else bytes.fromhex(data.secret)
-        """The key of the deals and the bots; None at a practice table."""
-        self.practice = self.secret is None
+        """The key of the deals and the bots; None at a practice table and a lesson."""
+        self.lesson = Lesson() if data.config.get("lesson") else None
+        """The teaching deal, at a lesson table (:mod:`.lesson`): its prepared layout is
+        public, its other seats play a script."""
+        self.practice = self.secret is None and self.lesson is None
         """Dealt from a seed someone chose (or from before tables had secrets)."""
         self.seed = data.seed
-        self.session = Session(self.rules, data.seed, secret=self.secret)
+        self.session: Session = (Session(self.rules, data.seed, secret=self.secret) if self.lesson is None
+                                 else LessonSession(self.lesson))
         self.host_hash = data.host_hash
         self.active_at = data.active_at if data.active_at is not None else data.created
         """When a page last connected or left (seconds since the epoch)."""
         # Each bot's generator is seeded anew for every deal (see _begin_deal).
-        self.bots: list[Bot] = [make_bot(s.level, s.seat, self.rules, random.Random(0))
-                                for s in self.seats]
+        if self.lesson is not None:
+            self.bots: list[Bot] = lesson_bots(self.lesson)
+        else:
+            self.bots = [make_bot(s.level, s.seat, self.rules, random.Random(0)) for s in self.seats]
+        self.read: set[int] = set()
+        """At a lesson table, the moments the learner has read the lesson's note of (play
+        stood still there until they said so)."""
         self.entries: list[Entry] = []
         self.sources: list[list[str]] = []
         self.version = 0
@@ -351,7 +365,7 @@ class Table(Saved):
             planned = len(self.session.schedule)
             self.session.end_deal(state)
             self.entries.append(Entry("settle", d, 0))
-            if self.session.over:
+            if self.session.over and self.lesson is None:
                 self.entries.append(Entry("winner", d, 0))
             elif len(self.session.schedule) > planned:
                 self.entries.append(Entry("tie", d, 0))
@@ -482,6 +496,8 @@ class Table(Saved):
             if self.turn_seconds > 0:
                 return max(0.0, self.changed_at + self.turn_seconds - now), self._deal_step
             return 0.0, None
+        if self.lesson is not None:
+            return self._lesson_plan(state, now)
         open_claims = state.open_claims()
         if self._claims_version != self.version:
             human = frozenset(c for c in open_claims if self.seats[c.seat].human)
@@ -499,6 +515,35 @@ class Table(Saved):
         if self.turn_seconds > 0:
             return max(0.0, self.turn_started + self.turn_seconds - now), self._timer_step
         return 0.0, None
+
+    def _lesson_plan(self, state: State, now: float) -> tuple[float, Step | None]:
+        """At a lesson table the bots act only when the script's next action is theirs, so
+        a learner's claim out of turn is waited for; no timer runs. Play stands still
+        where the lesson asks the learner to read (:meth:`held`)."""
+        assert self.lesson is not None
+        following = self.lesson.next_action(state)
+        if following is None or self.seats[following.seat].human or self.held():
+            return 0.0, None
+        return max(0.0, self.changed_at + self.settings.bot_delay - now), self._bot_step
+
+    def held(self) -> bool:
+        """Whether a lesson table stands still for the learner to read its note (until
+        the learner says to go on: :meth:`go_on`)."""
+        state = self.state
+        if self.lesson is None or state is None or self.status != "playing":
+            return False
+        return (self.seats[self.lesson.learner].human and len(state.actions) not in self.read
+                and held_moment(self.lesson, state))
+
+    def go_on(self) -> None:
+        """The learner has read the lesson's note: play goes on. Raises
+        :class:`IllegalActionError` if play does not stand still."""
+        state = self.state
+        if not self.held() or state is None:
+            raise IllegalActionError("the lesson is not waiting for you to read")
+        self.read.add(len(state.actions))
+        self._changed()
+        self.notify()
 
     async def _think(self, seat: int, fn: Callable[[PlayerView, Sequence[T]], Any],
                      view: PlayerView, options: Sequence[T]) -> Any:
@@ -553,7 +598,10 @@ class Table(Saved):
     # -- what each recipient is sent ----------------------------------------------------
 
     def names(self, catalog: Catalog) -> list[str]:
-        """Seat names in ``catalog``'s language (a seat without a name is "Seat n")."""
+        """Seat names in ``catalog``'s language (a seat without a name is "Seat n"; at a
+        lesson table, the catalog's names, as in the terminal's lesson)."""
+        if self.lesson is not None:
+            return default_names(catalog, len(self.seats))
         return [s.name or catalog.t("seat_name", seat=s.seat) for s in self.seats]
 
     def render(self, entry: Entry, seat: int | None, catalog: Catalog,
@@ -598,6 +646,7 @@ class Table(Saved):
             "deals": len(self.session.schedule),
             "turn_seconds": self.turn_seconds,
             "practice": self.practice,
+            "lesson": self.lesson is not None,
             "seats": [{"seat": s.seat, "name": s.name, "human": s.human, "level": s.level,
                        "joined": s.joined, "online": self.online(s.seat)} for s in self.seats],
         }
@@ -663,8 +712,27 @@ class Table(Saved):
             kinds = self._part(("kinds", seat),
                                lambda: action_kinds(state, state.legal_actions(seat)))
         session = self._part(("session",), self._session_json)
+        lesson = "null"
+        if self.lesson is not None and seat == self.lesson.learner and state is not None:
+            lesson = self._part(("lesson", conn.lang), lambda: self._lesson_json(state, catalog, names))
         return (f'{head[:-1]}, "table": {table}, "view": {view}, "legal": {legal}, "kinds": {kinds}, '
-                f'"session": {session}}}')
+                f'"session": {session}, "lesson": {lesson}}}')
+
+    def _lesson_json(self, state: State, catalog: Catalog, names: Sequence[str]) -> dict[str, Any]:
+        assert self.lesson is not None
+        learner = self.lesson.learner
+        legal = state.legal_actions(learner) if self.status == "playing" else []
+        return lesson_part(self.lesson, state, catalog, names, legal, self.held())
+
+    def refusal(self, seat: int, action: Action, catalog: Catalog) -> str | None:
+        """At a lesson table, why the learner's ``action`` is not made (the lesson's
+        sentence naming its move, or asking to wait); None if it is the lesson's move or
+        the table is no lesson."""
+        state = self.state
+        if self.lesson is None or seat != self.lesson.learner or state is None or state.over:
+            return None
+        note = self.lesson.refusal(state, action)
+        return None if note is None else note_words(note, state, self.names(catalog), catalog)
 
     def _deadline(self) -> float | None:
         """Seconds left on the clock of the seat to move, if the table has a timer."""

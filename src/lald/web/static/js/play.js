@@ -5,8 +5,10 @@ import { $, countText, escapeHtml, signed, toast } from "./dom.js";
 import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
 
 const params = new URLSearchParams(location.hash.slice(1));
-const token = params.get("t");
+let token = params.get("t");
 const watchId = params.get("w");
+// /learn opens a lesson (the teaching deal) for this page, then plays it as its seat.
+const learning = location.pathname === "/learn";
 
 let ws = null;
 let frame = null;
@@ -26,6 +28,11 @@ let resend = false;
 let flash = null;
 let lastMove = null;
 const FLASH_MS = 2600;
+// The bot levels the server offers (its welcome says), for the deal after the lesson.
+let levels = [];
+// The lesson's sentence for a move it refused, until the table moves on.
+let lessonRefused = null;
+const STRONGEST = ["expert", "pimc", "heuristic", "greedy", "random"];
 
 // -- connection -------------------------------------------------------------------------
 
@@ -73,7 +80,9 @@ export function showNotice(text) {
 const FATAL = { bad_token: "web_bad_link", no_table: "web_no_such_table" };
 
 function onMessage(msg) {
-  if (msg.type === "state") {
+  if (msg.type === "welcome") {
+    levels = msg.levels || [];
+  } else if (msg.type === "state") {
     if (msg.reset) { entries = []; $("log").textContent = ""; }
     const fresh = [];
     for (const entry of msg.log) {
@@ -82,7 +91,7 @@ function onMessage(msg) {
       if (!msg.reset) fresh.push(entry);
     }
     noteMoves(msg.reset ? msg.log : fresh, !msg.reset);
-    if (!frame || msg.v !== frame.v) selected.clear();
+    if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; }
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     if (pending) settlePending();
@@ -91,6 +100,13 @@ function onMessage(msg) {
     if (FATAL[msg.code] || ["taken_over", "reissued", "flooding"].includes(msg.code)) {
       showNotice(FATAL[msg.code] ? t(FATAL[msg.code]) : msg.message);
       ws.close();
+      return;
+    }
+    if (msg.code === "lesson") {
+      // The lesson's own sentence: which move it asks for (or to wait). Nothing changed.
+      pending = null;
+      lessonRefused = msg.message;
+      if (frame) render();
       return;
     }
     if (msg.code === "stale" && pending) {
@@ -274,12 +290,13 @@ function render() {
   $("clear-sel").hidden = !playing;
   $("next-deal").hidden = !frame.can_next;
   $("take").hidden = !(mine && !mine.human);
-  $("leave").hidden = !(mine && mine.human && table.status !== "over");
+  $("leave").hidden = !(mine && mine.human && table.status !== "over") || table.lesson;
   document.body.classList.toggle("offline", !online);
   $("practice").hidden = !table.practice;
   renderStatus();
   renderSettlement();
   renderLedger();
+  renderLesson();
   if (focused) {
     const again = document.querySelector(`[data-focus="${CSS.escape(focused)}"]`)
       || (focused.startsWith("move:") && document.querySelector("#moves button"));
@@ -349,6 +366,7 @@ function moveButton(a, i, position, view, helpId) {
   Object.assign(b.dataset, { index: i, kind: a.type, cards: actionCards(a).join(" "), focus: "move:" + id });
   if (kind) b.dataset.what = kind;
   if (pending && actionId(pending.action) === id) b.classList.add("queued");
+  const lessonMove = frame.lesson && frame.lesson.expected === i;
   const k = keyOf(position);
   if (k) {
     const kbd = document.createElement("kbd");
@@ -360,6 +378,13 @@ function moveButton(a, i, position, view, helpId) {
   label.className = "what";
   label.textContent = moveLabel(a, kind, view ? view.hand : []);
   b.append(label);
+  if (lessonMove) {
+    b.classList.add("lesson-move");
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = "◀ " + t("lesson_mark");
+    b.append(mark);
+  }
   if (helpId) b.setAttribute("aria-describedby", helpId);
   b.addEventListener("click", () => act(a));
   return b;
@@ -410,8 +435,12 @@ function seatBox(s, view, table, showFlash) {
   if (!info.human) {
     const b = document.createElement("span");
     b.className = "badge bot";
-    b.title = `${t("web_bot")} · ${info.level}`;
-    b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(info.level)}</span>`;
+    if (table.lesson) {
+      b.textContent = t("web_bot");  // the lesson's players follow its script: no level
+    } else {
+      b.title = `${t("web_bot")} · ${info.level}`;
+      b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(info.level)}</span>`;
+    }
     name.append(b);
   }
   box.append(name);
@@ -460,7 +489,7 @@ function renderStatus() {
     const waiting = table.seats.filter((s) => s.human && !s.joined).map((s) => table.names[s.seat]);
     parts.push(t("web_waiting", { names: waiting.join(", ") }));
   } else if (table.status === "over") {
-    parts.push(t("web_session_over"));
+    parts.push(t(table.lesson ? "web_deal_over" : "web_session_over"));
   } else if (table.status === "closed") {
     parts.push(t("web_table_closed"));
   } else if (view && view.over) {
@@ -514,14 +543,15 @@ function renderSettlement() {
   if (chips) html += `<p class="small">${escapeHtml(t("web_settle_pot", { pot: result.pot_after }))}</p>`;
   const lines = entries.filter((e) => e.deal === deal && e.kind === "settle").flatMap((e) => e.lines || [e.text]);
   if (lines.length) {
-    html += `<details><summary>${escapeHtml(t("web_settle_how"))}</summary>`
+    // In the lesson the counting is part of what is taught: shown open.
+    html += `<details${frame.table.lesson ? " open" : ""}><summary>${escapeHtml(t("web_settle_how"))}</summary>`
       + lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("") + `</details>`;
   }
   for (const e of entries.filter((x) => x.deal === deal && (x.kind === "winner" || x.kind === "tie"))) {
     html += `<p class="winner">${escapeHtml(e.text)}</p>`;
   }
   html += `<p><a href="/api/tables/${frame.table.id}/deals/${deal}/record" download>${escapeHtml(t("web_download"))}</a> · `
-    + `<a href="/replay#table=${frame.table.id}&deal=${deal}" target="_blank">${escapeHtml(t("web_replay"))}</a></p>`;
+    + `<a href="${replayLink(deal)}" target="_blank">${escapeHtml(t("web_replay"))}</a></p>`;
   el.innerHTML = html;
 }
 
@@ -556,9 +586,98 @@ function renderLedger() {
     // Each finished deal's record, to keep or to replay.
     html += `<p class="records">` + session.results.map((r) => `<span>${escapeHtml(t("web_deal"))} ${r.deal + 1}: `
       + `<a href="/api/tables/${frame.table.id}/deals/${r.deal}/record" download>${escapeHtml(t("web_download"))}</a> `
-      + `<a href="/replay#table=${frame.table.id}&deal=${r.deal}" target="_blank">${escapeHtml(t("web_replay"))}</a></span>`).join(" · ") + `</p>`;
+      + `<a href="${replayLink(r.deal)}" target="_blank">${escapeHtml(t("web_replay"))}</a></span>`).join(" · ") + `</p>`;
   }
   el.innerHTML = html;
+}
+
+// A finished deal in the replay viewer, with this page's seat chosen for the expert's review.
+function replayLink(deal) {
+  const seat = frame.you !== null ? `&seat=${frame.you}` : "";
+  return `/replay#table=${encodeURIComponent(frame.table.id)}&deal=${deal}${seat}`;
+}
+
+// -- the lesson -------------------------------------------------------------------------
+
+// The lesson's panel: the welcome (before the first move), the explanations that hold,
+// the lesson's move, a refused move's sentence; Go on where play waits for the learner to
+// read; after the deal, its settlement explained and a normal deal offered.
+function renderLesson() {
+  const lesson = frame.lesson;
+  document.body.classList.toggle("learning", Boolean(frame.table.lesson));
+  $("lesson").hidden = !lesson;
+  const go = $("lesson-go-on");
+  const held = Boolean(lesson && lesson.held);
+  const wasHidden = go.hidden;
+  go.hidden = !held;
+  $("lesson-go-on-help").hidden = !held;
+  if (held && wasHidden) go.focus();
+  $("lesson-do").hidden = !(lesson && lesson.do);
+  $("lesson-do").textContent = lesson && lesson.do ? lesson.do : "";
+  $("lesson-refused").textContent = lessonRefused || "";
+  $("lesson-refused").hidden = !lessonRefused;
+  if (!lesson) return;
+  const box = $("lesson-words");
+  const said = [...lesson.welcome.map((w) => ["welcome", w]), ...lesson.told.map((w) => ["told", w]),
+    ...lesson.end.map((w, i) => [i === lesson.end.length - 1 ? "next" : "end", w])];
+  const key = JSON.stringify(said);
+  if (box.dataset.key !== key) {  // redrawn only when the words change, so a reader is not interrupted
+    box.dataset.key = key;
+    box.textContent = "";
+    for (const [kind, words] of said) {
+      const p = document.createElement("p");
+      p.className = "lesson-" + kind;
+      p.textContent = words;
+      box.append(p);
+    }
+  }
+  $("lesson-play").hidden = !lesson.over;
+  $("lesson-again").hidden = !lesson.over;
+}
+
+function goOn() {
+  if (frame && frame.lesson && frame.lesson.held) send({ type: "go_on" });
+}
+
+// After the lesson: a normal table, this person in seat 0 against the strongest bots the
+// server offers (the web table has no hints: the lesson's last words say so).
+async function playAfterLesson() {
+  const level = STRONGEST.find((l) => levels.includes(l)) || levels[0];
+  const seats = [0, 1, 2, 3, 4].map((s) => ({ human: s === 0, level }));
+  let response;
+  let data;
+  try {
+    response = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats }),
+    });
+    data = await response.json();
+  } catch {
+    toast(t("web_server_unreachable"));
+    return;
+  }
+  if (!response.ok) { toast(data.error); return; }
+  location.assign(data.seats[0].url);
+  location.reload();
+}
+
+// /learn: open a lesson, then play it as this page's seat (a reload goes back to it).
+async function openLesson() {
+  $("status").textContent = t("web_lesson_opening");
+  let response;
+  let data;
+  try {
+    response = await fetch("/api/lessons", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+    });
+    data = await response.json();
+  } catch {
+    showNotice(t("web_lesson_failed", { reason: t("web_server_unreachable") }));
+    return;
+  }
+  if (!response.ok) { showNotice(t("web_lesson_failed", { reason: data.error })); return; }
+  token = data.token;
+  history.replaceState(null, "", "/play#t=" + token);
+  connect();
 }
 
 function appendLog(entry) {
@@ -611,13 +730,23 @@ $("clear-sel").addEventListener("click", () => { selected.clear(); render(); });
 $("next-deal").addEventListener("click", () => { wakeAudio(); send({ type: "next_deal" }); });
 $("take").addEventListener("click", () => send({ type: "take" }));
 $("leave").addEventListener("click", () => send({ type: "leave" }));
+$("lesson-go-on").addEventListener("click", goOn);
+$("lesson-play").addEventListener("click", playAfterLesson);
 
 document.addEventListener("keydown", (event) => {
   if (!frame || fatal || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
   const index = moveOfKey(event.key);
-  if ((event.key === "n" || event.key === "N") && frame.can_next) {
+  if (event.key === "?") {
+    // The rules, one key away (in a tab of their own: the table stays as it is).
+    event.preventDefault();
+    window.open("/rules", "_blank");
+  } else if (event.key === "Enter" && frame.lesson && frame.lesson.held
+             && !(target instanceof HTMLAnchorElement) && !(target instanceof HTMLButtonElement)) {
+    event.preventDefault();
+    goOn();
+  } else if ((event.key === "n" || event.key === "N") && frame.can_next) {
     event.preventDefault();
     send({ type: "next_deal" });
   } else if (index >= 0 && index < frame.legal.length) {
@@ -643,7 +772,9 @@ $("lang-slot").append(langSelect((l) => {
   setConn();
   if (frame) render();
 }));
-if (!token && !watchId) {
+if (learning && !token) {
+  openLesson();
+} else if (!token && !watchId) {
   showNotice(t("web_no_link"));
 } else {
   connect();

@@ -7,6 +7,12 @@ let data = null;
 let at = 0;
 let text = "";
 let names = null;
+// The expert's review of one seat's play, for a deal of a table: {seat, body} once made.
+let review = null;
+let asking = null;  // the seat whose review is being asked for
+let tableId = null;
+let dealNo = null;
+let lessonNames = false;
 
 function fail(message) {
   $("load-error").textContent = message;
@@ -16,6 +22,7 @@ function fail(message) {
 async function load() {
   if (!text.trim()) { fail(t("web_replay_empty")); return; }
   const query = new URLSearchParams({ lang });
+  if (lessonNames) names = t("default_names").split(",").map((n) => n.trim());
   for (const name of names || []) query.append("name", name || "");
   let response;
   let body;
@@ -31,6 +38,7 @@ async function load() {
   data = body;
   at = Math.min(at, data.steps.length - 1);
   $("viewer").hidden = false;
+  if (tableId !== null) showReviewPanel();
   draw();
 }
 
@@ -96,6 +104,159 @@ function draw() {
   });
   $("first").disabled = $("prev").disabled = at === 0;
   $("next").disabled = $("last").disabled = at === last;
+  drawStepReview();
+}
+
+// -- the expert's review ------------------------------------------------------------------
+
+function setState(words, bar = null) {
+  $("review-state").textContent = words;
+  const progress = $("review-bar");
+  progress.hidden = bar === null;
+  if (bar === null) return;
+  if (bar.total) { progress.max = bar.total; progress.value = bar.done; } else progress.removeAttribute("value");
+}
+
+// Ask the server for seat's review until it is made (it queues it, then makes it).
+async function askReview(seat) {
+  asking = seat;
+  review = null;
+  $("review-body").hidden = true;
+  drawStepReview();
+  const url = `/api/tables/${encodeURIComponent(tableId)}/deals/${encodeURIComponent(dealNo)}/review?seat=${seat}&lang=${lang}`;
+  setState(t("web_review_queued"), { done: 0, total: null });
+  for (;;) {
+    let response;
+    let body;
+    try {
+      response = await fetch(url);
+      body = await response.json();
+    } catch {
+      if (asking === seat) setState(t("web_server_unreachable"));
+      asking = null;
+      return;
+    }
+    if (asking !== seat) return;  // another seat was asked for meanwhile
+    if (response.status === 200) {
+      asking = null;
+      setState("");
+      review = { seat, body };
+      drawReview();
+      return;
+    }
+    if (response.status === 202) {
+      if (body.status === "working" && body.total) {
+        setState(t("review_progress", { done: body.done, total: body.total }), body);
+      } else {
+        setState(t(body.status === "working" ? "review_working" : "web_review_queued"), { done: 0, total: null });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      continue;
+    }
+    asking = null;
+    setState(body.busy ? t("web_review_busy") : t("review_failed", { reason: body.error }));
+    return;
+  }
+}
+
+function decisionEl(d, lines, rank, withShow) {
+  const li = document.createElement("li");
+  li.className = "decision " + d.verdict + (rank ? " costly" : "");
+  li.dataset.at = d.at;
+  const head = document.createElement("p");
+  head.className = "head";
+  const words = document.createElement("b");
+  words.textContent = lines[0];
+  head.append(words);
+  if (rank) {
+    const badge = document.createElement("span");
+    badge.className = "badge costly";
+    badge.textContent = `${t("web_review_costly")} ${rank}`;
+    head.append(" ", badge);
+  }
+  li.append(head);
+  const options = lines.slice(1, 1 + d.options.length);
+  if (options.length) {
+    const ul = document.createElement("ul");
+    ul.className = "options";
+    for (const line of options) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      ul.append(item);
+    }
+    li.append(ul);
+  }
+  for (const line of lines.slice(1 + d.options.length)) {
+    const p = document.createElement("p");
+    p.textContent = line;
+    li.append(p);
+  }
+  if (withShow) {
+    const show = document.createElement("button");
+    show.type = "button";
+    show.className = "show";
+    show.textContent = t("web_review_show");
+    show.addEventListener("click", () => {
+      go(d.at);
+      // The move on show, where the viewer is (above the review on a phone).
+      const step = $("step");
+      const box = step.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > innerHeight) step.scrollIntoView({ block: "start" });
+      step.focus({ preventScroll: true });
+    });
+    li.append(show);
+  }
+  return li;
+}
+
+// The whole review: its heading, every decision (the costliest marked), the summary.
+function drawReview() {
+  if (!review) return;
+  const body = review.body;
+  $("review-body").hidden = false;
+  $("review-heading").textContent = body.text.title;
+  $("review-unit").textContent = body.text.unit;
+  const list = $("review-decisions");
+  list.textContent = "";
+  body.decisions.forEach((d, i) => {
+    const rank = body.costliest.indexOf(i) + 1;
+    list.append(decisionEl(d, body.text.decisions[i], rank, true));
+  });
+  const summary = $("review-summary");
+  summary.textContent = "";
+  body.text.summary.forEach((line, i) => {
+    const p = document.createElement(i === 0 ? "h3" : "p");
+    p.textContent = line;
+    summary.append(p);
+  });
+  drawStepReview();
+}
+
+// Beside the move on show: what the expert thought of the decisions made at this step.
+function drawStepReview() {
+  const box = $("r-review");
+  box.textContent = "";
+  const here = review ? review.body.decisions.map((d, i) => [d, i]).filter(([d]) => d.at === at) : [];
+  box.hidden = !here.length;
+  for (const li of $("review-decisions").children) li.classList.toggle("current", Number(li.dataset.at) === at);
+  if (!here.length) return;
+  const title = document.createElement("p");
+  title.className = "title";
+  title.textContent = t("web_review_here");
+  const list = document.createElement("ul");
+  for (const [d, i] of here) {
+    list.append(decisionEl(d, review.body.text.decisions[i], review.body.costliest.indexOf(i) + 1, false));
+  }
+  box.append(title, list);
+}
+
+function showReviewPanel() {
+  const select = $("review-seat");
+  const chosen = select.value !== "" ? select.value : seatParam;
+  select.textContent = "";
+  data.names.forEach((name, s) => select.append(new Option(name, String(s))));
+  select.value = String(chosen !== null && Number(chosen) < data.names.length ? chosen : 0);
+  $("review").hidden = false;
 }
 
 function go(i) {
@@ -104,14 +265,15 @@ function go(i) {
   draw();
 }
 
-$("load").addEventListener("click", () => { text = $("record").value; at = 0; names = null; load(); });
+$("load").addEventListener("click", () => { text = $("record").value; at = 0; names = null; lessonNames = false; load(); });
+$("review-start").addEventListener("click", () => askReview(Number($("review-seat").value)));
 $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(at - 1));
 $("next").addEventListener("click", () => go(at + 1));
 $("last").addEventListener("click", () => go(Infinity));
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
-  if (file) { text = await file.text(); $("record").value = text; at = 0; names = null; load(); }
+  if (file) { text = await file.text(); $("record").value = text; at = 0; names = null; lessonNames = false; load(); }
 });
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
@@ -123,17 +285,29 @@ document.addEventListener("keydown", (event) => {
 
 await loadCatalog(initialLang());
 applyStatic();
-$("lang-slot").append(langSelect(() => { if (data) load(); }));
+$("lang-slot").append(langSelect(() => {
+  if (data) load();
+  // The review again in the new language (the server keeps it: it comes at once).
+  if (review && asking === null) askReview(review.seat);
+}));
 const params = new URLSearchParams(location.hash.slice(1));
-const tableId = params.get("table");
 const deal = params.get("deal");
-if (tableId && deal !== null) {
+// The seat this page's person played, if they came from their table: their review is offered first.
+const seatParam = /^\d$/.test(params.get("seat") || "") ? params.get("seat") : null;
+if (params.get("table") && deal !== null) {
+  tableId = params.get("table");
+  dealNo = deal;
   // A deal of a table: its players' names and its record, straight to the viewer.
   $("loader").hidden = true;
   const [summary, record] = await Promise.all([
     fetch(`/api/tables/${encodeURIComponent(tableId)}`), fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${encodeURIComponent(deal)}/record`),
   ]);
-  if (summary.ok) names = (await summary.json()).seats.map((s) => s.name);
+  if (summary.ok) {
+    const found = await summary.json();
+    // A lesson's players have the catalog's names, as at its table (in the page's language).
+    lessonNames = Boolean(found.lesson);
+    names = found.seats.map((s) => s.name);
+  }
   if (record.ok) { text = await record.text(); load(); }
   else fail((await record.json()).error);
 }

@@ -1,0 +1,249 @@
+"""A newcomer in the browser: the lesson from the lobby's Learn to play to the deal after
+it, by keyboard alone, in each of the four languages (each note at its moment, a wrong
+move refused with nothing changed, play waiting for a note to be read, the rules one key
+away, the settlement explained, the offer of a normal deal); and the expert's review in
+the replay viewer of a finished deal (progress, the costliest decisions marked, each
+beside its move, errors in words). Pages are checked by axe-core at 1280×800 and 390×844;
+screenshots go to ``artifacts/``. The server and the browser are shared (conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from lald.i18n import Catalog
+from lald.sim.lesson import Lesson
+from lald.web.lesson import default_names, note_words
+
+from .conftest import Server
+from .pages import ARTIFACTS, DESKTOP, PHONE, Opener, audit, shown
+
+LOCALES = {"en": "en-GB", "de": "de-DE", "pt": "pt-PT", "es": "es-ES"}
+#: The moment (actions made) at which play waits for the learner to read.
+HELD = 5
+
+
+def said_at(moment: int, catalog: Catalog) -> dict[str, str]:
+    """The lesson's sentences at ``moment`` of its script, by note key."""
+    lesson = Lesson()
+    state = lesson.start()
+    for action in lesson.script[:moment]:
+        state.apply(action)
+    names = default_names(catalog, 5)
+    return {n.key: note_words(n, state, names, catalog) for n in lesson.notes(state)}
+
+
+def tab_to(page: Page, selector: str, limit: int = 120) -> None:
+    """Press Tab until ``selector`` has the focus."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(sel) => document.activeElement === document.querySelector(sel)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def words(page: Page) -> list[str]:
+    """The lesson panel's paragraphs."""
+    texts: list[str] = page.locator("#lesson-words p").all_text_contents()
+    return texts
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: str) -> None:
+    catalog = Catalog(lang)
+    first = lang == "en"
+    lobby = open_page(server.base + "/", viewport=DESKTOP if lang != "pt" else PHONE, locale=LOCALES[lang])
+    expect(lobby.locator("#learn")).to_have_text(catalog.t("lesson_title"))
+    expect(lobby.locator(".learn p").first).to_have_text(catalog.t("web_learn_intro"))
+    if first:
+        lobby.screenshot(path=str(ARTIFACTS / "web-lobby-learn.png"))
+    tab_to(lobby, "#learn")
+    lobby.keyboard.press("Enter")
+    page = lobby
+    page.wait_for_url("**/play#t=*")
+    lesson = Lesson()
+    refused = 0
+    for moment, action in enumerate(lesson.script):
+        if action.seat != 0 and moment != HELD:
+            continue
+        said = said_at(moment, catalog)
+        if moment == HELD:
+            go = page.locator("#lesson-go-on")
+            expect(go).to_be_visible()
+            expect(go).to_be_focused()
+            expect(page.locator("#lesson-go-on-help")).to_have_text(catalog.t("web_lesson_go_on_help"))
+            assert said["lesson_lay_down_seen"] in words(page)
+            v = shown(page)["v"]
+            page.wait_for_timeout(400)
+            assert shown(page)["v"] == v, "the bots played on though the lesson waits for its reader"
+            if first:
+                page.screenshot(path=str(ARTIFACTS / "web-lesson-held.png"))
+                audit(page, "the lesson waiting for its reader")
+            page.keyboard.press("Enter")
+            expect(go).to_be_hidden()
+            continue
+        do = page.locator("#lesson-do")
+        expect(do).to_have_text(said["lesson_do"])
+        # Each explanation of this moment is in the lesson's panel.
+        for key, sentence in said.items():
+            if key != "lesson_do":
+                assert sentence in words(page), (moment, key)
+        marked = page.locator("#moves button.move.lesson-move")
+        expect(marked).to_have_count(1)
+        expect(marked.locator(".mark")).to_contain_text(catalog.t("lesson_mark"))
+        if moment == 0:
+            if first:
+                page.screenshot(path=str(ARTIFACTS / "web-lesson-start.png"))
+                page.set_viewport_size(PHONE)
+                page.screenshot(path=str(ARTIFACTS / "web-lesson-start-phone.png"))
+                page.set_viewport_size(DESKTOP)
+                audit(page, "the lesson's table")
+                # The rules, one key away: ? opens them beside the table.
+                with page.context.expect_page() as opened:
+                    page.keyboard.press("?")
+                rules = opened.value
+                rules.wait_for_load_state()
+                assert rules.url.endswith("/rules")
+                rules.close()
+                expect(page.locator("#lesson-rules")).to_have_attribute("href", "/rules")
+        others = page.locator("#moves button.move:not(.lesson-move)")
+        if others.count():
+            # A wrong move is refused with the lesson's sentence, and nothing changes.
+            v = shown(page)["v"]
+            page.keyboard.press(others.first.locator("kbd").inner_text())
+            refusal = page.locator("#lesson-refused")
+            expect(refusal).to_have_text(said["lesson_do"].replace(
+                catalog.t("lesson_do", move=""), catalog.t("lesson_try", move="")))
+            page.wait_for_timeout(150)
+            assert shown(page)["v"] == v
+            expect(do).to_have_text(said["lesson_do"])
+            if first and refused == 0:
+                page.screenshot(path=str(ARTIFACTS / "web-lesson-refused.png"))
+            refused += 1
+        v = shown(page)["v"]
+        page.keyboard.press(marked.locator("kbd").inner_text())
+        page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
+        expect(page.locator("#lesson-refused")).to_be_hidden()
+    assert refused >= 3
+    # The settlement, explained; then a normal deal is offered.
+    expect(page.locator("#settlement")).to_be_visible(timeout=15_000)
+    end = page.locator("#lesson-words p")
+    expect(end).to_have_text([catalog.t("lesson_settlement"), catalog.t("web_lesson_next")])
+    expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
+    expect(page.locator("#lesson-play")).to_have_text(catalog.t("web_lesson_play"))
+    if first:
+        page.screenshot(path=str(ARTIFACTS / "web-lesson-end.png"), full_page=True)
+        audit(page, "the lesson's settlement")
+        # Its replay names the lesson's players, and offers the learner's own review first.
+        with page.context.expect_page() as opened:
+            page.locator("#settlement a", has_text=catalog.t("web_replay")).click()
+        replay = opened.value
+        expect(replay.locator(".replay-hands .row .nm")).to_have_text(default_names(catalog, 5))
+        expect(replay.locator("#review-seat")).to_have_value("0")
+        replay.close()
+    lesson_url = page.url
+    tab_to(page, "#lesson-play")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => location.href !== {json.dumps(lesson_url)}")
+    # A normal table: no lesson, this person in seat 0 against bots.
+    expect(page.locator("#seats .seat")).to_have_count(5, timeout=15_000)
+    expect(page.locator("#lesson")).to_be_hidden()
+    expect(page.locator(".seat[data-seat='1'] .badge.bot")).to_be_visible()
+    assert not page.locator("#lesson-do").is_visible()
+
+
+# -- the review in the replay viewer ---------------------------------------------------------
+
+
+def finished_with_a_costly_decision(server: Server) -> tuple[str, int, int, dict[str, Any]]:
+    """A table of random bots, one of its finished deals and a seat whose review has a
+    costly decision (random play makes some soon), and that review (in English)."""
+    seats = [{"human": False, "level": "random", "name": n} for n in ["Anne Bonny", None, "Cis", "Dot", None]]
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        table = http.post("/api/tables", json={"seats": seats}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        for deal in range(20):
+            while http.get(f"/api/tables/{table}/deals/{deal}/record").status_code != 200:
+                assert time.monotonic() < deadline, "the bots never finished the deals"
+                time.sleep(0.1)
+            for seat in range(5):
+                url = f"/api/tables/{table}/deals/{deal}/review?seat={seat}"
+                while (r := http.get(url)).status_code == 202:
+                    time.sleep(0.05)
+                assert r.status_code == 200, r.text
+                if r.json()["costliest"]:
+                    return table, deal, seat, r.json()
+    raise AssertionError("no costly decision in twenty deals of random play")
+
+
+def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_page: Opener) -> None:
+    table, deal, seat, review = finished_with_a_costly_decision(server)
+    en = Catalog("en")
+    page = open_page(f"{server.base}/replay#table={table}&deal={deal}&seat={seat}")
+    expect(page.locator("#review")).to_be_visible()
+    expect(page.locator("#review-seat")).to_have_value(str(seat))  # the page's own seat first
+    # While it waits, the page says how far the expert is (the server's answer is held back).
+    progress = {"done": 1, "total": 3}
+
+    def working(route: Route) -> None:
+        if progress:
+            route.fulfill(status=202, content_type="application/json", headers={"Retry-After": "1"},
+                          body=json.dumps({"status": "working", "ahead": 0} | progress))
+        else:
+            route.continue_()
+
+    page.route("**/review?*", working)
+    tab_to(page, "#review-start")
+    page.keyboard.press("Enter")
+    expect(page.locator("#review-state")).to_have_text(en.t("review_progress", done=1, total=3))
+    expect(page.locator("#review-bar")).to_be_visible()
+    assert page.locator("#review-bar").evaluate("(b) => [b.value, b.max]") == [1, 3]
+    progress.clear()
+    body = page.locator("#review-body")
+    expect(body).to_be_visible()
+    expect(page.locator("#review-bar")).to_be_hidden()
+    expect(page.locator("#review-heading")).to_have_text(review["text"]["title"])
+    items = page.locator("#review-decisions > li")
+    expect(items).to_have_count(len(review["decisions"]))
+    # The costliest decisions are marked, costliest first.
+    costly = page.locator("#review-decisions > li.costly")
+    expect(costly).to_have_count(len(review["costliest"]))
+    worst = review["costliest"][0]
+    expect(items.nth(worst).locator(".badge.costly")).to_have_text(f"{en.t('web_review_costly')} 1")
+    expect(items.nth(worst).locator(".head")).to_contain_text(review["text"]["decisions"][worst][0])
+    # Beside the moves: the viewer goes to the costliest decision's move and shows it there.
+    items.nth(worst).locator("button.show").click()
+    at = review["decisions"][worst]["at"]
+    moves = len(httpx.get(f"{server.base}/api/tables/{table}/deals/{deal}/record").json()["actions"])
+    expect(page.locator("#step")).to_have_text(
+        en.t("web_replay_step", step=at, steps=moves) if at else en.t("web_replay_start", steps=moves))
+    expect(page.locator("#step")).to_be_focused()
+    step = page.locator("#r-review")
+    expect(step).to_be_visible()
+    expect(step).to_contain_text(en.t("web_review_here"))
+    expect(step.locator("li.costly .badge.costly")).to_have_text(f"{en.t('web_review_costly')} 1")
+    expect(items.nth(worst)).to_have_class(re.compile(r"\bcurrent\b"))
+    page.screenshot(path=str(ARTIFACTS / "web-review.png"), full_page=True)
+    audit(page, "the replay with its review")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "web-review-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    # Another language: the same review in its words (kept by the server, so at once).
+    page.locator("#lang").select_option("de")
+    de = Catalog("de")
+    expect(page.locator("#review-heading")).to_contain_text(de.t("review_preset_survivor"))
+    marks = page.locator("#review-decisions > li.costly .badge.costly")
+    expect(marks.first).to_contain_text(de.t("web_review_costly"))
+    # Errors in words: a busy expert.
+    page.route("**/review?*", lambda route: route.fulfill(
+        status=503, content_type="application/json", headers={"Retry-After": "60"},
+        body=json.dumps({"error": "the expert is busy: try again in a minute", "busy": True})))
+    page.locator("#review-seat").select_option(str((seat + 1) % 5))
+    page.locator("#review-start").click()
+    expect(page.locator("#review-state")).to_have_text(de.t("web_review_busy"))
