@@ -8,8 +8,8 @@ import random
 import pytest
 
 from lald.bots import make_bot
-from lald.bots.expert import SCORED, TUNED_OFF, ExpertBot, Player
-from lald.bots.kernel import tables
+from lald.bots.expert import TUNED_OFF, ExpertBot, Player
+from lald.bots.kernel import HEURISTIC, TUNED, tables
 from lald.bots.knowledge import read
 from lald.bots.sampler import consistent
 from lald.core import PrizeRule, Rules, State
@@ -192,9 +192,9 @@ def test_spec_parameters_reach_the_expert() -> None:
     assert isinstance(bot, ExpertBot)
     assert (bot.time_limit, bot.worlds, bot.model, bot.player.solve_cards) == (0.05, 9, False, 0)
     assert bot.policy.off == TUNED_OFF  # the heuristic level's claims and habits
-    assert bot.player.scores is tables(Rules.make(), SCORED[PrizeRule.SURVIVOR])  # tuned captures
-    level = parse_spec("expert:rollout=heuristic").make(0, Rules.make(), random.Random(0))
-    assert isinstance(level, ExpertBot) and level.player.kernel and level.player.scores is None
+    assert bot.player.tables is tables(Rules.make(), TUNED[PrizeRule.SURVIVOR])  # the level's captures
+    old = parse_spec("expert:rollout=v3").make(0, Rules.make(), random.Random(0))
+    assert isinstance(old, ExpertBot) and old.player.tables is tables(Rules.make(), HEURISTIC)
     plain = parse_spec("expert:rollout=plain").make(0, Rules.make(), random.Random(0))
     assert isinstance(plain, ExpertBot) and plain.policy.off == frozenset()
     chosen = parse_spec("expert:-deny").make(0, Rules.make(), random.Random(0))

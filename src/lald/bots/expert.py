@@ -16,12 +16,11 @@ played on to its end in each world.  On top of that:
   (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
   to maximise its own value (max-n, perfect information in that world), claims as the
   heuristic makes them.  A solve that outgrows its node cap falls back to the roll-out.
-- **Roll-out policy** (``rollout=scored``): every seat plays the heuristic's claims and
-  turns on the fused kernel (:mod:`lald.bots.kernel`), but its captures are chosen by
-  scores tuned in duplicate play (:data:`SCORED`): a seat of them gains 0.56 (survivor)
-  and 0.16 (last-capture) chips a deal against four of the heuristic.
-  ``rollout=heuristic`` plays out with the ``heuristic`` level itself, as ``pimc`` does;
-  ``rollout=plain`` with every habit, and ``-habit`` / ``+habit`` choose them one by one.
+- **Roll-out policy**: every seat plays the ``heuristic`` level on the fused kernel
+  (:mod:`lald.bots.kernel`), its captures chosen by the scores tuned in duplicate play
+  (:data:`~lald.bots.kernel.TUNED`), as ``pimc`` does.  ``rollout=v3`` plays out with
+  heuristic version 3 instead, ``rollout=plain`` with every habit, and ``-habit`` /
+  ``+habit`` choose them one by one.
 - **Claims are searched** when this seat is the one to move: claim now against letting
   the claims pass and playing the turn.  Other claims are the heuristic's.
 - **Look-ahead** (``look=N``, off by default): in each world, this seat's next ``N``
@@ -39,27 +38,18 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 
-from ..core import Action, Claim, PlayerView, PrizeRule, Rules
+from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
-from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy
-from .kernel import HEURISTIC, Params, tables
+from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
+from .kernel import Params
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
 #: The habits the expert's roll-out policy plays without: those the ``heuristic`` level
 #: drops, since its ablation (docs/strength.md) does not show them to gain.
 TUNED_OFF = DROPPED
-
-#: The capture scores of the expert's roll-outs (``rollout=scored``), per prize rule:
-#: the heuristic's scores (:data:`~lald.bots.kernel.HEURISTIC`) tuned by
-#: ``experiments/tune_rollout.py`` (a coordinate search, one seat against four heuristic
-#: seats in duplicate deals on the kernel; docs/strength.md §4).
-SCORED: dict[PrizeRule, Params] = {
-    PrizeRule.SURVIVOR: {**HEURISTIC, "single": 2.0, "sweep": 2.0, "deny": 0.0, "safe": 2.25, "keep": 0.25},
-    PrizeRule.LAST_CAPTURE: {**HEURISTIC, "single": 2.0, "deny": 0.0},
-}
 
 #: A code standing for "let the open claims pass and play the turn".
 PASS = -1
@@ -85,8 +75,8 @@ class Player(RolloutPolicy):
     (``solve_cards``, ``node_cap``)."""
 
     def __init__(self, rules: Rules, solve_cards: int = 12, node_cap: int = 1500,
-                 off: Iterable[str] = (), lookahead: int = 0) -> None:
-        super().__init__(rules, off)
+                 off: Iterable[str] = (), lookahead: int = 0, params: Params | None = None) -> None:
+        super().__init__(rules, off, level_params(rules) if params is None else params)
         self.lookahead = lookahead
         self.solve_cards = solve_cards
         self.node_cap = node_cap
@@ -181,23 +171,23 @@ class ExpertBot(Bot):
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
                  time_limit: float | str = 0.08, model: bool | int | str = True,
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
-                 on: Iterable[str] | None = None, rollout: str = "scored", look: int | str = 0) -> None:
+                 on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
         if self.worlds < 1 or not self.time_limit > 0:
             raise ValueError("worlds and time_limit must be positive")
         self.model = _flag(model)
-        if rollout not in ("scored", "heuristic", "plain"):
-            raise ValueError(f"rollout={rollout}: choose scored, heuristic or plain")
+        if rollout not in ("heuristic", "v3", "plain"):
+            raise ValueError(f"rollout={rollout}: choose heuristic, v3 or plain")
         habits = frozenset(TUNED_OFF if rollout != "plain" else ())
         if off is not None or on is not None:
             habits = frozenset(off or ()) | (frozenset(HABITS) - frozenset(on) if on else frozenset())
-        self.player = Player(rules, int(solve), int(nodes), habits, int(look))
-        if rollout == "scored" and self.player.kernel:
-            self.player.scores = tables(rules, SCORED[rules.prize_rule])
+        params = level_params(rules, "3" if rollout == "v3" else "4")
+        self.player = Player(rules, int(solve), int(nodes), habits, int(look), params)
         self.policy = self.player.policy
-        self.model_policy = HeuristicPolicy(rules, DROPPED)  # how the other seats are assumed to claim
+        # how the other seats are assumed to claim
+        self.model_policy = HeuristicPolicy(rules, DROPPED, level_params(rules))
         self.dead_claims_any_time = rules.dead_claims.value == "any_time"
 
     # -- worlds -------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from ..core.rollout import (
     scored_outcome,
     tables_for,
 )
+from ..core.rules import PrizeRule
 
 if TYPE_CHECKING:
     from ..core.fast import FastState
@@ -60,9 +61,19 @@ other hands' (their total, as the mover can count it)."""
 Params = dict[str, float]
 """The terms of :func:`score_of`, by name."""
 
-#: The heuristic's own scores as :func:`score_of` parameters.
+#: The scores of heuristic version 3 (chosen by hand) as :func:`score_of` parameters.
 HEURISTIC: Params = {"single": 0.0, "sweep": 0.0, "pair": 0.0, "prial": 0.0, "deny": 0.6, "spread": 0.3,
                      "safe": 2.0, "keep": 0.0, "leave": 0.0}
+
+#: The scores of the ``heuristic`` level (version 4), per prize rule: version 3's
+#: (:data:`HEURISTIC`) tuned by ``experiments/tune_rollout.py``, a coordinate search in
+#: duplicate deals on this kernel, one seat against four of version 3 and then against
+#: the best so far; ``experiments/tune_table.py`` finds no single capture (kind and the
+#: rank's counts) whose place in the order gains when moved (docs/strength.md §3).
+TUNED: dict[PrizeRule, Params] = {
+    PrizeRule.SURVIVOR: {**HEURISTIC, "single": 2.0, "sweep": 2.0, "deny": 0.0, "safe": 2.25, "keep": 0.25},
+    PrizeRule.LAST_CAPTURE: {**HEURISTIC, "single": 2.0, "deny": 0.0},
+}
 
 
 def score_of(p: Params) -> Score:
