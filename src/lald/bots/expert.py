@@ -37,6 +37,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
+from math import comb
 
 from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
@@ -87,11 +88,16 @@ class Player(RolloutPolicy):
         """``seat``'s value after the heuristic plays ``fs`` (changed) to its end."""
         return self.play(fs).value(seat)
 
-    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None) -> float:
+    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None,
+               passed: int = -1) -> float:
         """``seat``'s value of ``fs`` (changed) played on: solved exactly once small, else
         rolled out, with ``seat``'s next ``looks`` (default :attr:`lookahead`) choices of
         turn move made by comparing the values of every choice played on in this world.
-        ``skip_claims``: nobody claims before the first turn move."""
+        ``skip_claims``: nobody claims before the first turn move.  ``passed``: that seat
+        lets the open claims pass, so in this window only the seats after it in the claim
+        order may claim (as the heuristic does); if none does, the turn comes next."""
+        if passed >= 0 and not skip_claims:
+            skip_claims = not self._claims(fs, after=passed)
         if looks is None:
             looks = self.lookahead
         while not fs.over:
@@ -123,9 +129,13 @@ class Player(RolloutPolicy):
             fs.apply(self.turn(fs, fs.turn_codes()))
         return self.rollout(fs, seat)
 
-    def _claims(self, fs: FastState) -> bool:
-        """Make the first claim the heuristic wants now; whether one was made."""
-        for s in fs.claim_order():
+    def _claims(self, fs: FastState, after: int = -1) -> bool:
+        """Make the first claim the heuristic wants now (only by the seats after ``after``
+        in the claim order, if given); whether one was made."""
+        order = fs.claim_order()
+        if after >= 0:
+            order = order[order.index(after) + 1:]
+        for s in order:
             codes = fs.claim_codes(s)
             if codes:
                 code = self.claim(fs, s, codes)
@@ -166,17 +176,25 @@ class ExpertBot(Bot):
     ``time_limit`` the seconds."""
 
     name = "expert"
-    version = "4"
+    version = "5"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
                  time_limit: float | str = 0.08, model: bool | int | str = True,
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
-                 on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0) -> None:
+                 on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
+                 exact: int | str = 48, claims: str = "all") -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
         if self.worlds < 1 or not self.time_limit > 0:
             raise ValueError("worlds and time_limit must be positive")
+        self.exact = int(exact)
+        if self.exact < 0:
+            raise ValueError("exact must be 0 (off) or a number of worlds")
+        if claims not in ("all", "own"):
+            raise ValueError(f"claims={claims}: choose all or own")
+        self.search_claims = claims
+        self.searched = 0
         self.model = _flag(model)
         if rollout not in ("heuristic", "v3", "plain"):
             raise ValueError(f"rollout={rollout}: choose heuristic, v3 or plain")
@@ -209,10 +227,11 @@ class ExpertBot(Bot):
         passed = self._passed(k, acting)
         capped: list[int] = []
         if self.rules.hand_sets:
-            capped = k.others if not view.foreplay or acting else passed
+            sets_passed = k.others if not view.foreplay or acting else passed
+            capped = [s for s in sets_passed if s not in k.keeps_sets]
         holding = sum(1 for size in view.hand_sizes if size)
         at_once = not self.model_policy.survivor_hold or holding <= 2
-        dead = passed if self.dead_claims_any_time and at_once else []
+        dead = [s for s in passed if s not in k.keeps_dead] if self.dead_claims_any_time and at_once else []
         return capped, dead
 
     def _plausible(self, k: Knowledge, hands: list[list[int]], capped: list[int], dead: list[int]) -> bool:
@@ -247,28 +266,57 @@ class ExpertBot(Bot):
         """A world to search in, as a fast state."""
         return k.world(self.draw_world(k, capped, dead)[0])
 
+    def every_world(self, k: Knowledge, capped: list[int],
+                    dead: list[int]) -> list[tuple[int, FastState]] | None:
+        """Every world the seat cannot tell apart, with its weight (the number of card
+        deals it stands for), once there are at most :attr:`exact` of them (None: more,
+        or unseen face-down sets); the opponent model's worlds only, unless it rules out
+        them all."""
+        if not self.exact or k.hidden_sets:
+            return None
+        found = enumerate_hands(k, self.exact)
+        if found is None:
+            return None
+        kept = [(w, h) for w, h in found if self._plausible(k, h, capped, dead)] or found
+        self.rng.shuffle(kept)  # so that a search cut short by the time limit tries a fair share
+        return [(w, k.world(h)) for w, h in kept]
+
     # -- search -------------------------------------------------------------------------
 
     def evaluate(self, k: Knowledge, codes: list[int], acting: bool) -> list[float]:
-        """The mean value of each code (:data:`PASS` included) over shared worlds."""
+        """The mean value of each code (:data:`PASS` included: this seat lets the open
+        claims pass) over shared worlds: all of them, weighted, when few enough, else
+        drawn until the worlds or the time run out."""
         start = time.perf_counter()
         deadline = start + self.time_limit
         self.player.deadline = deadline
         capped, dead = self._constraints(k, acting)
         seat = self.seat
         totals = [0.0] * len(codes)
+        weight = 0.0
+        exact = self.every_world(k, capped, dead)
         count = 0
-        while count < self.worlds and (not count or time.perf_counter() < deadline):
-            world = self.draw(k, capped, dead)
+        while True:
+            if exact is not None:
+                if count == len(exact) or count and time.perf_counter() > deadline:
+                    break
+                w, world = exact[count]
+            else:
+                if count >= self.worlds or count and time.perf_counter() > deadline:
+                    break
+                w, world = 1, self.draw(k, capped, dead)
             count += 1
+            weight += w
             for i, code in enumerate(codes):
                 fs = world.copy()
                 if code == PASS:
-                    totals[i] += self.player.finish(fs, seat, skip_claims=True)
+                    value = self.player.finish(fs, seat, passed=seat)
                 else:
                     fs.apply(code)
-                    totals[i] += self.player.finish(fs, seat)
-        return [t / count for t in totals]
+                    value = self.player.finish(fs, seat)
+                totals[i] += w * value
+        self.searched = count
+        return [t / weight for t in totals]
 
     def _best(self, codes: list[int], means: list[float]) -> int:
         best = max(means)
@@ -284,12 +332,12 @@ class ExpertBot(Bot):
         return choose_action(self._best(codes, means), legal, table)
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
-        """On its own turn: claim now or let pass, as the search prefers; otherwise as the
-        heuristic claims."""
+        """Claim now or let pass, as the search prefers (``claims=own``: only on its own
+        turn, and as the heuristic claims otherwise)."""
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))
-        if view.to_move != self.seat or view.foreplay:
+        if self.search_claims == "own" and (view.to_move != self.seat or view.foreplay):
             code = self.policy.claim(k.world(fill(k)), self.seat, codes)
         else:
             means = self.evaluate(k, [*codes, PASS], acting=False)
@@ -297,3 +345,53 @@ class ExpertBot(Bot):
             code = None if code == PASS else code
         return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]
 
+
+def enumerate_hands(k: Knowledge, limit: int) -> list[tuple[int, list[list[int]]]] | None:
+    """Every way to share the unknown cards out among the other hands (sizes and trails
+    respected), as per-rank hands with the number of card deals each stands for, or None
+    once there are more than ``limit`` (or unseen face-down sets, whose ranks this leaves
+    out)."""
+    if k.hidden_sets or len(k.others) > 1 and sum(k.unknown) > 12:
+        return None  # more than 12 unknown cards in two hands or more: too many worlds to try
+    others = k.others
+    pool = list(k.unknown)
+    found: list[tuple[int, list[list[int]]]] = []
+    hands = [[0] * NUM_RANKS for _ in range(k.view.players)]
+    hands[k.seat] = list(k.hand)
+    ranks = [r for r in range(NUM_RANKS) if pool[r]]
+    budget = [16 * limit]  # steps of the walk before giving up
+
+    def fill_seat(i: int, j: int, need: int, weight: int) -> bool:
+        """Seat ``others[i]`` takes ``need`` more cards from ranks ``ranks[j:]``; False
+        once past the limit."""
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        s = others[i]
+        if need == 0:
+            if i + 1 == len(others):
+                if any(pool[r] for r in ranks):
+                    return True
+                found.append((weight, [list(h) for h in hands]))
+                return len(found) <= limit
+            return fill_seat(i + 1, 0, k.sizes[others[i + 1]], weight)
+        if j == len(ranks):
+            return True
+        r = ranks[j]
+        top = 0 if k.forbidden[s] >> r & 1 else min(pool[r], need)
+        left = sum(pool[q] for q in ranks[j + 1:])
+        for c in range(top, -1, -1):
+            if need - c > left:
+                break
+            hands[s][r], pool[r] = c, pool[r] - c
+            ok = fill_seat(i, j + 1, need - c, weight * comb(pool[r] + c, c))
+            hands[s][r], pool[r] = 0, pool[r] + c
+            if not ok:
+                return False
+        return True
+
+    if not others:
+        return None
+    if not fill_seat(0, 0, k.sizes[others[0]], 1):
+        return None
+    return found
