@@ -5,7 +5,9 @@ with a choice, keeps the true state.  Every candidate bot then decides at every 
 decision from the seat's view alone, and its choice is judged by the true deal: the
 seat's value after the move when every seat plays on by the ``heuristic`` level
 (``--judge heuristic``), or by the exact max-n solve once few cards are left and the
-heuristic before (``--judge solve``).  The candidates see the same decisions, so their
+heuristic before (``--judge solve``); or by pimc's own judgement from the seat's view
+with many worlds (``--judge reference``: low noise, but blind to what the opponent model
+knows).  The candidates see the same decisions, so their
 difference is paired: where two choose alike it is zero.  A judge that plays on by a
 fixed policy favours choices that suit that policy, so the official figures still come
 from ``lald tournament``; this only screens.
@@ -25,11 +27,16 @@ from collections.abc import Sequence
 
 from lald.bots.expert import Player
 from lald.bots.heuristic import DROPPED, RolloutPolicy, level_params
+from lald.bots.knowledge import read
+from lald.bots.search import PimcBot
 from lald.core import Rules, State
 from lald.core.cards import mask_of
 from lald.core.fast import FastState, code_of
 from lald.sim.play import step
 from lald.sim.spec import BotSpec, parse_spec
+
+REFERENCE = 600
+"""Worlds of the ``reference`` judge."""
 
 Point = tuple[State, int, list[int]]
 """The true state before a turn decision, the seat to move, its distinct turn codes."""
@@ -57,14 +64,20 @@ def points(rules: Rules, lineup: Sequence[BotSpec], count: int, seed: int, rate:
 
 
 class Judge:
-    """The true value of each move at a decision."""
+    """The value of each move at a decision: in the true deal, or (``reference``) by
+    pimc's own judgement with :data:`REFERENCE` worlds drawn from the seat's view."""
 
     def __init__(self, rules: Rules, kind: str) -> None:
+        self.rules = rules
+        self.kind = kind
         self.rollout = RolloutPolicy(rules, DROPPED, level_params(rules))
         self.solver = Player(rules, solve_cards=12, node_cap=20_000) if kind == "solve" else None
 
     def values(self, point: Point) -> dict[int, float]:
         state, seat, codes = point
+        if self.kind == "reference":
+            judge = PimcBot(seat, self.rules, random.Random(7), worlds=REFERENCE, time_limit=1e9)
+            return dict(zip(codes, judge.evaluate(read(state.view(seat)), codes), strict=True))
         fs = FastState.from_state(state)
         out = {}
         for code in codes:
@@ -97,7 +110,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lineup", default="pimc:worlds=8", help="comma-separated bots that play the deals")
     parser.add_argument("--bot", action="append", required=True, help="a candidate (repeatable)")
-    parser.add_argument("--judge", choices=("heuristic", "solve"), default="heuristic")
+    parser.add_argument("--judge", choices=("heuristic", "solve", "reference"), default="heuristic")
     args = parser.parse_args()
     rules = Rules.make(args.preset)
     lineup = [parse_spec(s) for s in args.lineup.split(",")]

@@ -182,7 +182,7 @@ class ExpertBot(Bot):
                  time_limit: float | str = 0.08, model: bool | int | str = True,
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
-                 exact: int | str = 48, claims: str = "all") -> None:
+                 exact: int | str = 48, claims: str = "all", prior: float | str = 1.0) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
@@ -194,6 +194,9 @@ class ExpertBot(Bot):
         if claims not in ("all", "own"):
             raise ValueError(f"claims={claims}: choose all or own")
         self.search_claims = claims
+        self.prior = float(prior)
+        if self.prior < 0:
+            raise ValueError("prior must be 0 (off) or a number of standard errors")
         self.searched = 0
         self.model = _flag(model)
         if rollout not in ("heuristic", "v3", "plain"):
@@ -287,12 +290,19 @@ class ExpertBot(Bot):
         """The mean value of each code (:data:`PASS` included: this seat lets the open
         claims pass) over shared worlds: all of them, weighted, when few enough, else
         drawn until the worlds or the time run out."""
+        return self.search(k, codes, acting)[0]
+
+    def search(self, k: Knowledge, codes: list[int],
+               acting: bool) -> tuple[list[float], list[list[float]], bool]:
+        """:meth:`evaluate`'s means, with every world's value of every code and whether
+        the worlds were all of them (so the means are exact)."""
         start = time.perf_counter()
         deadline = start + self.time_limit
         self.player.deadline = deadline
         capped, dead = self._constraints(k, acting)
         seat = self.seat
         totals = [0.0] * len(codes)
+        values: list[list[float]] = [[] for _ in codes]
         weight = 0.0
         exact = self.every_world(k, capped, dead)
         count = 0
@@ -315,21 +325,38 @@ class ExpertBot(Bot):
                     fs.apply(code)
                     value = self.player.finish(fs, seat)
                 totals[i] += w * value
+                values[i].append(value)
         self.searched = count
-        return [t / weight for t in totals]
+        return [t / weight for t in totals], values, exact is not None and count == len(exact)
 
-    def _best(self, codes: list[int], means: list[float]) -> int:
-        best = max(means)
-        return self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == best])
+    def choose(self, k: Knowledge, codes: list[int], acting: bool, default: int) -> int:
+        """The code of ``codes`` with the best mean value; but the heuristic's ``default``
+        unless the best beats it by more than :attr:`prior` standard errors of their
+        paired difference over the worlds (most choices are near-ties, where the best of
+        a few noisy means is often only the luckiest)."""
+        means, values, exact = self.search(k, codes, acting)
+        top = max(means)
+        best = self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == top])
+        if not self.prior or exact or best == default or default not in codes:
+            return best
+        b, d = values[codes.index(best)], values[codes.index(default)]
+        n = len(b)
+        if n < 2:
+            return default
+        diffs = [x - y for x, y in zip(b, d, strict=True)]
+        mean = sum(diffs) / n
+        spread = (sum((x - mean) ** 2 for x in diffs) / (n - 1) / n) ** 0.5
+        return best if top - means[codes.index(default)] > self.prior * spread else default
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The turn move with the best mean value."""
+        """The turn move with the best mean value (see :meth:`choose`)."""
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
             return legal[0]
-        means = self.evaluate(read(view), codes, acting=True)
-        return choose_action(self._best(codes, means), legal, table)
+        k = read(view)
+        default = self.policy.turn(k.world(fill(k)), codes, k.outside())
+        return choose_action(self.choose(k, codes, True, default), legal, table)
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """Claim now or let pass, as the search prefers (``claims=own``: only on its own
@@ -337,11 +364,11 @@ class ExpertBot(Bot):
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))
+        habit = self.policy.claim(k.world(fill(k)), self.seat, codes)
         if self.search_claims == "own" and (view.to_move != self.seat or view.foreplay):
-            code = self.policy.claim(k.world(fill(k)), self.seat, codes)
+            code = habit
         else:
-            means = self.evaluate(k, [*codes, PASS], acting=False)
-            code = self._best([*codes, PASS], means)
+            code = self.choose(k, [*codes, PASS], False, PASS if habit is None else habit)
             code = None if code == PASS else code
         return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]
 

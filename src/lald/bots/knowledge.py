@@ -141,7 +141,9 @@ def read(view: PlayerView) -> Knowledge:
             t &= ~(1 << op.card)
             trails.append((op.seat, i, presence(counts(t))))
             removals.append(Removal(op.seat, op.card >> 2, 1, i))
-        elif isinstance(op, (TableMournival, DealEnded)):
+        elif isinstance(op, DealEnded):
+            t |= _mask(op.table)  # the residue left the table as the deal ended
+        elif isinstance(op, TableMournival):
             continue
     forbidden = [0] * n
     for s, _, ranks in trails:
