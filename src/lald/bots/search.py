@@ -34,8 +34,8 @@ class _Rollout(RolloutPolicy):
 
 
 class PimcBot(Bot):
-    """Perfect-information Monte Carlo: ``worlds`` sampled worlds (or as many as
-    ``time_limit`` seconds allow), every candidate rolled out once in each.  Roll-outs
+    """Perfect-information Monte Carlo: ``worlds`` sampled worlds (48 by default; version
+    3 drew 24), or as many as ``time_limit`` seconds allow, every candidate rolled out once in each.  Roll-outs
     and claims play the ``heuristic`` level (its habits, without
     :data:`~lald.bots.heuristic.DROPPED`, and its tuned capture scores); ``heuristic=3``
     plays out with heuristic version 3 instead, as pimc version 3 did."""
@@ -43,7 +43,7 @@ class PimcBot(Bot):
     name = "pimc"
     version = "4"
 
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 24,
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 48,
                  time_limit: float | str = 0.25, heuristic: str = "4") -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
