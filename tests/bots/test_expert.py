@@ -12,6 +12,7 @@ from lald.bots.expert import TUNED_OFF, ExpertBot, Player
 from lald.bots.kernel import HEURISTIC, TUNED, tables
 from lald.bots.knowledge import fill, read
 from lald.bots.sampler import consistent
+from lald.bots.search import OracleBot
 from lald.core import PrizeRule, Rules, State
 from lald.core.fast import FastState, choose_action, code_of
 from lald.sim.play import step
@@ -307,3 +308,30 @@ def test_lookahead_plays_its_own_next_choice_as_the_best_in_the_world() -> None:
         raised += looked > player.finish(fs.copy(), seat, looks=0)
         checked += 1
     assert checked >= 10 and raised > 0
+
+
+def test_the_oracle_plays_the_best_move_of_the_true_deal() -> None:
+    # one world, the true one: no prior toward the heuristic, no list of worlds
+    rules = Rules.make("last-capture")
+    checked = differs = 0
+    for state in _positions(rules, 14):
+        seat = state.to_move
+        assert seat is not None
+        fs = FastState.from_state(state)
+        codes = list(dict.fromkeys(fs.turn_codes()))
+        if len(codes) < 2:
+            continue
+        bot = make_bot("oracle", seat, rules, random.Random(0))
+        assert isinstance(bot, OracleBot)
+        bot.see(state)
+        values = []
+        for code in codes:
+            child = fs.copy()
+            child.apply(code)
+            values.append(bot.player.finish(child, seat))
+        action = bot.act(state.view(seat), state.turn_actions())
+        assert values[codes.index(code_of(action, state.table_mask))] == max(values)
+        k = read(state.view(seat))
+        differs += codes[values.index(max(values))] != bot.policy.turn(k.world(fill(k)), codes, k.outside())
+        checked += 1
+    assert checked >= 10 and differs > 0

@@ -178,7 +178,7 @@ class ExpertBot(Bot):
     name = "expert"
     version = "5"
 
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 160,
                  time_limit: float | str = 0.08, model: bool | int | str = True,
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,

@@ -35,8 +35,8 @@ class _Rollout(RolloutPolicy):
 
 class PimcBot(Bot):
     """Perfect-information Monte Carlo: ``worlds`` sampled worlds (48 by default; version
-    3 drew 24), or as many as ``time_limit`` seconds allow, every candidate rolled out once in each.  Roll-outs
-    and claims play the ``heuristic`` level (its habits, without
+    3 drew 24), or as many as ``time_limit`` seconds allow, every candidate rolled out
+    once in each.  Roll-outs and claims play the ``heuristic`` level (its habits, without
     :data:`~lald.bots.heuristic.DROPPED`, and its tuned capture scores); ``heuristic=3``
     plays out with heuristic version 3 instead, as pimc version 3 did."""
 
@@ -106,7 +106,10 @@ class OracleBot(ExpertBot):
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 1,
                  time_limit: float | str = 0.08, model: bool | int | str = False,
                  solve: int | str = 12, nodes: int | str = 1500) -> None:
-        super().__init__(seat, rules, rng, worlds, time_limit, model, solve, nodes)
+        # the one true world: nothing to list or weigh, no noise to guard against, and
+        # claims searched on its own turn only (as version 3 did)
+        super().__init__(seat, rules, rng, worlds, time_limit, model, solve, nodes, exact=0, claims="own",
+                         prior=0)
         self.state: State | None = None
 
     def see(self, state: State) -> None:
