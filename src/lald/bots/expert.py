@@ -1,8 +1,9 @@
-"""The ``expert``: determinized search made stronger than ``pimc`` at the same time budget.
+"""The ``expert``: determinized search with more than ``pimc`` on top (version 5).
 
 Like ``pimc`` it draws hidden hands (:mod:`lald.bots.sampler`), shares every world among
 all candidate moves (common random numbers), and judges a move by the value of the deal
-played on to its end in each world.  On top of that:
+played on to its end in each world, every seat playing the ``heuristic`` level on the
+fused kernel (:mod:`lald.bots.kernel`).  On top of that:
 
 - **Opponent model in the draw** (``model``): the other seats are assumed to claim as
   the heuristic does, so worlds that contradict a claim they let pass are drawn again.
@@ -12,24 +13,35 @@ played on to its end in each world.  On top of that:
   unless its ``survivor_hold`` habit is on: then under the survivor prize only once two
   seats hold cards), a seat that let a claim window pass holds no dead rank.  Uniform
   draws break one of these in roughly a tenth to a third of the worlds.
+- **Evidence against the model**: a seat the history shows keeping a dead rank through
+  a claim window, or holding three of a rank after foreplay
+  (:func:`lald.bots.knowledge.keepers`), is not held to that part of the model: people
+  and programs that keep dead ranks for later do not break the draw.
+- **Every world, once few are left** (``exact``, default 48): when the unknown cards can
+  be shared out among the other hands in at most that many ways (by rank), each is
+  searched once, weighted by the card deals it stands for, instead of drawing worlds
+  at random (:func:`enumerate_hands`).
 - **Exact end positions** (``solve``): once few cards are left in the hands, each
   (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
   to maximise its own value (max-n, perfect information in that world), claims as the
-  heuristic makes them.  A solve that outgrows its node cap falls back to the roll-out.
-- **Roll-out policy**: every seat plays the ``heuristic`` level on the fused kernel
-  (:mod:`lald.bots.kernel`), its captures chosen by the scores tuned in duplicate play
-  (:data:`~lald.bots.kernel.TUNED`), as ``pimc`` does.  ``rollout=v3`` plays out with
-  heuristic version 3 instead, ``rollout=plain`` with every habit, and ``-habit`` /
-  ``+habit`` choose them one by one.
-- **Claims are searched** when this seat is the one to move: claim now against letting
-  the claims pass and playing the turn.  Other claims are the heuristic's.
+  heuristic makes them.  A solve that outgrows its node cap or the deadline falls back
+  to the roll-out.
+- **Claims are searched** in every claim window it is offered (``claims=own``: only
+  when it is the one to move, as version 4 did): each claim against letting them all
+  pass, after which the seats later in the claim order may claim as the heuristic does.
+- **The heuristic's move unless another is clearly better** (``prior``, default 1): the
+  best mean value is played only if it beats the heuristic's own choice by more than
+  that many standard errors of their paired difference over the worlds; most choices
+  are near-ties, where the best of a few noisy means is often only the luckiest.
 - **Look-ahead** (``look=N``, off by default): in each world, this seat's next ``N``
   choices are made by playing every choice on and keeping the best, instead of by the
   heuristic (it costs worlds and did not measurably win at the same budget).
 
-The budget is a time limit (``time_limit`` seconds, default 80 ms) and a cap on the
-worlds (``worlds``); both, and each feature (``model=0``, ``solve=0``), are bot spec
-parameters, e.g. ``expert:time_limit=0.05:solve=0``.
+``rollout=v3`` plays out with heuristic version 3 instead, ``rollout=plain`` with every
+habit, and ``-habit`` / ``+habit`` choose them one by one.  The budget is a time limit
+(``time_limit`` seconds, default 80 ms) and a cap on the worlds (``worlds``, default
+160); both, and each feature (``model=0``, ``solve=0``, ``exact=0``, ``prior=0``,
+``claims=own``), are bot spec parameters, e.g. ``expert:time_limit=0.05:solve=0``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ The heuristic is a :class:`HeuristicPolicy`: a score per move, built from named 
 from its view) and every seat's moves in the search bots' roll-outs (read from a
 sampled world's :class:`~lald.core.fast.FastState`), so it reads only what a seat may
 know: its own hand, the table, hand sizes, and per rank how many live cards lie
-elsewhere.
+elsewhere.  The level (version 4) scores its captures by :data:`~lald.bots.kernel.TUNED`,
+the scores tuned in duplicate play; ``heuristic:version=3`` plays the hand-chosen scores
+of version 3 (:data:`~lald.bots.kernel.HEURISTIC`), to measure against.
 """
 
 from __future__ import annotations

@@ -7,16 +7,18 @@ the dense encoding of :mod:`lald.core.rollout` (its :func:`~lald.core.rollout.sc
 plays by the rules; this module gives it the heuristic's choices as tables), where a turn
 reads a table per rank instead of building lists and scores:
 
-* **Turns.**  The heuristic scores a capture ``play + take``; when others hold cards of
-  the rank (``deny``) it adds ``0.6`` per such card (at most two) if the capture takes
-  the last table cards of the rank, else takes ``0.3`` off; a capture of a rank nobody
-  else holds loses ``2`` when another capture is open (``safe_keep``).  The first best
-  move in the engine's order (ranks upwards, kinds in :data:`~lald.core.fast.SHAPES`
-  order) is played.  Every term but the last depends on the mover and the rank's state
-  alone, and a safe capture's score is a whole number, so one precomputed score per
-  (mover, rank state), the ``2`` taken off every safe capture, orders the moves as the
-  heuristic does whether or not an unsafe capture is open (:func:`score_of` with
-  :data:`HEURISTIC`; other parameters give other scores, as the expert's roll-outs use).
+* **Turns.**  A capture's score is :func:`score_of` of its kind and the rank's counts
+  (the mover's cards, the table's, the other hands' total): the cards it takes, a bonus
+  per kind, a ``deny`` bonus or ``spread`` malus when others hold the rank, a ``safe``
+  malus when nobody else does, a ``keep`` bonus per card of the rank left in the hand.
+  The level plays :data:`TUNED` (version 3 played :data:`HEURISTIC`, where ``deny`` adds
+  ``0.6`` per card others hold, at most two, for taking the table's last, and a safe
+  capture loses ``2``).  The first best move in the engine's order (ranks upwards, kinds
+  in :data:`~lald.core.fast.SHAPES` order) is played.  The score depends on the mover and
+  the rank's state alone, so it is precomputed per (mover, rank state); the heuristic
+  takes the ``safe`` malus off only when an unsafe capture is open, but taking it off
+  every safe capture orders the moves the same, since with no unsafe capture open every
+  capture loses it.
 * **Claims**, each time claims are open: the seats in claim order, each taking its claim
   from the hand of the lowest rank (the heuristic sets every prial and mournival aside
   and banks every dead rank at once), the seat to move also the spotter pair of the
