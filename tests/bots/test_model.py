@@ -14,20 +14,29 @@ from lald.bots.expert import ExpertBot, enumerate_hands
 from lald.bots.knowledge import keepers, read
 from lald.bots.sampler import consistent, sample
 from lald.core import Rules, State
+from lald.core.fast import FastState
 from lald.sim.play import step
 from lald.sim.spec import parse_spec
 
+_TRUE: dict[int, list[list[int]]] = {}
+
 
 def _views(rules: Rules, lineup: list[str], deals: int, seed: int = 0):  # type: ignore[no-untyped-def]
-    """Every seat's view after every action of ``deals`` deals played by ``lineup``."""
+    """Every seat's view after every action of ``deals`` deals played by ``lineup``
+    (:func:`_true_hands` gives the true hands behind the latest)."""
     specs = [parse_spec(s) for s in lineup]
     for d in range(deals):
         state = State.deal(rules, seed=seed + d, dealer=d % rules.players)
         bots = [specs[s].make(s, rules, random.Random(d * 13 + s)) for s in range(rules.players)]
         while not state.over:
             step(state, bots)
+            _TRUE[0] = [list(h) for h in FastState.from_state(state).hc] if not state.over else []
             for seat in range(rules.players):
                 yield state.view(seat)
+
+
+def _true_hands(view: object, k: object) -> list[list[int]]:
+    return _TRUE[0]
 
 
 @pytest.mark.parametrize("preset", ["survivor", "last-capture"])
@@ -127,3 +136,26 @@ def test_too_many_worlds_are_not_listed() -> None:
     k = read(state.view(1))
     assert enumerate_hands(k, 48) is None  # 32 unknown cards in four hands
     assert ExpertBot(1, rules, random.Random(0)).every_world(k, [], []) is None
+
+
+def test_captures_weigh_the_worlds_where_the_heuristic_would_have_made_them() -> None:
+    # every seat plays the heuristic level: in the true deal each capture was one of the
+    # best-scored then (likelihood 1 with infer=0); some uniform draws are less likely
+    rules = Rules.make("survivor")
+    checked = lowered = softened = 0
+    for view in _views(rules, ["heuristic"] * 5, 12, seed=40):
+        if view.over or view.to_move != view.seat or view.foreplay:
+            continue
+        k = read(view)
+        if not k.choices:
+            continue
+        bot = ExpertBot(view.seat, rules, random.Random(1), infer=0)
+        truth = _true_hands(view, k)
+        assert bot.log_likelihood(k, truth) == 0.0
+        rng = random.Random(2)
+        lowered += any(bot.log_likelihood(k, sample(k, rng)[0][0]) < 0 for _ in range(20))
+        soft = ExpertBot(view.seat, rules, random.Random(1), infer=1).log_likelihood(k, truth)
+        assert soft <= 0.0
+        softened += soft < 0.0  # a softmax leaves room for the other captures open then
+        checked += 1
+    assert checked > 20 and lowered > 0 and softened > 0

@@ -49,14 +49,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
-from math import comb
+from math import comb, exp, inf, log
 
 from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.fast import FastState, choose_action, code_of
+from ..core.rollout import tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
-from .kernel import Params
+from .kernel import Params, score_of
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
@@ -194,7 +195,8 @@ class ExpertBot(Bot):
                  time_limit: float | str = 0.08, model: bool | int | str = True,
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
-                 exact: int | str = 48, claims: str = "all", prior: float | str = 1.0) -> None:
+                 exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
+                 infer: float | str = -1.0) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
@@ -209,7 +211,9 @@ class ExpertBot(Bot):
         self.prior = float(prior)
         if self.prior < 0:
             raise ValueError("prior must be 0 (off) or a number of standard errors")
+        self.infer = float(infer)
         self.searched = 0
+        self.weights: list[float] = []
         self.model = _flag(model)
         if rollout not in ("heuristic", "v3", "plain"):
             raise ValueError(f"rollout={rollout}: choose heuristic, v3 or plain")
@@ -221,6 +225,8 @@ class ExpertBot(Bot):
         self.policy = self.player.policy
         # how the other seats are assumed to claim
         self.model_policy = HeuristicPolicy(rules, DROPPED, level_params(rules))
+        self.capture_score = score_of(level_params(rules))
+        self.kinds = capture_kinds(rules)
         self.dead_claims_any_time = rules.dead_claims.value == "any_time"
 
     # -- worlds -------------------------------------------------------------------------
@@ -296,6 +302,39 @@ class ExpertBot(Bot):
         self.rng.shuffle(kept)  # so that a search cut short by the time limit tries a fair share
         return [(w, k.world(h)) for w, h in kept]
 
+    def log_likelihood(self, k: Knowledge, hands: list[list[int]]) -> float:
+        """How likely the other seats' captures so far are in a world with ``hands``, if
+        each took its best-scored capture by the heuristic's scores but for a slip whose
+        odds fall with the score given up: the log of the product over the captures of
+        a softmax of the scores open then at temperature :attr:`infer` (0: a capture
+        that was not the best counts a thousandth)."""
+        ll = 0.0
+        tau = self.infer
+        score, kinds = self.capture_score, self.kinds
+        for ch in k.choices:
+            hand, table, won, since = hands[ch.seat], ch.table, ch.won, ch.since
+            chosen = -inf
+            values = []
+            for r in range(NUM_RANKS):
+                t = table[r]
+                h = hand[r] + since[r]
+                if not (t and h):
+                    continue
+                out = 4 - h - t - won[r]
+                for kind in kinds.get((h, t), ()):
+                    v = score(kind, h, t, out)
+                    values.append(v)
+                    if r == ch.rank and kind == ch.kind:
+                        chosen = v
+            if chosen == -inf:
+                continue  # (not a capture this world allows: the world is judged elsewhere)
+            top = max(values)
+            if tau <= 0:
+                ll += 0.0 if chosen >= top else -6.9
+            else:
+                ll += (chosen - top) / tau - log(sum(exp((v - top) / tau) for v in values))
+        return ll
+
     # -- search -------------------------------------------------------------------------
 
     def evaluate(self, k: Knowledge, codes: list[int], acting: bool) -> list[float]:
@@ -313,10 +352,11 @@ class ExpertBot(Bot):
         self.player.deadline = deadline
         capped, dead = self._constraints(k, acting)
         seat = self.seat
-        totals = [0.0] * len(codes)
         values: list[list[float]] = [[] for _ in codes]
-        weight = 0.0
         exact = self.every_world(k, capped, dead)
+        infer = self.infer >= 0 and bool(k.choices)
+        weights: list[float] = []
+        logs: list[float] = []
         count = 0
         while True:
             if exact is not None:
@@ -328,7 +368,9 @@ class ExpertBot(Bot):
                     break
                 w, world = 1, self.draw(k, capped, dead)
             count += 1
-            weight += w
+            weights.append(float(w))
+            if infer:
+                logs.append(self.log_likelihood(k, world.hc))
             for i, code in enumerate(codes):
                 fs = world.copy()
                 if code == PASS:
@@ -336,9 +378,14 @@ class ExpertBot(Bot):
                 else:
                     fs.apply(code)
                     value = self.player.finish(fs, seat)
-                totals[i] += w * value
                 values[i].append(value)
         self.searched = count
+        if infer:
+            top = max(logs)
+            weights = [w * exp(x - top) for w, x in zip(weights, logs, strict=True)]
+        self.weights = weights
+        weight = sum(weights)
+        totals = [sum(w * v for w, v in zip(weights, vs, strict=True)) for vs in values]
         return [t / weight for t in totals], values, exact is not None and count == len(exact)
 
     def choose(self, k: Knowledge, codes: list[int], acting: bool, default: int) -> int:
@@ -352,12 +399,15 @@ class ExpertBot(Bot):
         if not self.prior or exact or best == default or default not in codes:
             return best
         b, d = values[codes.index(best)], values[codes.index(default)]
-        n = len(b)
-        if n < 2:
+        if len(b) < 2:
             return default
+        w = self.weights
+        total = sum(w)
         diffs = [x - y for x, y in zip(b, d, strict=True)]
-        mean = sum(diffs) / n
-        spread = (sum((x - mean) ** 2 for x in diffs) / (n - 1) / n) ** 0.5
+        mean = sum(wi * x for wi, x in zip(w, diffs, strict=True)) / total
+        # the standard error of a weighted mean (uniform weights: the usual sd / sqrt(n))
+        spread = (sum((wi * (x - mean)) ** 2 for wi, x in zip(w, diffs, strict=True)) / total ** 2
+                  * len(b) / (len(b) - 1)) ** 0.5
         return best if top - means[codes.index(default)] > self.prior * spread else default
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -434,3 +484,21 @@ def enumerate_hands(k: Knowledge, limit: int) -> list[tuple[int, list[list[int]]
     if not fill_seat(0, 0, k.sizes[others[0]], 1):
         return None
     return found
+
+
+_KINDS: dict[int, dict[tuple[int, int], tuple[int, ...]]] = {}
+
+
+def capture_kinds(rules: Rules) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The kinds of capture open on a rank with ``h`` cards in the mover's hand and ``t`` on
+    the table, by ``(h, t)``, as the engine's play-out tables list them for ``rules``."""
+    k = tables_for(rules)
+    known = _KINDS.get(id(k))
+    if known is None:
+        n = k.n
+        found: dict[tuple[int, int], set[int]] = {}
+        for g, c in enumerate(k.counts):
+            for capture in k.multi[0][g]:
+                found.setdefault((c[0], c[n]), set()).add(capture[3] & 7)
+        known = _KINDS[id(k)] = {key: tuple(sorted(v)) for key, v in found.items()}
+    return known

@@ -47,6 +47,24 @@ class Removal:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class CaptureChoice:
+    """A turn capture another seat made, with what it saw then: evidence of the cards it
+    held (a seat playing by scores takes its best-scored capture)."""
+
+    seat: int
+    kind: int
+    """The capture's kind (:data:`~lald.core.fast.SINGLE` ... :data:`~lald.core.fast.PRIAL`)."""
+    rank: int
+    table: tuple[int, ...]
+    """Per rank, the table's cards just before it."""
+    won: tuple[int, ...]
+    """Per rank, the cards this seat had seen go to won piles before it."""
+    since: tuple[int, ...]
+    """Per rank, the cards the capturing seat has put out of its hand from then on, in
+    plain sight (its hand then is its hand now plus these)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Knowledge:
     """The seat's knowledge of the deal, in per-rank counts."""
 
@@ -72,6 +90,8 @@ class Knowledge:
     """Seats seen keeping a dead rank in hand through a claim window (:func:`keepers`)."""
     keeps_sets: frozenset[int]
     """Seats seen holding three or four of a rank after foreplay (:func:`keepers`)."""
+    choices: tuple[CaptureChoice, ...] = ()
+    """The turn captures of the other seats that still hold cards, oldest first."""
 
     @property
     def others(self) -> list[int]:
@@ -115,6 +135,7 @@ def read(view: PlayerView) -> Knowledge:
     hidden: list[HiddenSet] = []
     removals: list[Removal] = []
     trails: list[tuple[int, int, int]] = []
+    before: dict[int, tuple[int, ...]] = {}  # the table before each capture by another seat holding cards
     # Walk back from the table now to know the table before every operation.
     t = table_now
     history = view.history
@@ -124,6 +145,8 @@ def read(view: PlayerView) -> Knowledge:
             for c in op.take:
                 t |= 1 << c
             removals.append(Removal(op.seat, op.play[0] >> 2, len(op.play), i))
+            if op.seat != seat and view.hand_sizes[op.seat]:
+                before[i] = tuple(counts(t))
         elif isinstance(op, Claimed):
             if op.cards is None:
                 hidden.append(HiddenSet(op.seat, op.count, i))
@@ -149,11 +172,37 @@ def read(view: PlayerView) -> Knowledge:
     for s, _, ranks in trails:
         forbidden[s] |= ranks
     keeps_dead, keeps_sets = keepers(view)
+    removals.reverse()
     return Knowledge(
         view=view, seat=seat, hand=hand, table=table, unknown=unknown,
         sizes=list(view.hand_sizes), hidden_sets=hidden[::-1], forbidden=forbidden,
-        trail_tables=trails[::-1], removals=removals[::-1], last_actor=last_actor(view),
-        keeps_dead=keeps_dead, keeps_sets=keeps_sets)
+        trail_tables=trails[::-1], removals=removals, last_actor=last_actor(view),
+        keeps_dead=keeps_dead, keeps_sets=keeps_sets, choices=_choices(view, before, removals))
+
+
+_KIND_OF = {(1, 1): 0, (1, 3): 1, (2, 2): 2, (3, 1): 3}
+
+
+def _choices(view: PlayerView, before: dict[int, tuple[int, ...]],
+             removals: list[Removal]) -> tuple[CaptureChoice, ...]:
+    """The :class:`CaptureChoice` of each capture in ``before`` (history index: table)."""
+    out = []
+    won = [0] * NUM_RANKS
+    for i, op in enumerate(view.history):
+        if i in before and isinstance(op, Capture):
+            since = [0] * NUM_RANKS
+            for x in removals:
+                if x.seat == op.seat and x.index >= i:
+                    since[x.rank] += x.count
+            out.append(CaptureChoice(op.seat, _KIND_OF[len(op.play), len(op.take)], op.play[0] >> 2,
+                                     before[i], tuple(won), tuple(since)))
+        if isinstance(op, Capture):
+            for c in (*op.play, *op.take):
+                won[c >> 2] += 1
+        elif isinstance(op, Claimed) and op.cards is not None:
+            for c in op.cards:
+                won[c >> 2] += 1
+    return tuple(out)
 
 
 TABLE = -1
