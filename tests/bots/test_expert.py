@@ -335,3 +335,29 @@ def test_the_oracle_plays_the_best_move_of_the_true_deal() -> None:
         differs += codes[values.index(max(values))] != bot.policy.turn(k.world(fill(k)), codes, k.outside())
         checked += 1
     assert checked >= 10 and differs > 0
+
+
+def test_solves_stop_when_they_would_leave_too_few_worlds() -> None:
+    # late positions, where every world would be solved: once the first world shows the
+    # time would hold fewer than min_worlds of them, the others are rolled out
+    rules = Rules.make("survivor")
+    checked = differs = 0
+    for state in _positions(rules, 30, keep=6):
+        fs = FastState.from_state(state)
+        codes = list(dict.fromkeys(fs.turn_codes()))
+        seat = state.to_move
+        assert seat is not None
+        if sum(fs.hs) > 12 or len(codes) < 2:
+            continue
+        k = read(state.view(seat))
+        hurried = ExpertBot(seat, rules, random.Random(4), worlds=6, time_limit=5, min_worlds=10**12,
+                            exact=0, model=0)
+        patient = ExpertBot(seat, rules, random.Random(4), worlds=6, time_limit=5, exact=0, model=0)
+        rolled = ExpertBot(seat, rules, random.Random(4), worlds=6, time_limit=5, exact=0, model=0, solve=0)
+        h, p, r = (bot.search(k, codes, True)[1] for bot in (hurried, patient, rolled))
+        assert [v[0] for v in h] == [v[0] for v in p]  # the first world is solved
+        assert [v[1:] for v in h] == [v[1:] for v in r]  # the rest rolled out
+        assert hurried.player.solve_cards == 12  # and solving is on again for the next decision
+        differs += [v[1:] for v in p] != [v[1:] for v in r]
+        checked += 1
+    assert checked >= 3 and differs > 0  # (solved and rolled-out values do differ)

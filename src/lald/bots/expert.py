@@ -25,7 +25,8 @@ fused kernel (:mod:`lald.bots.kernel`).  On top of that:
   (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
   to maximise its own value (max-n, perfect information in that world), claims as the
   heuristic makes them.  A solve that outgrows its node cap or the deadline falls back
-  to the roll-out.
+  to the roll-out, and once the first world shows that solving would leave fewer than
+  ``min_worlds`` (default 16) worlds in the time, the other worlds are rolled out.
 - **Claims are searched** in every claim window it is offered (``claims=own``: only
   when it is the one to move, as version 4 did): each claim against letting them all
   pass, after which the seats later in the claim order may claim as the heuristic does.
@@ -196,7 +197,7 @@ class ExpertBot(Bot):
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
                  exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
-                 infer: float | str = -1.0) -> None:
+                 infer: float | str = -1.0, min_worlds: int | str = 16) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
@@ -212,6 +213,7 @@ class ExpertBot(Bot):
         if self.prior < 0:
             raise ValueError("prior must be 0 (off) or a number of standard errors")
         self.infer = float(infer)
+        self.min_worlds = int(min_worlds)
         self.searched = 0
         self.weights: list[float] = []
         self.model = _flag(model)
@@ -355,6 +357,7 @@ class ExpertBot(Bot):
         values: list[list[float]] = [[] for _ in codes]
         exact = self.every_world(k, capped, dead)
         infer = self.infer >= 0 and bool(k.choices)
+        solving = self.player.solve_cards
         weights: list[float] = []
         logs: list[float] = []
         count = 0
@@ -368,6 +371,8 @@ class ExpertBot(Bot):
                     break
                 w, world = 1, self.draw(k, capped, dead)
             count += 1
+            if solving and count == 2 and (time.perf_counter() - start) * self.min_worlds > self.time_limit:
+                self.player.solve_cards = 0  # solves would leave too few worlds: roll out the rest
             weights.append(float(w))
             if infer:
                 logs.append(self.log_likelihood(k, world.hc))
@@ -380,6 +385,7 @@ class ExpertBot(Bot):
                     value = self.player.finish(fs, seat)
                 values[i].append(value)
         self.searched = count
+        self.player.solve_cards = solving
         if infer:
             top = max(logs)
             weights = [w * exp(x - top) for w, x in zip(weights, logs, strict=True)]
