@@ -1,15 +1,17 @@
-"""A roll-out policy for the expert: the heuristic's capture scores, tuned by duplicate play.
+"""The heuristic's capture scores, tuned by duplicate play (they are the level's since version 4).
 
-The heuristic level's capture scores (:data:`lald.bots.kernel.HEURISTIC`) are a few round
-numbers chosen by hand.  Here they are the parameters of a score (a bonus per capture kind,
-the ``deny`` bonus and malus, the ``safe_keep`` malus, and two new terms: the cards of the
-rank kept in the hand, the table cards of the rank left for others), and a coordinate
-search tunes them: a candidate plays one seat of every deal against four seats of the
-heuristic, in turn at every seat, on the fused kernel, and its gain is its chips minus the
-heuristic's in the same seat of the same deal (paired, so the luck of the cards cancels).
-With ``--selfplay`` the others play, from the second round on, the best scores of the
-round before.  The search uses one set of deals; the winner is then measured on fresh
-deals, against four heuristic seats and as the four others of one heuristic seat.
+Heuristic version 3's capture scores (:data:`lald.bots.kernel.HEURISTIC`) are a few round
+numbers chosen by hand; this search found :data:`lald.bots.kernel.TUNED`, first the
+expert's roll-out policy, now the ``heuristic`` level's own. Here they are the parameters
+of a score (a bonus per capture kind, the ``deny`` bonus and malus, the ``safe_keep``
+malus, and two new terms: the cards of the rank kept in the hand, the table cards of the
+rank left for others), and a coordinate search tunes them: a candidate plays one seat of
+every deal against four seats of the heuristic, in turn at every seat, on the fused
+kernel, and its gain is its chips minus the heuristic's in the same seat of the same deal
+(paired, so the luck of the cards cancels). With ``--selfplay`` the others play, from the
+second round on, the best scores of the round before. The search uses one set of deals;
+the winner is then measured on fresh deals, against four heuristic seats and as the four
+others of one heuristic seat.
 
     .venv/bin/python experiments/tune_rollout.py [--preset P] [--deals N] [--check M] [--selfplay]
 """

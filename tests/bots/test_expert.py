@@ -8,12 +8,12 @@ import random
 import pytest
 
 from lald.bots import make_bot
-from lald.bots.expert import SCORED, TUNED_OFF, ExpertBot, Player
-from lald.bots.kernel import tables
-from lald.bots.knowledge import read
+from lald.bots.expert import TUNED_OFF, ExpertBot, Player
+from lald.bots.kernel import HEURISTIC, TUNED, tables
+from lald.bots.knowledge import fill, read
 from lald.bots.sampler import consistent
+from lald.bots.search import OracleBot
 from lald.core import PrizeRule, Rules, State
-from lald.core.cards import mask_of
 from lald.core.fast import FastState, choose_action, code_of
 from lald.sim.play import step
 from lald.sim.spec import parse_spec
@@ -192,9 +192,9 @@ def test_spec_parameters_reach_the_expert() -> None:
     assert isinstance(bot, ExpertBot)
     assert (bot.time_limit, bot.worlds, bot.model, bot.player.solve_cards) == (0.05, 9, False, 0)
     assert bot.policy.off == TUNED_OFF  # the heuristic level's claims and habits
-    assert bot.player.scores is tables(Rules.make(), SCORED[PrizeRule.SURVIVOR])  # tuned captures
-    level = parse_spec("expert:rollout=heuristic").make(0, Rules.make(), random.Random(0))
-    assert isinstance(level, ExpertBot) and level.player.kernel and level.player.scores is None
+    assert bot.player.tables is tables(Rules.make(), TUNED[PrizeRule.SURVIVOR])  # the level's captures
+    old = parse_spec("expert:rollout=v3").make(0, Rules.make(), random.Random(0))
+    assert isinstance(old, ExpertBot) and old.player.tables is tables(Rules.make(), HEURISTIC)
     plain = parse_spec("expert:rollout=plain").make(0, Rules.make(), random.Random(0))
     assert isinstance(plain, ExpertBot) and plain.policy.off == frozenset()
     chosen = parse_spec("expert:-deny").make(0, Rules.make(), random.Random(0))
@@ -207,34 +207,76 @@ def test_spec_parameters_reach_the_expert() -> None:
         parse_spec("expert:worlds=0")
 
 
-def test_claims_on_its_own_turn_are_searched_against_letting_them_pass() -> None:
-    # survivor: a dead pair held in hand on one's own turn is a claim the search weighs
+@pytest.mark.parametrize("claims", ["all", "own"])
+def test_claims_are_searched_against_letting_them_pass(claims: str) -> None:
+    # survivor: a dead pair or a prial held in hand is a claim the search weighs, in every
+    # window (claims=all, the default) or on its own turn only (claims=own)
     rules = Rules.make("survivor")
-    asked = 0
+    asked = own = off_turn = 0
     for d in range(30):
         state = State.deal(rules, seed=3000 + d, dealer=d % 5)
         bots = [make_bot("heuristic", s, rules, random.Random(s)) for s in range(5)]
         while not state.over:
-            seat = state.to_move
-            claims = state.claims(seat) if seat is not None and not state.foreplay else []
-            if claims:
-                bot = ExpertBot(seat, rules, random.Random(d), worlds=3, time_limit=5)  # type: ignore[arg-type]
+            for seat in range(5):
+                offered = state.claims(seat)
+                if not offered:
+                    continue
+                bot = ExpertBot(seat, rules, random.Random(d), worlds=3, time_limit=5, claims=claims)
                 seen: list[list[int]] = []
-                evaluate = bot.evaluate
+                search = bot.search
 
                 def spy(k: object, codes: list[int], acting: bool, seen: list[list[int]] = seen,
-                        evaluate: object = evaluate) -> list[float]:
+                        search: object = search) -> object:
                     seen.append(codes)
-                    return evaluate(k, codes, acting)  # type: ignore[operator, no-any-return]
+                    return search(k, codes, acting)  # type: ignore[operator]
 
-                bot.evaluate = spy  # type: ignore[method-assign]
-                choice = bot.claim(state.view(seat), claims)  # type: ignore[arg-type]
-                assert choice is None or choice in claims
-                assert seen and seen[0][-1] == -1 and len(seen[0]) == 1 + len(
-                    {code_of(c, mask_of(state.view(seat).table)) for c in claims})  # type: ignore[arg-type]
-                asked += 1
+                bot.search = spy  # type: ignore[method-assign, assignment]
+                choice = bot.claim(state.view(seat), offered)
+                assert choice is None or choice in offered
+                mine = state.to_move == seat and not state.foreplay
+                if claims == "all" or mine:
+                    assert seen and seen[0][-1] == -1 and len(seen[0]) == 1 + len(
+                        {code_of(c, state.table_mask) for c in offered})
+                    asked += 1
+                    own += mine
+                    off_turn += not mine
+                else:
+                    assert not seen  # as the heuristic claims
             step(state, bots)
-    assert asked > 0
+    assert own > 0 and (off_turn > 0) == (claims == "all")
+
+
+def test_the_search_keeps_the_heuristics_move_unless_another_is_clearly_better() -> None:
+    rules = Rules.make("survivor")
+    kept = switched = 0
+    for state in _positions(rules, 12):
+        seat = state.to_move
+        assert seat is not None
+        k = read(state.view(seat))
+        fs = FastState.from_state(state)
+        codes = list(dict.fromkeys(fs.turn_codes()))
+        if len(codes) < 2:
+            continue
+        bot = ExpertBot(seat, rules, random.Random(3), worlds=12, time_limit=5, prior=1.5)
+        default = bot.policy.turn(k.world(fill(k)), codes, k.outside())
+        means, values, exact = bot.search(k, codes, True)
+        bot.rng = random.Random(3)  # the same worlds again
+        choice = bot.choose(k, codes, True, default)
+        top = max(range(len(codes)), key=means.__getitem__)
+        if exact or means[codes.index(default)] == means[top]:
+            assert means[codes.index(choice)] == means[top]  # the best (one of them, if tied)
+            continue
+        b, d = values[top], values[codes.index(default)]
+        diffs = [x - y for x, y in zip(b, d, strict=True)]
+        mean = sum(diffs) / len(diffs)
+        se = (sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1) / len(diffs)) ** 0.5
+        if mean > 1.5 * se:
+            assert choice == codes[top]
+            switched += 1
+        else:
+            assert choice == default
+            kept += 1
+    assert kept > 0 and switched > 0
 
 
 def test_lookahead_plays_its_own_next_choice_as_the_best_in_the_world() -> None:
@@ -266,3 +308,56 @@ def test_lookahead_plays_its_own_next_choice_as_the_best_in_the_world() -> None:
         raised += looked > player.finish(fs.copy(), seat, looks=0)
         checked += 1
     assert checked >= 10 and raised > 0
+
+
+def test_the_oracle_plays_the_best_move_of_the_true_deal() -> None:
+    # one world, the true one: no prior toward the heuristic, no list of worlds
+    rules = Rules.make("last-capture")
+    checked = differs = 0
+    for state in _positions(rules, 14):
+        seat = state.to_move
+        assert seat is not None
+        fs = FastState.from_state(state)
+        codes = list(dict.fromkeys(fs.turn_codes()))
+        if len(codes) < 2:
+            continue
+        bot = make_bot("oracle", seat, rules, random.Random(0))
+        assert isinstance(bot, OracleBot)
+        bot.see(state)
+        values = []
+        for code in codes:
+            child = fs.copy()
+            child.apply(code)
+            values.append(bot.player.finish(child, seat))
+        action = bot.act(state.view(seat), state.turn_actions())
+        assert values[codes.index(code_of(action, state.table_mask))] == max(values)
+        k = read(state.view(seat))
+        differs += codes[values.index(max(values))] != bot.policy.turn(k.world(fill(k)), codes, k.outside())
+        checked += 1
+    assert checked >= 10 and differs > 0
+
+
+def test_solves_stop_when_they_would_leave_too_few_worlds() -> None:
+    # late positions, where every world would be solved: once the first world shows the
+    # time would hold fewer than min_worlds of them, the others are rolled out
+    rules = Rules.make("survivor")
+    checked = differs = 0
+    for state in _positions(rules, 30, keep=6):
+        fs = FastState.from_state(state)
+        codes = list(dict.fromkeys(fs.turn_codes()))
+        seat = state.to_move
+        assert seat is not None
+        if sum(fs.hs) > 12 or len(codes) < 2:
+            continue
+        k = read(state.view(seat))
+        hurried = ExpertBot(seat, rules, random.Random(4), worlds=6, time_limit=5, min_worlds=10**12,
+                            exact=0, model=0)
+        patient = ExpertBot(seat, rules, random.Random(4), worlds=6, time_limit=5, exact=0, model=0)
+        rolled = ExpertBot(seat, rules, random.Random(4), worlds=6, time_limit=5, exact=0, model=0, solve=0)
+        h, p, r = (bot.search(k, codes, True)[1] for bot in (hurried, patient, rolled))
+        assert [v[0] for v in h] == [v[0] for v in p]  # the first world is solved
+        assert [v[1:] for v in h] == [v[1:] for v in r]  # the rest rolled out
+        assert hurried.player.solve_cards == 12  # and solving is on again for the next decision
+        differs += [v[1:] for v in p] != [v[1:] for v in r]
+        checked += 1
+    assert checked >= 3 and differs > 0  # (solved and rolled-out values do differ)

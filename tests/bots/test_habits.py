@@ -9,9 +9,11 @@ import pytest
 
 from lald.bots import make_bot
 from lald.bots.heuristic import HABITS, HeuristicBot, HeuristicPolicy
+from lald.bots.kernel import HEURISTIC, TUNED, tables
 from lald.bots.search import PimcBot
 from lald.core import Rules
 from lald.core.fast import HAND_CLAIM, PAIR, SINGLE, TABLE_CLAIM, FastState, make_code
+from lald.sim.spec import parse_spec
 
 A, FIVE, SEVEN, NINE, QUEEN, KING = 0, 4, 6, 8, 11, 12
 
@@ -149,3 +151,33 @@ def test_pimc_plays_out_and_claims_with_the_heuristic_level(preset: str) -> None
     pimc = make_bot("pimc", 1, rules, random.Random(0))
     assert isinstance(level, HeuristicBot) and isinstance(pimc, PimcBot)
     assert pimc.rollout.policy.off == level.policy.off == pimc.fallback.off
+    assert pimc.rollout.policy.params == level.policy.params == pimc.fallback.params
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture"])
+def test_the_level_takes_a_single_before_the_pair_on_a_pair_and_version_3_did_not(preset: str) -> None:
+    # two queens in hand, two on the table, none anywhere else: the tuned scores (version
+    # 4) keep the second queen for a later capture; version 3 took both pairs at once
+    rules = Rules.make(preset)
+    fs = world(rules, {QUEEN: 2, **MINE}, {QUEEN: 2}, {0: {FIVE: 2}, **FILLER})
+    codes = fs.turn_codes()
+    assert set(codes) == {make_code(SINGLE, QUEEN, 1), make_code(PAIR, QUEEN, 1)}
+    level = make_bot("heuristic", 1, rules, random.Random(0))
+    old = parse_spec("heuristic:version=3").make(1, rules, random.Random(0))
+    assert isinstance(level, HeuristicBot) and isinstance(old, HeuristicBot)
+    assert level.policy.params == TUNED[rules.prize_rule] and old.policy.params == HEURISTIC
+    assert level.policy.off == old.policy.off  # the same habits: only the capture scores differ
+    assert level.policy.turn(fs, codes) == make_code(SINGLE, QUEEN, 1)
+    assert old.policy.turn(fs, codes) == make_code(PAIR, QUEEN, 1)
+    with pytest.raises(ValueError, match="version=7"):
+        parse_spec("heuristic:version=7")
+
+
+def test_pimc_plays_out_with_the_level_or_with_version_3() -> None:
+    rules = Rules.make()
+    pimc = make_bot("pimc", 1, rules, random.Random(0))
+    old = parse_spec("pimc:heuristic=3").make(1, rules, random.Random(0))
+    assert isinstance(pimc, PimcBot) and isinstance(old, PimcBot)
+    assert pimc.rollout.tables is tables(rules, TUNED[rules.prize_rule])
+    assert pimc.fallback.params == TUNED[rules.prize_rule]
+    assert old.rollout.tables is tables(rules, HEURISTIC) and old.fallback.params == HEURISTIC

@@ -1,4 +1,4 @@
-"""Outside bots over lald-bot/1: what they are sent, what they may answer, and how a
+"""Outside bots over lald-bot/2: what they are sent, what they may answer, and how a
 time-out, a crash or an illegal answer falls back to the random bot."""
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ from lald.core import (
     Claimed,
     LieDown,
     Rules,
+    Session,
     State,
     Trail,
     action_from_json,
     mask_of,
     parse_cards,
 )
+from lald.core.cards import RANK_SYMBOLS
 from lald.sim.play import play_deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,7 +225,7 @@ def test_program_receives_deal_act_and_end_messages(tmp_path: Path) -> None:
     finally:
         pool.close()
     msgs = [json.loads(line) for line in log.read_text().splitlines()]
-    assert msgs[0]["type"] == "deal" and msgs[0]["seat"] == 2 and msgs[0]["protocol"] == "lald-bot/1"
+    assert msgs[0]["type"] == "deal" and msgs[0]["seat"] == 2 and msgs[0]["protocol"] == "lald-bot/2"
     assert msgs[0]["rules"]["players"] == 3 and msgs[0]["rules"]["resolved"]["prize"] == 5
     assert "seed" not in json.dumps(msgs[0])
     assert msgs[-1]["type"] == "end" and msgs[-1]["view"]["result"]["chips"] == list(state.result.chips)
@@ -258,6 +260,104 @@ def test_documented_exchange_has_the_protocol_shape() -> None:
         for obj in msg.get("legal", []):
             assert obj["seat"] == msg["seat"]
             action_from_json(obj)
+        if msg["type"] == "claim":
+            assert len(msg["legal_from"]) == len(msg["legal"])
     first_line = doc.split("```\n{")[1].split("\n")[0]
     assert json.loads("{" + first_line) == blocks[0]  # the wire form of the first message
     assert (ROOT / "examples" / "bot.js").read_text() in doc
+
+
+#: The keys of a version 1 view: version 2 keeps every one of them, with its meaning.
+V1_VIEW = {"seat", "dealer", "eldest", "to_move", "foreplay", "over", "hand", "table", "hand_sizes",
+           "won_sizes", "won_seen", "statuses", "last_capture", "pot", "balances", "history", "result"}
+V2_VIEW = {"claim_order", "turn", "quota", "pot_before"}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_version_2_views_carry_what_a_program_would_rebuild(players: int) -> None:
+    # 4-player last-capture carries a pot from deal to deal (prize 5 against antes of 9)
+    rules = Rules.make("last-capture", players, variants=["modern-laugh"])
+    session = Session(rules, seed=4)
+    carried = []
+    for _ in range(3):
+        state = session.start_deal()
+        pot_in = session.pot
+        carried.append(pot_in)
+        rng = random.Random(len(carried))
+        turns = 1
+        while True:
+            for seat in range(players):
+                view = state.view(seat)
+                msg = view_to_json(view)
+                assert set(msg) == V1_VIEW | V2_VIEW  # only additions
+                assert msg["claim_order"] == state.claim_order()
+                assert msg["turn"] == turns
+                assert msg["quota"] == {3: 13, 4: 10, 5: 8}[players] == rules.hand_size
+                assert msg["pot_before"] == pot_in
+            if state.over:
+                break
+            claims = state.open_claims()
+            if claims and rng.random() < 0.5:
+                state.apply(rng.choice(claims))
+            else:
+                state.apply(rng.choice(state.turn_actions()))
+                turns += 1
+        assert state.result is not None and state.result.pot_before == pot_in
+        session.end_deal(state)
+    if players != 5:  # these pots cannot balance: a deal begins with a pot carried in
+        assert any(carried)
+
+
+def test_every_trail_carries_the_ranks_then_on_the_table() -> None:
+    rules = Rules.make("survivor", variants=["modern-laugh"])
+    trails = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = State.deal(rules, seed)
+        tables: list[str] = []
+        while not state.over:
+            legal = state.turn_actions()
+            claims = state.open_claims()
+            if claims and rng.random() < 0.3:
+                state.apply(rng.choice(claims))
+                continue
+            action = rng.choice(legal)
+            if isinstance(action, Trail):
+                ranks = sorted({c >> 2 for c in state.table})
+                tables.append("".join(RANK_SYMBOLS[r] for r in ranks))
+                hand_ranks = {c >> 2 for c in state.hand(action.seat)}
+                assert not hand_ranks & set(ranks)  # why it tells: the seat held none of them
+            state.apply(action)
+        for seat in range(rules.players):
+            history = view_to_json(state.view(seat))["history"]
+            got = ["".join(op["table_ranks"]) for op in history if op["op"] == "trail"]
+            assert got == tables
+            assert all("table_ranks" not in op for op in history if op["op"] != "trail")
+        trails += len(tables)
+    assert trails > 10
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture"])
+def test_claim_messages_say_where_each_claims_cards_are(preset: str) -> None:
+    rules = Rules.make(preset)
+    sources: set[str] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = State.deal(rules, seed)
+        while not state.over:
+            for seat in range(rules.players):
+                claims = state.claims(seat)
+                if claims:
+                    msg = claim_message(state.view(seat), claims)
+                    assert len(msg["legal_from"]) == len(msg["legal"])
+                    for claim, source in zip(claims, msg["legal_from"], strict=True):
+                        where = state.hand(seat) if source == "hand" else state.table
+                        assert set(claim.cards) <= set(where)
+                        sources.add(source)
+            options = state.open_claims()
+            if options and rng.random() < 0.3:
+                state.apply(rng.choice(options))
+            else:
+                state.apply(rng.choice(state.turn_actions()))
+    assert sources == ({"hand", "table"} if rules.spotter_claims else {"hand"})
+

@@ -1,8 +1,9 @@
-"""The ``expert``: determinized search made stronger than ``pimc`` at the same time budget.
+"""The ``expert``: determinized search with more than ``pimc`` on top (version 5).
 
 Like ``pimc`` it draws hidden hands (:mod:`lald.bots.sampler`), shares every world among
 all candidate moves (common random numbers), and judges a move by the value of the deal
-played on to its end in each world.  On top of that:
+played on to its end in each world, every seat playing the ``heuristic`` level on the
+fused kernel (:mod:`lald.bots.kernel`).  On top of that:
 
 - **Opponent model in the draw** (``model``): the other seats are assumed to claim as
   the heuristic does, so worlds that contradict a claim they let pass are drawn again.
@@ -12,25 +13,36 @@ played on to its end in each world.  On top of that:
   unless its ``survivor_hold`` habit is on: then under the survivor prize only once two
   seats hold cards), a seat that let a claim window pass holds no dead rank.  Uniform
   draws break one of these in roughly a tenth to a third of the worlds.
+- **Evidence against the model**: a seat the history shows keeping a dead rank through
+  a claim window, or holding three of a rank after foreplay
+  (:func:`lald.bots.knowledge.keepers`), is not held to that part of the model: people
+  and programs that keep dead ranks for later do not break the draw.
+- **Every world, once few are left** (``exact``, default 48): when the unknown cards can
+  be shared out among the other hands in at most that many ways (by rank), each is
+  searched once, weighted by the card deals it stands for, instead of drawing worlds
+  at random (:func:`enumerate_hands`).
 - **Exact end positions** (``solve``): once few cards are left in the hands, each
   (world, move) is solved exactly instead of rolled out: every seat picks its turn moves
   to maximise its own value (max-n, perfect information in that world), claims as the
-  heuristic makes them.  A solve that outgrows its node cap falls back to the roll-out.
-- **Roll-out policy** (``rollout=scored``): every seat plays the heuristic's claims and
-  turns on the fused kernel (:mod:`lald.bots.kernel`), but its captures are chosen by
-  scores tuned in duplicate play (:data:`SCORED`): a seat of them gains 0.56 (survivor)
-  and 0.16 (last-capture) chips a deal against four of the heuristic.
-  ``rollout=heuristic`` plays out with the ``heuristic`` level itself, as ``pimc`` does;
-  ``rollout=plain`` with every habit, and ``-habit`` / ``+habit`` choose them one by one.
-- **Claims are searched** when this seat is the one to move: claim now against letting
-  the claims pass and playing the turn.  Other claims are the heuristic's.
+  heuristic makes them.  A solve that outgrows its node cap or the deadline falls back
+  to the roll-out, and once the first world shows that solving would leave fewer than
+  ``min_worlds`` (default 16) worlds in the time, the other worlds are rolled out.
+- **Claims are searched** in every claim window it is offered (``claims=own``: only
+  when it is the one to move, as version 4 did): each claim against letting them all
+  pass, after which the seats later in the claim order may claim as the heuristic does.
+- **The heuristic's move unless another is clearly better** (``prior``, default 1): the
+  best mean value is played only if it beats the heuristic's own choice by more than
+  that many standard errors of their paired difference over the worlds; most choices
+  are near-ties, where the best of a few noisy means is often only the luckiest.
 - **Look-ahead** (``look=N``, off by default): in each world, this seat's next ``N``
   choices are made by playing every choice on and keeping the best, instead of by the
   heuristic (it costs worlds and did not measurably win at the same budget).
 
-The budget is a time limit (``time_limit`` seconds, default 80 ms) and a cap on the
-worlds (``worlds``); both, and each feature (``model=0``, ``solve=0``), are bot spec
-parameters, e.g. ``expert:time_limit=0.05:solve=0``.
+``rollout=v3`` plays out with heuristic version 3 instead, ``rollout=plain`` with every
+habit, and ``-habit`` / ``+habit`` choose them one by one.  The budget is a time limit
+(``time_limit`` seconds, default 80 ms) and a cap on the worlds (``worlds``, default
+160); both, and each feature (``model=0``, ``solve=0``, ``exact=0``, ``prior=0``,
+``claims=own``), are bot spec parameters, e.g. ``expert:time_limit=0.05:solve=0``.
 """
 
 from __future__ import annotations
@@ -38,28 +50,21 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
+from math import comb, exp, inf, log
 
-from ..core import Action, Claim, PlayerView, PrizeRule, Rules
+from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.fast import FastState, choose_action, code_of
+from ..core.rollout import tables_for
 from . import Bot
-from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy
-from .kernel import HEURISTIC, Params, tables
+from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
+from .kernel import Params, score_of
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
 #: The habits the expert's roll-out policy plays without: those the ``heuristic`` level
 #: drops, since its ablation (docs/strength.md) does not show them to gain.
 TUNED_OFF = DROPPED
-
-#: The capture scores of the expert's roll-outs (``rollout=scored``), per prize rule:
-#: the heuristic's scores (:data:`~lald.bots.kernel.HEURISTIC`) tuned by
-#: ``experiments/tune_rollout.py`` (a coordinate search, one seat against four heuristic
-#: seats in duplicate deals on the kernel; docs/strength.md §4).
-SCORED: dict[PrizeRule, Params] = {
-    PrizeRule.SURVIVOR: {**HEURISTIC, "single": 2.0, "sweep": 2.0, "deny": 0.0, "safe": 2.25, "keep": 0.25},
-    PrizeRule.LAST_CAPTURE: {**HEURISTIC, "single": 2.0, "deny": 0.0},
-}
 
 #: A code standing for "let the open claims pass and play the turn".
 PASS = -1
@@ -85,8 +90,8 @@ class Player(RolloutPolicy):
     (``solve_cards``, ``node_cap``)."""
 
     def __init__(self, rules: Rules, solve_cards: int = 12, node_cap: int = 1500,
-                 off: Iterable[str] = (), lookahead: int = 0) -> None:
-        super().__init__(rules, off)
+                 off: Iterable[str] = (), lookahead: int = 0, params: Params | None = None) -> None:
+        super().__init__(rules, off, level_params(rules) if params is None else params)
         self.lookahead = lookahead
         self.solve_cards = solve_cards
         self.node_cap = node_cap
@@ -97,11 +102,16 @@ class Player(RolloutPolicy):
         """``seat``'s value after the heuristic plays ``fs`` (changed) to its end."""
         return self.play(fs).value(seat)
 
-    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None) -> float:
+    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None,
+               passed: int = -1) -> float:
         """``seat``'s value of ``fs`` (changed) played on: solved exactly once small, else
         rolled out, with ``seat``'s next ``looks`` (default :attr:`lookahead`) choices of
         turn move made by comparing the values of every choice played on in this world.
-        ``skip_claims``: nobody claims before the first turn move."""
+        ``skip_claims``: nobody claims before the first turn move.  ``passed``: that seat
+        lets the open claims pass, so in this window only the seats after it in the claim
+        order may claim (as the heuristic does); if none does, the turn comes next."""
+        if passed >= 0 and not skip_claims:
+            skip_claims = not self._claims(fs, after=passed)
         if looks is None:
             looks = self.lookahead
         while not fs.over:
@@ -133,9 +143,13 @@ class Player(RolloutPolicy):
             fs.apply(self.turn(fs, fs.turn_codes()))
         return self.rollout(fs, seat)
 
-    def _claims(self, fs: FastState) -> bool:
-        """Make the first claim the heuristic wants now; whether one was made."""
-        for s in fs.claim_order():
+    def _claims(self, fs: FastState, after: int = -1) -> bool:
+        """Make the first claim the heuristic wants now (only by the seats after ``after``
+        in the claim order, if given); whether one was made."""
+        order = fs.claim_order()
+        if after >= 0:
+            order = order[order.index(after) + 1:]
+        for s in order:
             codes = fs.claim_codes(s)
             if codes:
                 code = self.claim(fs, s, codes)
@@ -176,28 +190,45 @@ class ExpertBot(Bot):
     ``time_limit`` the seconds."""
 
     name = "expert"
-    version = "4"
+    version = "5"
 
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 64,
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 160,
                  time_limit: float | str = 0.08, model: bool | int | str = True,
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
-                 on: Iterable[str] | None = None, rollout: str = "scored", look: int | str = 0) -> None:
+                 on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
+                 exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
+                 infer: float | str = -1.0, min_worlds: int | str = 16) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
         if self.worlds < 1 or not self.time_limit > 0:
             raise ValueError("worlds and time_limit must be positive")
+        self.exact = int(exact)
+        if self.exact < 0:
+            raise ValueError("exact must be 0 (off) or a number of worlds")
+        if claims not in ("all", "own"):
+            raise ValueError(f"claims={claims}: choose all or own")
+        self.search_claims = claims
+        self.prior = float(prior)
+        if self.prior < 0:
+            raise ValueError("prior must be 0 (off) or a number of standard errors")
+        self.infer = float(infer)
+        self.min_worlds = int(min_worlds)
+        self.searched = 0
+        self.weights: list[float] = []
         self.model = _flag(model)
-        if rollout not in ("scored", "heuristic", "plain"):
-            raise ValueError(f"rollout={rollout}: choose scored, heuristic or plain")
+        if rollout not in ("heuristic", "v3", "plain"):
+            raise ValueError(f"rollout={rollout}: choose heuristic, v3 or plain")
         habits = frozenset(TUNED_OFF if rollout != "plain" else ())
         if off is not None or on is not None:
             habits = frozenset(off or ()) | (frozenset(HABITS) - frozenset(on) if on else frozenset())
-        self.player = Player(rules, int(solve), int(nodes), habits, int(look))
-        if rollout == "scored" and self.player.kernel:
-            self.player.scores = tables(rules, SCORED[rules.prize_rule])
+        params = level_params(rules, "3" if rollout == "v3" else "4")
+        self.player = Player(rules, int(solve), int(nodes), habits, int(look), params)
         self.policy = self.player.policy
-        self.model_policy = HeuristicPolicy(rules, DROPPED)  # how the other seats are assumed to claim
+        # how the other seats are assumed to claim
+        self.model_policy = HeuristicPolicy(rules, DROPPED, level_params(rules))
+        self.capture_score = score_of(level_params(rules))
+        self.kinds = capture_kinds(rules)
         self.dead_claims_any_time = rules.dead_claims.value == "any_time"
 
     # -- worlds -------------------------------------------------------------------------
@@ -219,10 +250,11 @@ class ExpertBot(Bot):
         passed = self._passed(k, acting)
         capped: list[int] = []
         if self.rules.hand_sets:
-            capped = k.others if not view.foreplay or acting else passed
+            sets_passed = k.others if not view.foreplay or acting else passed
+            capped = [s for s in sets_passed if s not in k.keeps_sets]
         holding = sum(1 for size in view.hand_sizes if size)
         at_once = not self.model_policy.survivor_hold or holding <= 2
-        dead = passed if self.dead_claims_any_time and at_once else []
+        dead = [s for s in passed if s not in k.keeps_dead] if self.dead_claims_any_time and at_once else []
         return capped, dead
 
     def _plausible(self, k: Knowledge, hands: list[list[int]], capped: list[int], dead: list[int]) -> bool:
@@ -257,53 +289,222 @@ class ExpertBot(Bot):
         """A world to search in, as a fast state."""
         return k.world(self.draw_world(k, capped, dead)[0])
 
+    def every_world(self, k: Knowledge, capped: list[int],
+                    dead: list[int]) -> list[tuple[int, FastState]] | None:
+        """Every world the seat cannot tell apart, with its weight (the number of card
+        deals it stands for), once there are at most :attr:`exact` of them (None: more,
+        or unseen face-down sets); the opponent model's worlds only, unless it rules out
+        them all."""
+        if not self.exact or k.hidden_sets:
+            return None
+        found = enumerate_hands(k, self.exact)
+        if found is None:
+            return None
+        kept = [(w, h) for w, h in found if self._plausible(k, h, capped, dead)] or found
+        self.rng.shuffle(kept)  # so that a search cut short by the time limit tries a fair share
+        return [(w, k.world(h)) for w, h in kept]
+
+    def log_likelihood(self, k: Knowledge, hands: list[list[int]]) -> float:
+        """How likely the other seats' captures so far are in a world with ``hands``, if
+        each took its best-scored capture by the heuristic's scores but for a slip whose
+        odds fall with the score given up: the log of the product over the captures of
+        a softmax of the scores open then at temperature :attr:`infer` (0: a capture
+        that was not the best counts a thousandth)."""
+        ll = 0.0
+        tau = self.infer
+        score, kinds = self.capture_score, self.kinds
+        for ch in k.choices:
+            hand, table, won, since = hands[ch.seat], ch.table, ch.won, ch.since
+            chosen = -inf
+            values = []
+            for r in range(NUM_RANKS):
+                t = table[r]
+                h = hand[r] + since[r]
+                if not (t and h):
+                    continue
+                out = 4 - h - t - won[r]
+                for kind in kinds.get((h, t), ()):
+                    v = score(kind, h, t, out)
+                    values.append(v)
+                    if r == ch.rank and kind == ch.kind:
+                        chosen = v
+            if chosen == -inf:
+                continue  # (not a capture this world allows: the world is judged elsewhere)
+            top = max(values)
+            if tau <= 0:
+                ll += 0.0 if chosen >= top else -6.9
+            else:
+                ll += (chosen - top) / tau - log(sum(exp((v - top) / tau) for v in values))
+        return ll
+
     # -- search -------------------------------------------------------------------------
 
     def evaluate(self, k: Knowledge, codes: list[int], acting: bool) -> list[float]:
-        """The mean value of each code (:data:`PASS` included) over shared worlds."""
+        """The mean value of each code (:data:`PASS` included: this seat lets the open
+        claims pass) over shared worlds: all of them, weighted, when few enough, else
+        drawn until the worlds or the time run out."""
+        return self.search(k, codes, acting)[0]
+
+    def search(self, k: Knowledge, codes: list[int],
+               acting: bool) -> tuple[list[float], list[list[float]], bool]:
+        """:meth:`evaluate`'s means, with every world's value of every code and whether
+        the worlds were all of them (so the means are exact)."""
         start = time.perf_counter()
         deadline = start + self.time_limit
         self.player.deadline = deadline
         capped, dead = self._constraints(k, acting)
         seat = self.seat
-        totals = [0.0] * len(codes)
+        values: list[list[float]] = [[] for _ in codes]
+        exact = self.every_world(k, capped, dead)
+        infer = self.infer >= 0 and bool(k.choices)
+        solving = self.player.solve_cards
+        weights: list[float] = []
+        logs: list[float] = []
         count = 0
-        while count < self.worlds and (not count or time.perf_counter() < deadline):
-            world = self.draw(k, capped, dead)
+        while True:
+            if exact is not None:
+                if count == len(exact) or count and time.perf_counter() > deadline:
+                    break
+                w, world = exact[count]
+            else:
+                if count >= self.worlds or count and time.perf_counter() > deadline:
+                    break
+                w, world = 1, self.draw(k, capped, dead)
             count += 1
+            if solving and count == 2 and (time.perf_counter() - start) * self.min_worlds > self.time_limit:
+                self.player.solve_cards = 0  # solves would leave too few worlds: roll out the rest
+            weights.append(float(w))
+            if infer:
+                logs.append(self.log_likelihood(k, world.hc))
             for i, code in enumerate(codes):
                 fs = world.copy()
                 if code == PASS:
-                    totals[i] += self.player.finish(fs, seat, skip_claims=True)
+                    value = self.player.finish(fs, seat, passed=seat)
                 else:
                     fs.apply(code)
-                    totals[i] += self.player.finish(fs, seat)
-        return [t / count for t in totals]
+                    value = self.player.finish(fs, seat)
+                values[i].append(value)
+        self.searched = count
+        self.player.solve_cards = solving
+        if infer:
+            top = max(logs)
+            weights = [w * exp(x - top) for w, x in zip(weights, logs, strict=True)]
+        self.weights = weights
+        weight = sum(weights)
+        totals = [sum(w * v for w, v in zip(weights, vs, strict=True)) for vs in values]
+        return [t / weight for t in totals], values, exact is not None and count == len(exact)
 
-    def _best(self, codes: list[int], means: list[float]) -> int:
-        best = max(means)
-        return self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == best])
+    def choose(self, k: Knowledge, codes: list[int], acting: bool, default: int) -> int:
+        """The code of ``codes`` with the best mean value; but the heuristic's ``default``
+        unless the best beats it by more than :attr:`prior` standard errors of their
+        paired difference over the worlds (most choices are near-ties, where the best of
+        a few noisy means is often only the luckiest)."""
+        means, values, exact = self.search(k, codes, acting)
+        top = max(means)
+        best = self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == top])
+        if not self.prior or exact or best == default or default not in codes:
+            return best
+        b, d = values[codes.index(best)], values[codes.index(default)]
+        if len(b) < 2:
+            return default
+        w = self.weights
+        total = sum(w)
+        diffs = [x - y for x, y in zip(b, d, strict=True)]
+        mean = sum(wi * x for wi, x in zip(w, diffs, strict=True)) / total
+        # the standard error of a weighted mean (uniform weights: the usual sd / sqrt(n))
+        spread = (sum((wi * (x - mean)) ** 2 for wi, x in zip(w, diffs, strict=True)) / total ** 2
+                  * len(b) / (len(b) - 1)) ** 0.5
+        return best if top - means[codes.index(default)] > self.prior * spread else default
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The turn move with the best mean value."""
+        """The turn move with the best mean value (see :meth:`choose`)."""
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
             return legal[0]
-        means = self.evaluate(read(view), codes, acting=True)
-        return choose_action(self._best(codes, means), legal, table)
+        k = read(view)
+        default = self.policy.turn(k.world(fill(k)), codes, k.outside())
+        return choose_action(self.choose(k, codes, True, default), legal, table)
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
-        """On its own turn: claim now or let pass, as the search prefers; otherwise as the
-        heuristic claims."""
+        """Claim now or let pass, as the search prefers (``claims=own``: only on its own
+        turn, and as the heuristic claims otherwise)."""
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))
-        if view.to_move != self.seat or view.foreplay:
-            code = self.policy.claim(k.world(fill(k)), self.seat, codes)
+        habit = self.policy.claim(k.world(fill(k)), self.seat, codes)
+        if self.search_claims == "own" and (view.to_move != self.seat or view.foreplay):
+            code = habit
         else:
-            means = self.evaluate(k, [*codes, PASS], acting=False)
-            code = self._best([*codes, PASS], means)
+            code = self.choose(k, [*codes, PASS], False, PASS if habit is None else habit)
             code = None if code == PASS else code
         return None if code is None else choose_action(code, claims, table)  # type: ignore[return-value]
 
+
+def enumerate_hands(k: Knowledge, limit: int) -> list[tuple[int, list[list[int]]]] | None:
+    """Every way to share the unknown cards out among the other hands (sizes and trails
+    respected), as per-rank hands with the number of card deals each stands for, or None
+    once there are more than ``limit`` (or unseen face-down sets, whose ranks this leaves
+    out)."""
+    if k.hidden_sets or len(k.others) > 1 and sum(k.unknown) > 12:
+        return None  # more than 12 unknown cards in two hands or more: too many worlds to try
+    others = k.others
+    pool = list(k.unknown)
+    found: list[tuple[int, list[list[int]]]] = []
+    hands = [[0] * NUM_RANKS for _ in range(k.view.players)]
+    hands[k.seat] = list(k.hand)
+    ranks = [r for r in range(NUM_RANKS) if pool[r]]
+    budget = [16 * limit]  # steps of the walk before giving up
+
+    def fill_seat(i: int, j: int, need: int, weight: int) -> bool:
+        """Seat ``others[i]`` takes ``need`` more cards from ranks ``ranks[j:]``; False
+        once past the limit."""
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        s = others[i]
+        if need == 0:
+            if i + 1 == len(others):
+                if any(pool[r] for r in ranks):
+                    return True
+                found.append((weight, [list(h) for h in hands]))
+                return len(found) <= limit
+            return fill_seat(i + 1, 0, k.sizes[others[i + 1]], weight)
+        if j == len(ranks):
+            return True
+        r = ranks[j]
+        top = 0 if k.forbidden[s] >> r & 1 else min(pool[r], need)
+        left = sum(pool[q] for q in ranks[j + 1:])
+        for c in range(top, -1, -1):
+            if need - c > left:
+                break
+            hands[s][r], pool[r] = c, pool[r] - c
+            ok = fill_seat(i, j + 1, need - c, weight * comb(pool[r] + c, c))
+            hands[s][r], pool[r] = 0, pool[r] + c
+            if not ok:
+                return False
+        return True
+
+    if not others:
+        return None
+    if not fill_seat(0, 0, k.sizes[others[0]], 1):
+        return None
+    return found
+
+
+_KINDS: dict[int, dict[tuple[int, int], tuple[int, ...]]] = {}
+
+
+def capture_kinds(rules: Rules) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The kinds of capture open on a rank with ``h`` cards in the mover's hand and ``t`` on
+    the table, by ``(h, t)``, as the engine's play-out tables list them for ``rules``."""
+    k = tables_for(rules)
+    known = _KINDS.get(id(k))
+    if known is None:
+        n = k.n
+        found: dict[tuple[int, int], set[int]] = {}
+        for g, c in enumerate(k.counts):
+            for capture in k.multi[0][g]:
+                found.setdefault((c[0], c[n]), set()).add(capture[3] & 7)
+        known = _KINDS[id(k)] = {key: tuple(sorted(v)) for key, v in found.items()}
+    return known

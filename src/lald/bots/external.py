@@ -1,4 +1,4 @@
-"""Bots from outside: a program that speaks the line-based JSON protocol ``lald-bot/1``
+"""Bots from outside: a program that speaks the line-based JSON protocol ``lald-bot/2``
 over its standard input and output (docs/bot-protocol.md).
 
 The engine writes one JSON object per line; the program answers each ``act`` and
@@ -50,10 +50,14 @@ from ..core import (
     Trail,
     action_from_json,
 )
+from ..core.cards import NUM_RANKS, RANK_SYMBOLS
 from ..core.rules import OPTION_NAMES
 from . import Bot, RandomBot
+from .knowledge import read
 
-PROTOCOL = "lald-bot/1"
+PROTOCOL = "lald-bot/2"
+"""Version 2 adds keys to version 1's messages and changes or removes none, so a program
+written for version 1 reads version 2 unchanged (docs/bot-protocol.md)."""
 
 #: Seconds a program may take to answer one message, unless told otherwise.
 DEFAULT_TIMEOUT = 10.0
@@ -86,8 +90,10 @@ def _cards(cards: Sequence[object]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def operation_to_json(op: Operation) -> dict[str, Any]:
-    """One operation of a (censored) history as a JSON object with an ``op`` key."""
+def operation_to_json(op: Operation, table_ranks: int | None = None) -> dict[str, Any]:
+    """One operation of a (censored) history as a JSON object with an ``op`` key; a trail
+    carries ``table_ranks``, the 13-bit mask of the ranks on the table as it was made,
+    when given."""
     if isinstance(op, TableMournival):
         return {"op": "table_mournival", "dealer": op.dealer, "cards": _cards(op.cards)}
     if isinstance(op, Capture):
@@ -98,7 +104,10 @@ def operation_to_json(op: Operation) -> dict[str, Any]:
     if isinstance(op, LaidDown):
         return {"op": "lie_down", "seat": op.seat, "cards": _cards(op.cards)}
     if isinstance(op, Trail):
-        return {"op": "trail", "seat": op.seat, "card": str(op.card)}
+        out: dict[str, Any] = {"op": "trail", "seat": op.seat, "card": str(op.card)}
+        if table_ranks is not None:
+            out["table_ranks"] = [RANK_SYMBOLS[r] for r in range(NUM_RANKS) if table_ranks >> r & 1]
+        return out
     if isinstance(op, DealEnded):
         return {"op": "deal_ended", "survivor": op.survivor, "dealer": op.dealer,
                 "hand": _cards(op.hand), "table": _cards(op.table)}
@@ -115,9 +124,26 @@ def result_to_json(result: DealResult) -> dict[str, Any]:
     }
 
 
+def pot_before(view: PlayerView) -> int:
+    """The pot before this deal's antes: until the settlement the pot holds what was
+    carried in plus the antes (:attr:`State.pot <lald.core.state.State.pot>`)."""
+    if view.result is not None:
+        return view.result.pot_before
+    return view.pot - view.rules.antes
+
+
+def turn_number(view: PlayerView) -> int:
+    """The number of the turn being played: 1 before the deal's first turn action, one
+    more after each capture, lie-down or trail (claims are not turns)."""
+    return 1 + sum(isinstance(op, (Capture, LaidDown, Trail)) for op in view.history)
+
+
 def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """Everything in a seat's view, as JSON. The view is already censored; this writes
-    only its fields, so it cannot add what the seat may not know."""
+    """Everything in a seat's view, as JSON, with what version 2 adds (the claim order,
+    the turn number, the quota, the pot before the antes, and the ranks on the table at
+    each trail). The view is already censored; this writes only its fields and what
+    follows from them, so it cannot add what the seat may not know."""
+    trails = {index: ranks for _, index, ranks in read(view).trail_tables}
     return {
         "seat": view.seat,
         "dealer": view.dealer,
@@ -134,8 +160,12 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "last_capture": view.last_capture,
         "pot": view.pot,
         "balances": list(view.balances),
-        "history": [operation_to_json(op) for op in view.history],
+        "history": [operation_to_json(op, trails.get(i)) for i, op in enumerate(view.history)],
         "result": None if view.result is None else result_to_json(view.result),
+        "claim_order": list(view.claim_order),
+        "turn": turn_number(view),
+        "quota": view.rules.hand_size,
+        "pot_before": pot_before(view),
     }
 
 
@@ -160,10 +190,17 @@ def act_message(view: PlayerView, legal: Sequence[Action]) -> dict[str, Any]:
             "legal": [a.to_json() for a in legal]}
 
 
+def claim_source(view: PlayerView, claim: Claim) -> str:
+    """Where a legal claim's cards are: ``"hand"`` (a hand set or a dead rank) or
+    ``"table"`` (a spotter claim)."""
+    return "hand" if set(claim.cards) <= set(view.hand) else "table"
+
+
 def claim_message(view: PlayerView, claims: Sequence[Claim]) -> dict[str, Any]:
-    """The seat may take one of the open ``claims``, or pass with ``null``."""
+    """The seat may take one of the open ``claims``, or pass with ``null``;
+    ``legal_from`` says, entry by entry, whether the cards come from the hand or the table."""
     return {"type": "claim", "seat": view.seat, "view": view_to_json(view),
-            "legal": [c.to_json() for c in claims]}
+            "legal": [c.to_json() for c in claims], "legal_from": [claim_source(view, c) for c in claims]}
 
 
 def end_message(view: PlayerView) -> dict[str, Any]:

@@ -6,7 +6,9 @@ The heuristic is a :class:`HeuristicPolicy`: a score per move, built from named 
 from its view) and every seat's moves in the search bots' roll-outs (read from a
 sampled world's :class:`~lald.core.fast.FastState`), so it reads only what a seat may
 know: its own hand, the table, hand sizes, and per rank how many live cards lie
-elsewhere.
+elsewhere.  The level (version 4) scores its captures by :data:`~lald.bots.kernel.TUNED`,
+the scores tuned in duplicate play; ``heuristic:version=3`` plays the hand-chosen scores
+of version 3 (:data:`~lald.bots.kernel.HEURISTIC`), to measure against.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ..core.fast import (
     code_of,
 )
 from . import Bot
-from .kernel import HeuristicTables, heuristic_outcome
+from .kernel import HEURISTIC, TUNED, Params, heuristic_outcome, score_of, tables
 from .knowledge import fill, read
 
 #: The habits of the heuristic, each a rule that can be switched off on its own.
@@ -64,15 +66,19 @@ def outside_counts(fs: FastState, seat: int, read_table: bool = True) -> list[in
 
 
 class HeuristicPolicy:
-    """The heuristic's choices on a fast state, habits switched by name."""
+    """The heuristic's choices on a fast state, habits switched by name.  A capture is
+    scored by :func:`~lald.bots.kernel.score_of` with ``params`` (default: version 3's
+    :data:`~lald.bots.kernel.HEURISTIC`; the level plays :data:`~lald.bots.kernel.TUNED`);
+    ``deny`` off drops its terms, ``safe_keep`` off the malus of a safe capture."""
 
-    def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
+    def __init__(self, rules: Rules, off: Iterable[str] = (), params: Params = HEURISTIC) -> None:
         off = frozenset(off)
         unknown = off - HABITS.keys()
         if unknown:
             raise ValueError(f"unknown habit {sorted(unknown)[0]!r}: choose {', '.join(HABITS)}")
         self.off = off
         self.rules = rules
+        self.params = params
         on = {name: name not in off for name in HABITS}
         survivor = rules.prize_rule is PrizeRule.SURVIVOR and rules.prize > 0
         self.keep_sets = on["keep_sets"]
@@ -83,6 +89,14 @@ class HeuristicPolicy:
         self.survivor_hold = on["survivor_hold"] and survivor
         self.last_capture_play = on["last_capture_play"] and not survivor and rules.prize > 0
         self.spotter_now = on["spotter_now"]
+        p = dict(params)
+        if not self.deny:
+            p["deny"] = p["spread"] = 0.0
+        if not self.safe_keep:
+            p["safe"] = 0.0
+        elif self.last_capture_play:
+            p["safe"] += 1.0  # keep the safe capture for the end all the more
+        self.score = score_of(p)
 
     # -- turns --------------------------------------------------------------------------
 
@@ -93,8 +107,8 @@ class HeuristicPolicy:
         size = fs.hs[seat]
         last_two = fs.holding <= 2
         safe = [r for r in RANKS_OF[fs.hp[seat] & fs.tp] if outside[r] <= 0]
-        some_unsafe = any(outside[(c >> 3) & 15] > 0 for c in codes if c & 7 < LIE)
         scores: list[float] = []
+        score_of_capture = self.score
         for code in codes:
             kind, r = code & 7, code >> 3 & 15
             if kind >= LIE:
@@ -106,18 +120,14 @@ class HeuristicPolicy:
                     score -= 1.5
                 scores.append(score)
                 continue
-            play, take = SHAPES[kind]
-            h, t, out = hand[r], tc[r], outside[r]
-            score = float(play + take)
+            play, _ = SHAPES[kind]
+            h = hand[r]
+            score = score_of_capture(kind, h, tc[r], outside[r])
             if self.keep_sets:
                 if kind == PAIR or kind == PRIAL:
                     score += 1.0
                 elif kind == SINGLE and h >= 2:
                     score -= 1.0
-            if self.deny and out > 0:
-                score += 0.6 * min(out, 2) if t == take else -0.3
-            if self.safe_keep and out <= 0 and some_unsafe:
-                score -= 3.0 if self.last_capture_play else 2.0
             if self.survivor_hold:
                 score -= 0.4 * (play - 1)
                 if size == play:
@@ -218,15 +228,25 @@ def _greedy_rank(action: Action) -> int:
     return len(GREEDY_ORDER) if kind is None else GREEDY_ORDER.index(kind)
 
 
-class RolloutPolicy:
-    """The heuristic as a roll-out policy on fast states: every seat plays it."""
+def level_params(rules: Rules, version: str = "4") -> Params:
+    """The capture scores of the ``heuristic`` level's ``version``: 4 (the level now),
+    :data:`~lald.bots.kernel.TUNED` for the prize rule; 3, :data:`~lald.bots.kernel.HEURISTIC`."""
+    if version == "3":
+        return HEURISTIC
+    if version == "4":
+        return TUNED[rules.prize_rule]
+    raise ValueError(f"version={version}: choose 4 (the level) or 3 (the one before)")
 
-    def __init__(self, rules: Rules, off: Iterable[str] = ()) -> None:
-        self.policy = HeuristicPolicy(rules, off)
+
+class RolloutPolicy:
+    """The heuristic as a roll-out policy on fast states: every seat plays it (habits
+    ``off`` switched off, captures scored by ``params``)."""
+
+    def __init__(self, rules: Rules, off: Iterable[str] = (), params: Params = HEURISTIC) -> None:
+        self.policy = HeuristicPolicy(rules, off, params)
         #: the ``heuristic`` level's own habits play out on the fused kernel
         self.kernel = self.policy.off == DROPPED
-        #: other capture scores for the kernel's turns (None: the heuristic's)
-        self.scores: HeuristicTables | None = None
+        self.tables = tables(rules, params) if self.kernel else None
 
     def play(self, fs: FastState) -> FastState:
         """Play ``fs`` (changed) to the end of the deal, every seat by the heuristic
@@ -234,8 +254,8 @@ class RolloutPolicy:
         the same moves without a call per move); return it."""
         if fs.over:
             return fs
-        if self.kernel:
-            return fs.finish_as(heuristic_outcome(fs, policy=self.scores))
+        if self.tables is not None:
+            return fs.finish_as(heuristic_outcome(fs, policy=self.tables))
         return fs.playout(self.turn, self.claim)
 
     def turn(self, fs: FastState, codes: list[int]) -> int:
@@ -251,19 +271,22 @@ class RolloutPolicy:
 
 class HeuristicBot(Bot):
     """The habits of :data:`HABITS` that gain, each switchable for an ablation: ``off``
-    turns habits off, ``on`` turns habits on (the :data:`DROPPED` ones included)."""
+    turns habits off, ``on`` turns habits on (the :data:`DROPPED` ones included).
+    Captures are scored by the tuned scores (:func:`level_params`); ``version="3"``
+    (spec ``heuristic:version=3``) plays the level before them, to measure against."""
 
     name = "heuristic"
-    version = "3"
+    version = "4"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, off: Iterable[str] = (),
-                 on: Iterable[str] = ()) -> None:
+                 on: Iterable[str] = (), version: str = "4") -> None:
         super().__init__(seat, rules, rng)
         on = frozenset(on)
         unknown = on - HABITS.keys()
         if unknown:
             raise ValueError(f"unknown habit {sorted(unknown)[0]!r}: choose {', '.join(HABITS)}")
-        self.policy = HeuristicPolicy(rules, (DROPPED - on) | frozenset(off))
+        params = level_params(rules, str(version))
+        self.policy = HeuristicPolicy(rules, (DROPPED - on) | frozenset(off), params)
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The best-scored turn move."""

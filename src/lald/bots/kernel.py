@@ -7,16 +7,18 @@ the dense encoding of :mod:`lald.core.rollout` (its :func:`~lald.core.rollout.sc
 plays by the rules; this module gives it the heuristic's choices as tables), where a turn
 reads a table per rank instead of building lists and scores:
 
-* **Turns.**  The heuristic scores a capture ``play + take``; when others hold cards of
-  the rank (``deny``) it adds ``0.6`` per such card (at most two) if the capture takes
-  the last table cards of the rank, else takes ``0.3`` off; a capture of a rank nobody
-  else holds loses ``2`` when another capture is open (``safe_keep``).  The first best
-  move in the engine's order (ranks upwards, kinds in :data:`~lald.core.fast.SHAPES`
-  order) is played.  Every term but the last depends on the mover and the rank's state
-  alone, and a safe capture's score is a whole number, so one precomputed score per
-  (mover, rank state), the ``2`` taken off every safe capture, orders the moves as the
-  heuristic does whether or not an unsafe capture is open (:func:`score_of` with
-  :data:`HEURISTIC`; other parameters give other scores, as the expert's roll-outs use).
+* **Turns.**  A capture's score is :func:`score_of` of its kind and the rank's counts
+  (the mover's cards, the table's, the other hands' total): the cards it takes, a bonus
+  per kind, a ``deny`` bonus or ``spread`` malus when others hold the rank, a ``safe``
+  malus when nobody else does, a ``keep`` bonus per card of the rank left in the hand.
+  The level plays :data:`TUNED` (version 3 played :data:`HEURISTIC`, where ``deny`` adds
+  ``0.6`` per card others hold, at most two, for taking the table's last, and a safe
+  capture loses ``2``).  The first best move in the engine's order (ranks upwards, kinds
+  in :data:`~lald.core.fast.SHAPES` order) is played.  The score depends on the mover and
+  the rank's state alone, so it is precomputed per (mover, rank state); the heuristic
+  takes the ``safe`` malus off only when an unsafe capture is open, but taking it off
+  every safe capture orders the moves the same, since with no unsafe capture open every
+  capture loses it.
 * **Claims**, each time claims are open: the seats in claim order, each taking its claim
   from the hand of the lowest rank (the heuristic sets every prial and mournival aside
   and banks every dead rank at once), the seat to move also the spotter pair of the
@@ -46,6 +48,7 @@ from ..core.rollout import (
     scored_outcome,
     tables_for,
 )
+from ..core.rules import PrizeRule
 
 if TYPE_CHECKING:
     from ..core.fast import FastState
@@ -60,9 +63,19 @@ other hands' (their total, as the mover can count it)."""
 Params = dict[str, float]
 """The terms of :func:`score_of`, by name."""
 
-#: The heuristic's own scores as :func:`score_of` parameters.
+#: The scores of heuristic version 3 (chosen by hand) as :func:`score_of` parameters.
 HEURISTIC: Params = {"single": 0.0, "sweep": 0.0, "pair": 0.0, "prial": 0.0, "deny": 0.6, "spread": 0.3,
                      "safe": 2.0, "keep": 0.0, "leave": 0.0}
+
+#: The scores of the ``heuristic`` level (version 4), per prize rule: version 3's
+#: (:data:`HEURISTIC`) tuned by ``experiments/tune_rollout.py``, a coordinate search in
+#: duplicate deals on this kernel, one seat against four of version 3 and then against
+#: the best so far; ``experiments/tune_table.py`` finds no single capture (kind and the
+#: rank's counts) whose place in the order gains when moved (docs/strength.md §3).
+TUNED: dict[PrizeRule, Params] = {
+    PrizeRule.SURVIVOR: {**HEURISTIC, "single": 2.0, "sweep": 2.0, "deny": 0.0, "safe": 2.25, "keep": 0.25},
+    PrizeRule.LAST_CAPTURE: {**HEURISTIC, "single": 2.0, "deny": 0.0},
+}
 
 
 def score_of(p: Params) -> Score:

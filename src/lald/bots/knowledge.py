@@ -11,9 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core import Capture, Claimed, DealEnded, LaidDown, PlayerView, Status, TableMournival, Trail
+from ..core import (
+    Capture,
+    Claimed,
+    DealEnded,
+    LaidDown,
+    Operation,
+    PlayerView,
+    Status,
+    TableMournival,
+    Trail,
+)
 from ..core.cards import NUM_RANKS
-from ..core.fast import FastState, counts, presence
+from ..core.fast import RANKS_OF, FastState, counts, presence
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -34,6 +44,24 @@ class Removal:
     rank: int
     count: int
     index: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CaptureChoice:
+    """A turn capture another seat made, with what it saw then: evidence of the cards it
+    held (a seat playing by scores takes its best-scored capture)."""
+
+    seat: int
+    kind: int
+    """The capture's kind (:data:`~lald.core.fast.SINGLE` ... :data:`~lald.core.fast.PRIAL`)."""
+    rank: int
+    table: tuple[int, ...]
+    """Per rank, the table's cards just before it."""
+    won: tuple[int, ...]
+    """Per rank, the cards this seat had seen go to won piles before it."""
+    since: tuple[int, ...]
+    """Per rank, the cards the capturing seat has put out of its hand from then on, in
+    plain sight (its hand then is its hand now plus these)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -58,6 +86,12 @@ class Knowledge:
     removals: list[Removal]
     """Every card that left a hand face up, by seat, rank and time."""
     last_actor: int
+    keeps_dead: frozenset[int]
+    """Seats seen keeping a dead rank in hand through a claim window (:func:`keepers`)."""
+    keeps_sets: frozenset[int]
+    """Seats seen holding three or four of a rank after foreplay (:func:`keepers`)."""
+    choices: tuple[CaptureChoice, ...] = ()
+    """The turn captures of the other seats that still hold cards, oldest first."""
 
     @property
     def others(self) -> list[int]:
@@ -101,6 +135,7 @@ def read(view: PlayerView) -> Knowledge:
     hidden: list[HiddenSet] = []
     removals: list[Removal] = []
     trails: list[tuple[int, int, int]] = []
+    before: dict[int, tuple[int, ...]] = {}  # the table before each capture by another seat holding cards
     # Walk back from the table now to know the table before every operation.
     t = table_now
     history = view.history
@@ -110,6 +145,8 @@ def read(view: PlayerView) -> Knowledge:
             for c in op.take:
                 t |= 1 << c
             removals.append(Removal(op.seat, op.play[0] >> 2, len(op.play), i))
+            if op.seat != seat and view.hand_sizes[op.seat]:
+                before[i] = tuple(counts(t))
         elif isinstance(op, Claimed):
             if op.cards is None:
                 hidden.append(HiddenSet(op.seat, op.count, i))
@@ -127,15 +164,135 @@ def read(view: PlayerView) -> Knowledge:
             t &= ~(1 << op.card)
             trails.append((op.seat, i, presence(counts(t))))
             removals.append(Removal(op.seat, op.card >> 2, 1, i))
-        elif isinstance(op, (TableMournival, DealEnded)):
+        elif isinstance(op, DealEnded):
+            t |= _mask(op.table)  # the residue left the table as the deal ended
+        elif isinstance(op, TableMournival):
             continue
     forbidden = [0] * n
     for s, _, ranks in trails:
         forbidden[s] |= ranks
+    keeps_dead, keeps_sets = keepers(view)
+    removals.reverse()
     return Knowledge(
         view=view, seat=seat, hand=hand, table=table, unknown=unknown,
         sizes=list(view.hand_sizes), hidden_sets=hidden[::-1], forbidden=forbidden,
-        trail_tables=trails[::-1], removals=removals[::-1], last_actor=last_actor(view))
+        trail_tables=trails[::-1], removals=removals, last_actor=last_actor(view),
+        keeps_dead=keeps_dead, keeps_sets=keeps_sets, choices=_choices(view, before, removals))
+
+
+_KIND_OF = {(1, 1): 0, (1, 3): 1, (2, 2): 2, (3, 1): 3}
+
+
+def _choices(view: PlayerView, before: dict[int, tuple[int, ...]],
+             removals: list[Removal]) -> tuple[CaptureChoice, ...]:
+    """The :class:`CaptureChoice` of each capture in ``before`` (history index: table)."""
+    out = []
+    won = [0] * NUM_RANKS
+    for i, op in enumerate(view.history):
+        if i in before and isinstance(op, Capture):
+            since = [0] * NUM_RANKS
+            for x in removals:
+                if x.seat == op.seat and x.index >= i:
+                    since[x.rank] += x.count
+            out.append(CaptureChoice(op.seat, _KIND_OF[len(op.play), len(op.take)], op.play[0] >> 2,
+                                     before[i], tuple(won), tuple(since)))
+        if isinstance(op, Capture):
+            for c in (*op.play, *op.take):
+                won[c >> 2] += 1
+        elif isinstance(op, Claimed) and op.cards is not None:
+            for c in op.cards:
+                won[c >> 2] += 1
+    return tuple(out)
+
+
+TABLE = -1
+"""A place in :func:`_moved`: the table (other places are seats' hands)."""
+
+
+def _moved(op: Operation) -> list[tuple[int, int]]:
+    """The (rank, place) pairs whose cards ``op`` moved, as far as a seat can see."""
+    if isinstance(op, Capture):
+        r = op.play[0] >> 2
+        return [(r, op.seat), (r, TABLE)]
+    if isinstance(op, Claimed):
+        if op.cards is None:
+            return []  # a face-down set: its rank is not seen
+        r = op.cards[0] >> 2
+        return [(r, TABLE if op.kind.value == "spotter" else op.seat)]
+    if isinstance(op, LaidDown):
+        ranks = RANKS_OF[presence(counts(_mask(op.cards)))]
+        return [pair for r in ranks for pair in ((r, op.seat), (r, TABLE))]
+    if isinstance(op, Trail):
+        return [(op.card >> 2, op.seat), (op.card >> 2, TABLE)]
+    if isinstance(op, TableMournival):
+        return [(op.cards[0] >> 2, TABLE)]
+    return []
+
+
+def keepers(view: PlayerView) -> tuple[frozenset[int], frozenset[int]]:
+    """The other seats the history shows keeping cards that a seat playing the heuristic
+    would have laid aside: (a dead rank through a claim window, three or more of a rank
+    after foreplay).
+
+    Hands only shrink, so a seat that shows cards of its hand held them from the deal on.
+    A rank is dead in a hand from the last moment a card of it moved anywhere else; a seat
+    that lays it into its won pile after a turn action came in between, or throws it on
+    the table as it lies down, let a claim window pass with it (every window is offered
+    to every seat before the next turn action; only under ``dead_claims = any_time``,
+    where that claim is open in every window).  A seat that shows three cards of one rank
+    from its hand after foreplay held a prial when foreplay ended, where the heuristic sets
+    every prial aside."""
+    dead: set[int] = set()
+    sets: set[int] = set()
+    any_time = view.rules.dead_claims.value == "any_time"
+    last_moved: dict[tuple[int, int], int] = {}  # (rank, place): the last operation that moved it
+    won = [0] * NUM_RANKS  # cards of each rank seen going to a won pile so far
+    shown: dict[tuple[int, int], int] = {}  # (seat, rank): cards shown leaving the hand after foreplay
+    last_turn = -1
+    foreplay = True
+    me = view.seat
+
+    def elsewhere(r: int, seat: int) -> int:
+        """The last operation that moved a card of rank ``r`` outside ``seat``'s hand."""
+        return max((i for (q, place), i in last_moved.items() if q == r and place != seat), default=-1)
+
+    for i, op in enumerate(view.history):
+        seat = getattr(op, "seat", me)
+        if seat != me and any_time:
+            if isinstance(op, Claimed) and op.kind.value == "dead" and op.cards is not None:
+                if elsewhere(op.cards[0] >> 2, seat) < last_turn:
+                    dead.add(seat)
+            elif isinstance(op, LaidDown):
+                for r, c in enumerate(counts(_mask(op.cards))):
+                    if c and c + won[r] == 4:
+                        dead.add(seat)  # it lay down holding every live card of r
+        turn = isinstance(op, (Capture, LaidDown, Trail))
+        if not foreplay and seat != me:
+            cards: tuple[int, ...] = ()
+            if isinstance(op, Capture):
+                cards = op.play
+            elif isinstance(op, (LaidDown, Claimed)) and op.cards is not None and (
+                    not isinstance(op, Claimed) or op.kind.value != "spotter"):
+                cards = op.cards
+            elif isinstance(op, Trail):
+                cards = (op.card,)
+            for c in cards:
+                key = (seat, c >> 2)
+                shown[key] = shown.get(key, 0) + 1
+                if shown[key] >= 3:
+                    sets.add(seat)
+        if isinstance(op, Capture):
+            for c in (*op.play, *op.take):
+                won[c >> 2] += 1
+        elif isinstance(op, Claimed) and op.cards is not None:
+            for c in op.cards:
+                won[c >> 2] += 1
+        for pair in _moved(op):
+            last_moved[pair] = i
+        if turn:
+            last_turn = i
+            foreplay = False
+    return frozenset(dead), frozenset(sets)
 
 
 def _mask(cards: tuple[int, ...]) -> int:

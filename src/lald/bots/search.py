@@ -19,7 +19,7 @@ from ..core.cards import mask_of
 from ..core.fast import FastState, choose_action, code_of
 from . import Bot
 from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
-from .heuristic import DROPPED, HeuristicPolicy, RolloutPolicy
+from .heuristic import DROPPED, HeuristicPolicy, RolloutPolicy, level_params
 from .knowledge import Knowledge, fill, read
 from .sampler import sample
 
@@ -34,21 +34,25 @@ class _Rollout(RolloutPolicy):
 
 
 class PimcBot(Bot):
-    """Perfect-information Monte Carlo: ``worlds`` sampled worlds (or as many as
-    ``time_limit`` seconds allow), every candidate rolled out once in each.  Roll-outs
-    and claims play the ``heuristic`` level's habits (without
-    :data:`~lald.bots.heuristic.DROPPED`)."""
+    """Perfect-information Monte Carlo: ``worlds`` sampled worlds (48 by default; version
+    3 drew 24), or as many as ``time_limit`` seconds allow, every candidate rolled out
+    once in each.  Roll-outs and claims play the ``heuristic`` level (its habits, without
+    :data:`~lald.bots.heuristic.DROPPED`, and its tuned capture scores); ``heuristic=3``
+    plays out with heuristic version 3 instead, as pimc version 3 did."""
 
     name = "pimc"
-    version = "3"
+    version = "4"
 
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 24,
-                 time_limit: float | str = 0.25) -> None:
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 48,
+                 time_limit: float | str = 0.25, heuristic: str = "4") -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
-        self.rollout = _Rollout(rules, DROPPED)
-        self.fallback = HeuristicPolicy(rules, DROPPED)
+        if self.worlds < 1 or not self.time_limit > 0:
+            raise ValueError("worlds and time_limit must be positive")
+        params = level_params(rules, str(heuristic))
+        self.rollout = _Rollout(rules, DROPPED, params)
+        self.fallback = HeuristicPolicy(rules, DROPPED, params)
 
     def _worlds(self, k: Knowledge) -> Iterable[FastState]:
         deadline = time.perf_counter() + self.time_limit
@@ -102,7 +106,10 @@ class OracleBot(ExpertBot):
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 1,
                  time_limit: float | str = 0.08, model: bool | int | str = False,
                  solve: int | str = 12, nodes: int | str = 1500) -> None:
-        super().__init__(seat, rules, rng, worlds, time_limit, model, solve, nodes)
+        # the one true world: nothing to list or weigh, no noise to guard against, and
+        # claims searched on its own turn only (as version 3 did)
+        super().__init__(seat, rules, rng, worlds, time_limit, model, solve, nodes, exact=0, claims="own",
+                         prior=0)
         self.state: State | None = None
 
     def see(self, state: State) -> None:

@@ -9,7 +9,7 @@ A spec is ``LEVEL``, ``LEVEL:PARAM:PARAM...`` or ``cmd:COMMAND``:
   ``heuristic:-deny`` is the bot without its ``deny`` habit, and ``heuristic:+deny:+keep_sets``
   the bare policy with only those two habits; the search bots take ``worlds=N`` and
   ``time_limit=SECONDS`` (``pimc:worlds=8``).
-- ``cmd:COMMAND`` runs an outside program speaking ``lald-bot/1`` (docs/bot-protocol.md);
+- ``cmd:COMMAND`` runs an outside program speaking ``lald-bot/2`` (docs/bot-protocol.md);
   COMMAND is split like a shell would split it, but no shell runs it.
 
 >>> parse_spec("random")
