@@ -293,13 +293,14 @@ class _Remembering(Player):
         self.__dict__.update(vars(player))
         self.known: dict[tuple[object, ...], float] = {}
 
-    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None) -> float:
+    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None,
+               passed: int = -1) -> float:
         """:meth:`Player.finish`, remembered by position."""
         key = (tuple(map(tuple, fs.hc)), tuple(fs.tc), tuple(fs.won), tuple(fs.lain), fs.to_move,
-               fs.foreplay, fs.last_capture, fs.last_actor, fs.over, seat, skip_claims, looks)
+               fs.foreplay, fs.last_capture, fs.last_actor, fs.over, seat, skip_claims, looks, passed)
         value = self.known.get(key)
         if value is None:
-            value = self.known[key] = super().finish(fs, seat, skip_claims, looks)
+            value = self.known[key] = super().finish(fs, seat, skip_claims, looks, passed)
         return value
 
 
