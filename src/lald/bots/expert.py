@@ -58,7 +58,6 @@ from ..core.fast import FastState, choose_action, code_of
 from ..core.rollout import tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
-from .infoset import InfoSetTree, Node
 from .kernel import Params, score_of
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
@@ -198,8 +197,7 @@ class ExpertBot(Bot):
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
                  exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
-                 infer: float | str = -1.0, min_worlds: int | str = 16, search: str = "pimc",
-                 expand: int | str = 4, c: float | str = 2.0) -> None:
+                 infer: float | str = -1.0, min_worlds: int | str = 16) -> None:
         super().__init__(seat, rules, rng)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
@@ -227,10 +225,6 @@ class ExpertBot(Bot):
         params = level_params(rules, "3" if rollout == "v3" else "4")
         self.player = Player(rules, int(solve), int(nodes), habits, int(look), params)
         self.policy = self.player.policy
-        if search not in ("pimc", "tree", "ismcts"):
-            raise ValueError(f"search={search}: choose pimc, tree or ismcts")
-        self.mode = search
-        self.tree = InfoSetTree(self.player, seat, int(expand), float(c)) if search != "pimc" else None
         # how the other seats are assumed to claim
         self.model_policy = HeuristicPolicy(rules, DROPPED, level_params(rules))
         self.capture_score = score_of(level_params(rules))
@@ -360,9 +354,6 @@ class ExpertBot(Bot):
         self.player.deadline = deadline
         capped, dead = self._constraints(k, acting)
         seat = self.seat
-        tree = self.tree
-        if tree is not None:
-            tree.reset()
         values: list[list[float]] = [[] for _ in codes]
         exact = self.every_world(k, capped, dead)
         infer = self.infer >= 0 and bool(k.choices)
@@ -388,11 +379,10 @@ class ExpertBot(Bot):
             for i, code in enumerate(codes):
                 fs = world.copy()
                 if code == PASS:
-                    value = (self.player.finish(fs, seat, passed=seat) if tree is None
-                             else tree.finish(fs, PASS, passed=True))
+                    value = self.player.finish(fs, seat, passed=seat)
                 else:
                     fs.apply(code)
-                    value = self.player.finish(fs, seat) if tree is None else tree.finish(fs, code)
+                    value = self.player.finish(fs, seat)
                 values[i].append(value)
         self.searched = count
         self.player.solve_cards = solving
@@ -409,8 +399,6 @@ class ExpertBot(Bot):
         unless the best beats it by more than :attr:`prior` standard errors of their
         paired difference over the worlds (most choices are near-ties, where the best of
         a few noisy means is often only the luckiest)."""
-        if self.mode == "ismcts":
-            return self.ismcts(k, codes, acting, default)
         means, values, exact = self.search(k, codes, acting)
         top = max(means)
         best = self.rng.choice([c for c, m in zip(codes, means, strict=True) if m == top])
@@ -427,47 +415,6 @@ class ExpertBot(Bot):
         spread = (sum((wi * (x - mean)) ** 2 for wi, x in zip(w, diffs, strict=True)) / total ** 2
                   * len(b) / (len(b) - 1)) ** 0.5
         return best if top - means[codes.index(default)] > self.prior * spread else default
-
-    def ismcts(self, k: Knowledge, codes: list[int], acting: bool, default: int) -> int:
-        """``search=ismcts``: the root is a node of the tree too.  Each iteration draws a
-        world (from every world, by weight, once few are left), chooses a root move by
-        UCB1 and plays on through :class:`~lald.bots.infoset.InfoSetTree`; the move
-        visited most is played (ties: the better mean, then the heuristic's ``default``)."""
-        tree = self.tree
-        assert tree is not None
-        start = time.perf_counter()
-        deadline = start + self.time_limit
-        self.player.deadline = deadline
-        capped, dead = self._constraints(k, acting)
-        exact = self.every_world(k, capped, dead)
-        weights = [float(w) for w, _ in exact] if exact is not None else []
-        tree.reset()
-        root = Node(codes, default)
-        solving = self.player.solve_cards
-        cap = self.worlds * len(codes)
-        count = 0
-        while count < cap and not (count and time.perf_counter() > deadline):
-            if exact is not None:
-                world = self.rng.choices(exact, weights)[0][1]
-            else:
-                world = self.draw(k, capped, dead)
-            count += 1
-            if solving and count == 2 * len(codes) and (
-                    (time.perf_counter() - start) * self.min_worlds > self.time_limit):
-                self.player.solve_cards = 0
-            i = count - 1 if count <= len(codes) else root.select(tree.c)
-            code = codes[i]
-            fs = world.copy()
-            if code == PASS:
-                value = tree.finish(fs, PASS, passed=True)
-            else:
-                fs.apply(code)
-                value = tree.finish(fs, code)
-            root.update(i, value)
-        self.searched = count
-        self.player.solve_cards = solving
-        best = max(range(len(codes)), key=lambda i: (root.count[i], root.mean(i), codes[i] == default))
-        return codes[best]
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The turn move with the best mean value (see :meth:`choose`)."""
