@@ -134,7 +134,7 @@ def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: s
     # The settlement, explained; then a normal deal is offered.
     expect(page.locator("#settlement")).to_be_visible(timeout=15_000)
     end = page.locator("#lesson-words p")
-    expect(end).to_have_text([catalog.t("lesson_settlement"), catalog.t("web_lesson_next")])
+    expect(end).to_have_text([catalog.t("lesson_settlement"), catalog.t("lesson_next")])
     expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
     expect(page.locator("#lesson-play")).to_have_text(catalog.t("web_lesson_play"))
     if first:
