@@ -18,12 +18,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from lald.core import Action, IllegalActionError, PlayerView, State, cards_of
+from lald.core import Action, Card, IllegalActionError, PlayerView, Rules, State, cards_of, parse_action
 from lald.i18n import Catalog
 from lald.sim import hints as sim_hints
 from lald.web import hints as web_hints
 from lald.web.app import create_app
 from lald.web.tables import Settings, Table
+from lald.web.wire import action_kinds, action_words
 
 from .conftest import FAST, create, hub_of, poll, recv, until
 
@@ -230,14 +231,6 @@ def test_a_hint_is_refused_in_words_where_there_is_none_to_give(quick: TestClien
         spectator.send_json({"type": "watch", "table": table.id})
         recv(spectator)
         assert answer(spectator, {"type": "hint", "v": frame["v"]})["code"] == "spectator"
-        # Nothing to decide: the deal after seat 0's move, when another seat is to move.
-        turn = [a for a in frame["legal"] if a["type"] != "claim"]
-        on.send_json({"type": "act", "v": frame["v"], "action": turn[0]})
-        after = until(on, lambda m: m["type"] == "state" and m["v"] > frame["v"])
-        table.seats[1].human = True  # hold the table still: seat 1 is now a person's to wait for
-        if after["view"]["to_move"] != 0 and not after["legal"] and not after["view"]["over"]:
-            refusal = answer(on, {"type": "hint", "v": table.version})
-            assert (refusal["code"], refusal["message"]) == ("not_now", EN.t("web_error_no_decision"))
         on.send_json({"type": "leave"})
         refusal = answer(on, {"type": "hint", "v": table.version})
         assert refusal["code"] == "bot_seat"
@@ -247,6 +240,30 @@ def test_a_hint_is_refused_in_words_where_there_is_none_to_give(quick: TestClien
         assert recv(learner)["hints"] is False
         first = until(learner, lambda m: m["type"] == "state" and m["legal"])
         assert answer(learner, {"type": "hint", "v": first["v"]})["code"] == "hints_off"
+
+
+def test_no_hint_while_another_person_is_to_move(quick: TestClient) -> None:
+    # Two people who do not move: once one of them is to move, the other has nothing to
+    # decide (no claim windows at this server), and the table waits.
+    data = create(quick, 2, seed=3, hints=True)
+    table = hub_of(quick).tables[data["table"]["id"]]
+    with quick.websocket_connect("/ws") as zero, quick.websocket_connect("/ws") as one:
+        for ws, seat in ((zero, 0), (one, 1)):
+            ws.send_json({"type": "join", "token": data["seats"][seat]["token"]})
+            recv(ws)
+        frame = until(zero, lambda m: m["type"] == "state" and m["view"] is not None
+                      and m["view"]["to_move"] in (0, 1))
+        mover = frame["view"]["to_move"]
+        idle = one if mover == 0 else zero
+        v = table.version
+        mine = (frame if idle is zero and frame["v"] == v
+                else until(idle, lambda m: m["type"] == "state" and m["v"] == v))
+        assert not mine["legal"]
+        refusal = answer(idle, {"type": "hint", "v": v})
+        assert (refusal["code"], refusal["message"]) == ("not_now", EN.t("web_error_no_decision"))
+        # The person to move gets one; asking changed nothing.
+        assert answer(one if mover == 1 else zero, {"type": "hint", "v": v})["type"] == "hint"
+        assert table.version == v
 
 
 @pytest.mark.parametrize("body", [{"hints": "yes"}, {"hints": 1}, {"hints": None}])
@@ -339,3 +356,50 @@ def test_a_failing_expert_is_said_in_words_and_the_table_plays_on(quick: TestCli
         ws.send_json({"type": "act", "v": frame["v"], "action": turn[0]})
         until(ws, lambda m: m["type"] == "state" and m["v"] > frame["v"])
         assert table.version > frame["v"]
+
+
+# -- the message and its words, without a server ------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "pt"])
+def test_the_hint_message_is_the_move_in_the_buttons_words_and_the_reason(lang: str) -> None:
+    catalog = Catalog(lang)
+    state = State.deal(Rules.make(), seed=4)
+    seat = state.to_move
+    assert seat is not None
+    legal = state.legal_actions(seat)
+    kinds = action_kinds(state, legal)
+    for index, (action, kind) in enumerate(zip(legal, kinds, strict=True)):
+        hint = sim_hints.Hint(seat, action, sim_hints.Reason("why_trail"), "expert", worth=0.5,
+                              margin=0.25, weighed=True)
+        made = web_hints.Made(7, 2, hint, index, kind, state.hand(seat))
+        message = made.message(catalog)
+        words = action_words(action, kind, state.hand(seat), catalog)
+        assert set(message) == {"type", "v", "deal", "index", "text", "hint"}
+        assert (message["type"], message["v"], message["deal"], message["index"]) == ("hint", 7, 2, index)
+        assert message["text"] == sim_hints.hint_text(hint, words, catalog)
+        assert message["text"].startswith(catalog.t("hint_do", action=words))
+        assert catalog.t("why_trail") in message["text"] and "\n" not in message["text"]
+        assert message["hint"] == sim_hints.hint_json(hint)
+        assert json.loads(json.dumps(message)) == message
+    # Letting the claims pass: no move, no index.
+    passing = sim_hints.Hint(seat, None, sim_hints.Reason("why_pass"), "expert")
+    message = web_hints.Made(7, 2, passing, None, None, state.hand(seat)).message(catalog)
+    assert message["index"] is None and message["hint"]["action"] is None
+    assert message["text"].startswith(catalog.t("hint_do", action=catalog.t("act_pass")))
+
+
+def test_a_moves_words_are_the_buttons_for_every_kind() -> None:
+    hand = [Card.parse(c) for c in ("7S", "7H", "QC")]
+    cases = [
+        (parse_action("1: 7S x 7D"), "single", EN.t("act_single", play="7♠", take="7♦")),
+        (parse_action("1: QC x QD QH QS"), "sweep", EN.t("act_sweep", play="Q♣", take="Q♦ Q♥ Q♠")),
+        (parse_action("1: 7S 7H x 7D 7C"), "pair", EN.t("act_pair", play="7♠ 7♥", take="7♦ 7♣")),
+        (parse_action("1: trail QC"), None, EN.t("act_trail", card="Q♣")),
+        (parse_action("1: claim 7S 7H"), "hand_set", EN.t("act_claim_set", cards="7♠ 7♥")),
+        (parse_action("1: claim 9D 9C"), "dead", EN.t("act_claim_dead", cards="9♦ 9♣")),
+        (parse_action("1: claim 9D 9C"), None, EN.t("act_claim_spot", cards="9♦ 9♣")),
+        (parse_action("1: lie down"), None, EN.t("act_lie_down", cards="7♠ 7♥ Q♣")),
+    ]
+    for action, kind, words in cases:
+        assert action_words(action, kind, hand, EN) == words, action
