@@ -359,3 +359,21 @@ def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_p
     page.locator("#review-seat").select_option(str((seat + 1) % 5))
     page.locator("#review-start").click()
     expect(page.locator("#review-state")).to_have_text(de.t("web_review_busy"))
+
+
+def test_hints_are_a_table_setting_in_the_lobby_for_all_to_see(server: Server, open_page: Opener) -> None:
+    en = Catalog("en")
+    page = open_page(server.base + "/")
+    box = page.get_by_label(en.t("web_hints_field"))
+    expect(box).not_to_be_checked()
+    box.check()
+    page.locator("#create button[type=submit]").click()
+    expect(page.locator("#host-note")).to_contain_text(en.t("web_hints_on"))
+    table = page.locator("#links a").last.get_attribute("href")
+    assert table and "#w=" in table
+    listed = page.locator("#tables li", has_text=table.split("#w=")[1])
+    expect(listed.locator(".badge", has_text=en.t("web_hints_badge"))).to_be_visible()
+    # A spectator is told too: hints are on for everybody seated at the table.
+    watcher = open_page(table)
+    expect(watcher.locator("#hints-note")).to_have_text(en.t("web_hints_on"))
+    expect(watcher.locator("#hint")).to_be_hidden()
