@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from lald.i18n import Catalog
 from lald.sim.lesson import Lesson
@@ -134,7 +135,7 @@ def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: s
     # The settlement, explained; then a normal deal is offered.
     expect(page.locator("#settlement")).to_be_visible(timeout=15_000)
     end = page.locator("#lesson-words p")
-    expect(end).to_have_text([catalog.t("lesson_settlement"), catalog.t("web_lesson_next")])
+    expect(end).to_have_text([catalog.t("lesson_settlement"), catalog.t("lesson_next")])
     expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
     expect(page.locator("#lesson-play")).to_have_text(catalog.t("web_lesson_play"))
     if first:
@@ -156,6 +157,117 @@ def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: s
     expect(page.locator("#lesson")).to_be_hidden()
     expect(page.locator(".seat[data-seat='1'] .badge.bot")).to_be_visible()
     assert not page.locator("#lesson-do").is_visible()
+    # With hints on, for all to see; on the learner's turn the hint comes by itself.
+    expect(page.locator("#hints-note")).to_have_text(catalog.t("web_hints_on"))
+    see_the_hint(page, catalog)
+    if first:
+        page.screenshot(path=str(ARTIFACTS / "web-hint.png"))
+        audit(page, "a hint at the table")
+
+
+def see_the_hint(page: Page, catalog: Catalog) -> str:
+    """On this seat's turn: the hint's sentence in ``catalog``'s language, its move marked
+    (a turn's hint names one of the moves shown); the sentence."""
+    text = page.locator("#hint-text")
+    expect(text).to_contain_text(catalog.t("hint_do", action="").rstrip("."), timeout=20_000)
+    sentence = text.inner_text()
+    marked = page.locator("#moves button.move.hinted")
+    expect(marked).to_have_count(1)
+    expect(marked.locator(".mark")).to_have_text("◀ " + catalog.t("hint_mark"))
+    assert marked.locator(".what").inner_text() in sentence
+    return sentence
+
+
+@pytest.fixture
+def three_seats(server: Server) -> Iterator[Callable[..., dict[str, Any]]]:
+    """Open tables of a person in seat 0 and two random bots; closed at the end (the
+    server shared by the browser tests opens only so many at once)."""
+    hosts: list[str] = []
+
+    def make(server: Server, **fields: Any) -> dict[str, Any]:
+        with httpx.Client(base_url=server.base) as http:
+            r = http.post("/api/tables", json={"players": 3, "seats": [
+                {"human": s == 0, "level": "random"} for s in range(3)]} | fields)
+        assert r.status_code == 201, r.text
+        data: dict[str, Any] = r.json()
+        hosts.append(data["host"]["token"])
+        return data
+
+    yield make
+    with httpx.Client(base_url=server.base) as http:
+        for token in hosts:
+            assert http.post("/api/host/close", json={"token": token}).status_code == 200
+
+
+def test_a_hint_by_button_and_by_key_from_the_server(server: Server, open_page: Opener,
+                                                      three_seats: Callable[..., dict[str, Any]]) -> None:
+    en, de = Catalog("en"), Catalog("de")
+    data = three_seats(server, hints=True)
+    asked: list[int] = []
+    answered: list[dict[str, Any]] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        real = ws.connect_to_server()
+
+        def up(text: str | bytes) -> None:
+            if json.loads(text)["type"] == "hint":
+                asked.append(json.loads(text)["v"])
+            real.send(text)
+
+        def down(text: str | bytes) -> None:
+            if json.loads(text)["type"] == "hint":
+                answered.append(json.loads(text))
+            ws.send(text)
+
+        ws.on_message(up)
+        real.on_message(down)
+
+    page = open_page(data["seats"][0]["url"], route=route)
+    expect(page.locator("#hints-note")).to_have_text(en.t("web_hints_on"))
+    see_the_hint(page, en)
+    # On the seat's turn the table may still move on once (a claim window closing): the
+    # hint comes by itself once for each version the seat is to move at.
+    page.wait_for_timeout(600)
+    v = shown(page)["v"]
+    expect(page.locator("#hint-text")).to_contain_text(en.t("hint_do", action="").rstrip("."))
+    assert answered and answered[-1]["v"] == v and len(asked) == len(set(asked)) and asked[-1] == v
+    sentence = see_the_hint(page, en)
+    assert answered[-1]["text"] == sentence
+    # The button and the key ask the server again; the same hint comes back each time,
+    # and asking changes nothing at the table.
+    before = len(answered)
+    page.locator("#hint").click()
+    deadline = time.monotonic() + 10
+    while len(answered) < before + 1:
+        assert time.monotonic() < deadline, "no answer to the Hint button"
+        page.wait_for_timeout(50)
+    page.locator("body").press("h")
+    while len(answered) < before + 2:
+        assert time.monotonic() < deadline, "no answer to the key h"
+        page.wait_for_timeout(50)
+    assert asked[-3:] == [v, v, v] and [a["text"] for a in answered[-3:]] == [sentence] * 3
+    assert shown(page)["v"] == v
+    expect(page.locator("#hint-text")).to_have_text(sentence)
+    # In another language, the same hint in its words.
+    page.locator("#lang").select_option("de")
+    see_the_hint(page, de)
+    assert page.locator("#hint-text").inner_text() != sentence
+    # Following it plays the move it names.
+    page.locator("#moves button.move.hinted").click()
+    page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
+
+
+def test_a_table_without_hints_offers_none(server: Server, open_page: Opener,
+                                           three_seats: Callable[..., dict[str, Any]]) -> None:
+    en = Catalog("en")
+    data = three_seats(server)
+    page = open_page(data["seats"][0]["url"])
+    expect(page.locator("#moves button.move.turn").first).to_be_visible(timeout=15_000)
+    expect(page.locator("#hint")).to_be_hidden()
+    expect(page.locator("#hints-note")).to_be_hidden()
+    page.locator("body").press("h")
+    expect(page.locator("#toast")).to_have_text(en.t("web_error_hints_off"))
+    expect(page.locator("#hint-text")).to_be_hidden()
 
 
 # -- the review in the replay viewer ---------------------------------------------------------
@@ -247,3 +359,21 @@ def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_p
     page.locator("#review-seat").select_option(str((seat + 1) % 5))
     page.locator("#review-start").click()
     expect(page.locator("#review-state")).to_have_text(de.t("web_review_busy"))
+
+
+def test_hints_are_a_table_setting_in_the_lobby_for_all_to_see(server: Server, open_page: Opener) -> None:
+    en = Catalog("en")
+    page = open_page(server.base + "/")
+    box = page.get_by_label(en.t("web_hints_field"))
+    expect(box).not_to_be_checked()
+    box.check()
+    page.locator("#create button[type=submit]").click()
+    expect(page.locator("#host-note")).to_contain_text(en.t("web_hints_on"))
+    table = page.locator("#links a").last.get_attribute("href")
+    assert table and "#w=" in table
+    listed = page.locator("#tables li", has_text=table.split("#w=")[1])
+    expect(listed.locator(".badge", has_text=en.t("web_hints_badge"))).to_be_visible()
+    # A spectator is told too: hints are on for everybody seated at the table.
+    watcher = open_page(table)
+    expect(watcher.locator("#hints-note")).to_have_text(en.t("web_hints_on"))
+    expect(watcher.locator("#hint")).to_be_hidden()

@@ -119,7 +119,7 @@ MESSAGES = {
                         st.just({"seat": 0, "type": "trail", "card": "QS"}),
                         ["seat", "type", "card", "play", "take", "cards"])))),
     "next_deal": fields([]), "take": fields([]), "leave": fields([]), "lang": fields(["lang"]),
-    "ping": fields([]), "go_on": fields([]),
+    "ping": fields([]), "go_on": fields([]), "hint": fields(["v"]),
 }
 MESSAGE = weighted(
     *[(2, st.builds(lambda d, k=kind: d | {"type": k}, s)) for kind, s in MESSAGES.items()],

@@ -127,7 +127,7 @@ def test_the_whole_lesson_each_note_at_its_moment_other_moves_refused(client: Te
             assert key in explained, key
         end = me.at(over=True)
         part = end["lesson"]
-        assert part["end"] == [EN.t("lesson_settlement"), EN.t("web_lesson_next")]
+        assert part["end"] == [EN.t("lesson_settlement"), EN.t("lesson_next")]
         assert end["session"]["over"] and not end["can_next"] and end["legal"] == []
         assert [e["kind"] for e in end["log"]].count("winner") == 0
     assert table.status == "over"

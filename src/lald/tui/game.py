@@ -17,30 +17,18 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum, unique
 from typing import Any
 
-from .. import bots as _bots
-from ..bots import LEVELS, Bot, make_bot
+from ..bots import Bot, make_bot
 from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
+from ..sim.hints import LEVEL_ORDER, best_level, playable_levels
 from ..sim.lesson import Note
 
 HUMAN = "human"
 
-#: Bot levels from the strongest down; the first one that exists is the default.
-LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
+__all__ = ["HUMAN", "LEVEL_ORDER", "Game", "Prompt", "PromptKind", "SeatSpec", "best_level",
+           "playable_levels"]
 
 SAVE_FORMAT = "lald-play-save"
 SAVE_VERSION = 1
-
-
-def playable_levels() -> tuple[str, ...]:
-    """The bot levels a person may play against (never one that sees every hand)."""
-    menu: tuple[str, ...] = getattr(_bots, "MENU_LEVELS", tuple(LEVELS))
-    ordered = [lv for lv in LEVEL_ORDER if lv in menu]
-    return tuple(ordered + [lv for lv in menu if lv not in ordered])
-
-
-def best_level() -> str:
-    """The strongest bot level there is."""
-    return playable_levels()[0]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

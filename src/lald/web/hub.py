@@ -13,6 +13,9 @@ Messages are JSON objects with a ``type``. From the page:
   ``{"type": "ping"}`` (with ``"id"``, a short text or number, echoed in the ``pong``).
 - ``{"type": "go_on"}``: at a lesson table, the learner has read the lesson's note where
   play stood still for it (the frame's ``lesson.held``); play goes on.
+- ``{"type": "hint", "v": V}``: at a table opened with hints on, the expert's hint for this
+  seat's decision at version V (its turn, or a claim it may make): answered by a ``hint``
+  message once made (:mod:`.hints`), or refused with an ``error``.
 - ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
@@ -20,8 +23,8 @@ the new log lines; at a lesson table the learner's also carry ``lesson``, the le
 words at that moment: :func:`.lesson.lesson_part`), ``error`` (with a ``code`` and a
 ``message`` in the page's language; nothing changed; a learner's move other than the
 lesson's is refused with code ``lesson`` and the lesson's sentence naming its move),
-``pong``. A message that cannot be read gets an ``error`` and the connection stays open,
-except in three cases, each told by an ``error`` first:
+``pong``, ``hint`` (:mod:`.hints`). A message that cannot be read gets an ``error`` and the
+connection stays open, except in three cases, each told by an ``error`` first:
 ``taken_over`` (the seat was opened on another device, close code 4001), ``reissued`` (the
 host replaced the seat's link, 4002) and ``flooding`` (more messages than
 :attr:`Settings.ws_rate` allows, 1008). A message longer than the server's frame limit
@@ -52,6 +55,7 @@ from ..bots import LEVELS
 from ..core import ActionSyntaxError, IllegalActionError, Rules, RulesError, action_from_json
 from ..i18n import LANGUAGES, Catalog
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
+from .hints import Hints, Refused
 from .journal import Journal
 from .lesson import Lesson
 from .tables import Conn, Settings, Table
@@ -165,6 +169,7 @@ class Hub:
         """Seat token digests: table id and seat."""
         self.hosts: dict[str, str] = {}
         """Host token digests: table id."""
+        self.hints = Hints(settings)
         self._reaper: asyncio.Task[None] | None = None
 
     # -- tables -------------------------------------------------------------------------
@@ -203,6 +208,7 @@ class Hub:
             self._reaper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
+        await self.hints.close()
         for table in list(self.tables.values()):
             await table.stop()
         await self.journal.close()
@@ -260,7 +266,7 @@ class Hub:
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
         unknown = set(request) - {"preset", "players", "variants", "options", "seats",
-                                  "turn_seconds", "seed"}
+                                  "turn_seconds", "seed", "hints"}
         if unknown:
             raise LobbyError(f"unknown field {_shown(sorted(unknown)[0])}")
         absent = [key for key, value in request.items() if value is None]
@@ -282,6 +288,9 @@ class Hub:
         if (isinstance(turn, bool) or not isinstance(turn, int | float) or not math.isfinite(turn)
                 or not (turn == 0 or low <= turn <= high)):
             raise LobbyError(f"'turn_seconds' must be 0 (no timer) or from {low} to {high} seconds")
+        hints = request.get("hints", False)
+        if not isinstance(hints, bool):
+            raise LobbyError("'hints' must be true (the expert's hints may be asked for) or false")
         seed = request.get("seed")
         secret: str | None = None
         if seed is None:
@@ -291,7 +300,8 @@ class Hub:
         now = time.time()
         data = TableData(
             id=secrets.token_urlsafe(6), created=now,
-            config={"rules": rules.spec(), "turn_seconds": turn}, seed=seed,
+            config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}),
+            seed=seed,
             deals_started=0, status="waiting", seats=seats, secret=secret,
             host_hash=token_hash(host), active_at=now)
         table = Table(data, self.journal, self.settings)
@@ -414,7 +424,7 @@ class Hub:
         role = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
                    "rules": table.rules.spec(), "levels": levels(), "practice": table.practice,
-                   "lesson": table.lesson is not None})
+                   "lesson": table.lesson is not None, "hints": table.hints})
         table.notify()
 
     def detach(self, conn: Conn) -> None:
@@ -569,6 +579,30 @@ def _on_go_on(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
     table.go_on()
 
 
+def _on_hint(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
+    seated = _seated(conn)
+    if seated is None:
+        return
+    table, seat = seated
+    if set(msg) != {"type", "v"}:
+        return _error(conn, "malformed", "web_error_hint_fields")
+    version = msg["v"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        return _error(conn, "malformed", "web_error_version")
+    if not table.hints:
+        return _error(conn, "hints_off", "web_error_hints_off")
+    if not table.seats[seat].human:
+        return _error(conn, "bot_seat", "web_error_bot_seat")
+    if version != table.version:
+        return _error(conn, "stale", "web_error_stale", extra={"v": table.version})
+    if table.decision(seat) is None:
+        return _error(conn, "not_now", "web_error_no_decision")
+    try:
+        hub.hints.ask(conn, table, seat)
+    except Refused as e:
+        _error(conn, e.code, e.key)
+
+
 def _on_take(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
     seated = _seated(conn)
     if seated is not None:
@@ -615,10 +649,12 @@ def _on_ping(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
 _FIELDS: dict[str, set[str]] = {
     "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
     "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"}, "go_on": set(),
+    "hint": {"v"},
 }
 _HANDLERS = {
     "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
     "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping, "go_on": _on_go_on,
+    "hint": _on_hint,
 }
 
 

@@ -11,8 +11,8 @@ and no claim window run. :class:`LessonSession` is a session of that one deal.
 (those of the latest moment that had some, less those whose move has been made), the
 lesson's move in words and which legal action it is, whether play stands still for the
 learner to read, and after the deal the settlement's explanation and what comes next.
-It matches the terminal's lesson (:mod:`lald.tui.lesson`), except for its last words:
-the web table has no hints, so the offer is a normal deal against the bots without them.
+It matches the terminal's lesson (:mod:`lald.tui.lesson`), its last words included: the
+offer is a normal deal against the bots with hints on (:mod:`.hints`).
 
 >>> lesson = Lesson()
 >>> part = lesson_part(lesson, lesson.start(), Catalog("en"), default_names(Catalog("en"), 5),
@@ -28,10 +28,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bots import Bot
-from ..core import Action, Capture, CaptureKind, Claim, Claimed, LieDown, Session, State, mask_of
+from ..core import Action, Capture, Claim, Session, State, mask_of
 from ..i18n import Catalog
 from ..narrate import glyphs
 from ..sim.lesson import Lesson, Note, ScriptedBot
+from .wire import action_kinds, action_words
 
 __all__ = ["DO", "LEARNER_KEYS", "Lesson", "LessonSession", "default_names", "held_moment",
            "lesson_bots", "lesson_part", "move_words", "note_words"]
@@ -40,15 +41,10 @@ __all__ = ["DO", "LEARNER_KEYS", "Lesson", "LessonSession", "default_names", "he
 DO = "lesson_do"
 #: The welcome, shown before the first move.
 WELCOME = "lesson_welcome"
-#: The terminal's last words, which promise hints: the web says :data:`WEB_NEXT` instead.
+#: The last words: a normal deal with hints on comes next (at the web table too).
 NEXT = "lesson_next"
-WEB_NEXT = "web_lesson_next"
 #: The notes that are not explanations of a rule or a moment.
 LEARNER_KEYS = frozenset({DO, WELCOME, NEXT})
-
-_CAPTURE_KEYS = {CaptureKind.SINGLE: "single", CaptureKind.SWEEP: "sweep",
-                 CaptureKind.PAIR: "pair", CaptureKind.PRIAL: "prial"}
-_CLAIM_KEYS = {"hand_set": "set", "dead": "dead", "spotter": "spot"}
 
 
 class LessonSession(Session):
@@ -94,17 +90,7 @@ def default_names(catalog: Catalog, players: int) -> list[str]:
 
 def move_words(action: Action, state: State, catalog: Catalog) -> str:
     """A move as the table's buttons word it (the ``act_*`` keys)."""
-    t = catalog.t
-    if isinstance(action, Capture):
-        kind = action.kind or CaptureKind.SINGLE
-        return t(f"act_{_CAPTURE_KEYS[kind]}", play=glyphs(action.play), take=glyphs(action.take))
-    if isinstance(action, Claim):
-        op = state.clone().apply(action)
-        claim = str(op.kind) if isinstance(op, Claimed) else "spotter"
-        return t(f"act_claim_{_CLAIM_KEYS[claim]}", cards=glyphs(action.cards))
-    if isinstance(action, LieDown):
-        return t("act_lie_down", cards=glyphs(state.hand(action.seat)))
-    return t("act_trail", card=action.card.glyph)
+    return action_words(action, action_kinds(state, [action])[0], state.hand(action.seat), catalog)
 
 
 def note_words(note: Note, state: State, names: Sequence[str], catalog: Catalog) -> str:
@@ -162,7 +148,7 @@ def lesson_part(lesson: Lesson, state: State, catalog: Catalog, names: Sequence[
         "expected": index,
         "held": held,
         "over": state.over,
-        "end": ([words(n) for n in notes if n.key not in LEARNER_KEYS] + [catalog.t(WEB_NEXT)]
+        "end": ([words(n) for n in notes if n.key not in LEARNER_KEYS] + [catalog.t(NEXT)]
                 if state.over else []),
     }
 

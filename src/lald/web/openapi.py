@@ -73,6 +73,8 @@ def spec() -> dict[str, Any]:
                                                "can know every hand"},
                    "lesson": {"type": "boolean",
                               "description": "the teaching deal: a prepared layout, scripted seats"},
+                   "hints": {"type": "boolean",
+                             "description": "its people may ask for the expert's hint (a practice aid)"},
                    "seats": {"type": "array", "items": {"type": "object"}}}}
     host_answer = {"type": "object", "required": ["table", "seats", "host", "watch"], "properties": {
         "table": {"$ref": "#/components/schemas/Table"},
@@ -110,7 +112,9 @@ def spec() -> dict[str, Any]:
                         "turn_seconds": {"anyOf": [{"const": 0}, {"type": "number", "minimum": 5,
                                                                   "maximum": 600}]},
                         "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
-                                 "description": "makes a practice table"}}}),
+                                 "description": "makes a practice table"},
+                        "hints": {"type": "boolean", "description": "the expert's hints for the "
+                                                                    "table's people (off by default)"}}}),
                     "responses": {"201": _answer("the table, the host's link and the seats' links",
                                                  {"$ref": "#/components/schemas/HostAnswer"}),
                                   **_refusals(*_POSTED, 429)}}},

@@ -95,6 +95,13 @@ class Settings:
     """Sampled deals per decision in the expert's review of a finished deal (docs/review.md)."""
     review_queue: int = 16
     """Reviews that may wait for the expert at once; more are refused until there is room."""
+    hint_worlds: int = 256
+    """Sampled deals at most per hint (:mod:`lald.web.hints`)."""
+    hint_seconds: float = 0.5
+    """The expert's time budget per hint (seconds)."""
+    hint_queue: int = 8
+    """Hints that may wait for the expert or be made at once in the whole server; more are
+    refused until there is room (one per seat at a time in any case)."""
 
 
 class Bucket:
@@ -278,6 +285,8 @@ class Table(Saved):
         public, its other seats play a script."""
         self.practice = self.secret is None and self.lesson is None
         """Dealt from a seed someone chose (or from before tables had secrets)."""
+        self.hints = bool(data.config.get("hints")) and self.lesson is None
+        """Whether the people at this table may ask for the expert's hint (:mod:`.hints`)."""
         self.seed = data.seed
         self.session: Session = (Session(self.rules, data.seed, secret=self.secret) if self.lesson is None
                                  else LessonSession(self.lesson))
@@ -647,6 +656,7 @@ class Table(Saved):
             "turn_seconds": self.turn_seconds,
             "practice": self.practice,
             "lesson": self.lesson is not None,
+            "hints": self.hints,
             "seats": [{"seat": s.seat, "name": s.name, "human": s.human, "level": s.level,
                        "joined": s.joined, "online": self.online(s.seat)} for s in self.seats],
         }
@@ -733,6 +743,15 @@ class Table(Saved):
             return None
         note = self.lesson.refusal(state, action)
         return None if note is None else note_words(note, state, self.names(catalog), catalog)
+
+    def decision(self, seat: int) -> tuple[PlayerView, list[Action]] | None:
+        """What ``seat`` may decide now, if anything: its view and its legal actions (on its
+        turn, its turn actions and claims; out of turn, the claims it may make)."""
+        state = self.state
+        if self.status != "playing" or state is None or state.over:
+            return None
+        legal = state.legal_actions(seat)
+        return (state.view(seat), legal) if legal else None
 
     def _deadline(self) -> float | None:
         """Seconds left on the clock of the seat to move, if the table has a timer."""

@@ -13,9 +13,25 @@ engine would not show that recipient.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..core import Action, Capture, CaptureKind, Claim, Claimed, LaidDown, Operation, PlayerView, State, Trail
+from ..core import (
+    Action,
+    Capture,
+    CaptureKind,
+    Card,
+    Claim,
+    Claimed,
+    LaidDown,
+    LieDown,
+    Operation,
+    PlayerView,
+    State,
+    Trail,
+)
+from ..i18n import Catalog
+from ..narrate import glyphs
 
 
 def view_json(v: PlayerView) -> dict[str, Any]:
@@ -75,3 +91,28 @@ def action_kinds(state: State, actions: list[Action]) -> list[str | None]:
             kind = str(op.kind) if isinstance(op, Claimed) else None
         out.append(kind)
     return out
+
+
+_CAPTURE_KEYS = {"single": "single", "sweep": "sweep", "pair": "pair", "prial": "prial"}
+_CLAIM_KEYS = {"hand_set": "set", "dead": "dead", "spotter": "spot"}
+
+
+def action_words(action: Action, kind: str | None, hand: Sequence[Card], catalog: Catalog) -> str:
+    """A move as the table's buttons word it (the ``act_*`` keys, as the page's
+    ``moveLabel`` does): ``kind`` is its :func:`action_kinds` word, ``hand`` the seat's
+    hand (a lie-down lays it down).
+
+    >>> from lald.core import parse_action
+    >>> action_words(parse_action("1: 7S x 7D"), "single", [], Catalog("en"))
+    '7♠ takes 7♦'
+    """
+    t = catalog.t
+    if isinstance(action, Capture):
+        return t(f"act_{_CAPTURE_KEYS.get(kind or 'single', 'single')}", play=glyphs(action.play),
+                 take=glyphs(action.take))
+    if isinstance(action, Claim):
+        return t(f"act_claim_{_CLAIM_KEYS.get(kind or 'spotter', 'spot')}", cards=glyphs(action.cards))
+    if isinstance(action, LieDown):
+        return t("act_lie_down", cards=glyphs(hand))
+    assert isinstance(action, Trail)
+    return t("act_trail", card=action.card.glyph)

@@ -58,6 +58,7 @@ async function create(event) {
     players: Number(form.players.value),
     variants: [...form.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
     turn_seconds: Number(form.turn_seconds.value) || 0,
+    hints: form.hints.checked,
     seats,
   };
   let response;
@@ -139,6 +140,7 @@ function showHost(data) {
   list.append(linkItem(t("web_watch") + ":", data.watch));
   $("host-note").textContent = [
     data.table.practice ? t("web_practice") : "",
+    data.table.hints ? t("web_hints_on") : "",
     open ? "" : t("web_table_closed"),
   ].filter(Boolean).join(" ");
   $("close-table").hidden = !open;
@@ -192,7 +194,8 @@ async function refresh() {
     const state = table.status === "waiting" ? countText(t, "web_seats_free", free)
       : t("deal_of", { number: table.deal, deals: table.deals });
     const practice = table.practice ? ` — <span class="badge">${escapeHtml(t("web_practice_badge"))}</span>` : "";
-    li.innerHTML = `<code>${escapeHtml(table.id)}</code> ${escapeHtml(rules)} — ${escapeHtml(state)}${practice} — <a href="/play#w=${encodeURIComponent(table.id)}">${escapeHtml(t("web_watch"))}</a>`;
+    const hints = table.hints ? ` — <span class="badge">${escapeHtml(t("web_hints_badge"))}</span>` : "";
+    li.innerHTML = `<code>${escapeHtml(table.id)}</code> ${escapeHtml(rules)} — ${escapeHtml(state)}${practice}${hints} — <a href="/play#w=${encodeURIComponent(table.id)}">${escapeHtml(t("web_watch"))}</a>`;
     ul.append(li);
   }
 }

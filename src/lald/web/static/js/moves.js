@@ -2,8 +2,9 @@
 import { t } from "./i18n.js";
 import { glyph, glyphs } from "./cards.js";
 
-// The keys of the moves in their order: 1-9, 0, then the letters (n is the next deal's).
-export const KEYS = "1234567890abcdefghijklmopqrstuvwxyz";
+// The keys of the moves in their order: 1-9, 0, then the letters (h is the hint's, n the
+// next deal's).
+export const KEYS = "1234567890abcdefgijklmopqrstuvwxyz";
 
 export const keyOf = (index) => KEYS[index] ?? null;
 

@@ -33,6 +33,12 @@ let levels = [];
 // The lesson's sentence for a move it refused, until the table moves on.
 let lessonRefused = null;
 const STRONGEST = ["expert", "pimc", "heuristic", "greedy", "random"];
+// The expert's hint for this seat's decision (a table opened with hints on): the server's
+// hint message for the version shown ({v, index, text}), or null; hintAsked is the version
+// last asked about (asked by itself on this seat's turn, once a version).
+let hint = null;
+let hintAsked = -1;
+let hintWaiting = false;
 
 // -- connection -------------------------------------------------------------------------
 
@@ -91,12 +97,21 @@ function onMessage(msg) {
       if (!msg.reset) fresh.push(entry);
     }
     noteMoves(msg.reset ? msg.log : fresh, !msg.reset);
-    if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; }
+    if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; hint = null; hintWaiting = false; }
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     if (pending) settlePending();
     render();
+    // Hints on: on this seat's turn the hint comes by itself (once a version).
+    if (canHint() && frame.view.to_move === frame.you && hintAsked !== frame.v) askHint();
+  } else if (msg.type === "hint") {
+    if (frame && msg.v === frame.v) {
+      hint = msg;
+      hintWaiting = false;
+      render();
+    }
   } else if (msg.type === "error") {
+    if (hintWaiting) { hintWaiting = false; if (frame) render(); }
     if (FATAL[msg.code] || ["taken_over", "reissued", "flooding"].includes(msg.code)) {
       showNotice(FATAL[msg.code] ? t(FATAL[msg.code]) : msg.message);
       ws.close();
@@ -194,6 +209,34 @@ function toggle(code) {
 const names = () => frame.table.names;
 const kindOf = (i) => (frame.kinds || [])[i] ?? null;
 const isOut = (view, seat) => view && seat !== null && view.statuses[seat] !== "playing" && !view.over;
+
+// -- hints ------------------------------------------------------------------------------
+
+// Whether this page's seat may ask for a hint now: hints on, a person's seat, a decision.
+function canHint() {
+  if (!frame || !frame.table.hints || frame.you === null || !frame.view || frame.view.over) return false;
+  return frame.table.seats[frame.you].human && frame.legal.length > 0;
+}
+
+function askHint() {
+  if (!frame) return;
+  hintAsked = frame.v;
+  // Hints off, a spectator, nothing to decide: the server says so in words.
+  if (send({ type: "hint", v: frame.v }) && canHint()) hintWaiting = !hint;
+  render();
+}
+
+function renderHint() {
+  const on = Boolean(frame.table.hints);
+  $("hints-note").hidden = !on;
+  $("hint").hidden = !canHint();
+  $("hint").disabled = hintWaiting;
+  const box = $("hint-text");
+  const text = hint ? hint.text : hintWaiting ? t("web_hint_thinking") : "";
+  box.textContent = text;
+  box.hidden = !text;
+  box.classList.toggle("thinking", !hint && hintWaiting);
+}
 
 function render() {
   if (!frame) return;
@@ -297,6 +340,7 @@ function render() {
   renderSettlement();
   renderLedger();
   renderLesson();
+  renderHint();
   if (focused) {
     const again = document.querySelector(`[data-focus="${CSS.escape(focused)}"]`)
       || (focused.startsWith("move:") && document.querySelector("#moves button"));
@@ -367,6 +411,7 @@ function moveButton(a, i, position, view, helpId) {
   if (kind) b.dataset.what = kind;
   if (pending && actionId(pending.action) === id) b.classList.add("queued");
   const lessonMove = frame.lesson && frame.lesson.expected === i;
+  const hinted = hint !== null && hint.index === i;
   const k = keyOf(position);
   if (k) {
     const kbd = document.createElement("kbd");
@@ -383,6 +428,13 @@ function moveButton(a, i, position, view, helpId) {
     const mark = document.createElement("span");
     mark.className = "mark";
     mark.textContent = "◀ " + t("lesson_mark");
+    b.append(mark);
+  }
+  if (hinted) {
+    b.classList.add("hinted");
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = "◀ " + t("hint_mark");
     b.append(mark);
   }
   if (helpId) b.setAttribute("aria-describedby", helpId);
@@ -639,8 +691,8 @@ function goOn() {
   if (frame && frame.lesson && frame.lesson.held) send({ type: "go_on" });
 }
 
-// After the lesson: a normal table, this person in seat 0 against the strongest bots the
-// server offers (the web table has no hints: the lesson's last words say so).
+// After the lesson: a normal table with hints on, this person in seat 0 against the
+// strongest bots the server offers (as the lesson's last words say).
 async function playAfterLesson() {
   const level = STRONGEST.find((l) => levels.includes(l)) || levels[0];
   const seats = [0, 1, 2, 3, 4].map((s) => ({ human: s === 0, level }));
@@ -648,7 +700,7 @@ async function playAfterLesson() {
   let data;
   try {
     response = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats }),
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, hints: true }),
     });
     data = await response.json();
   } catch {
@@ -732,6 +784,7 @@ $("take").addEventListener("click", () => send({ type: "take" }));
 $("leave").addEventListener("click", () => send({ type: "leave" }));
 $("lesson-go-on").addEventListener("click", goOn);
 $("lesson-play").addEventListener("click", playAfterLesson);
+$("hint").addEventListener("click", askHint);
 
 document.addEventListener("keydown", (event) => {
   if (!frame || fatal || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -746,6 +799,9 @@ document.addEventListener("keydown", (event) => {
              && !(target instanceof HTMLAnchorElement) && !(target instanceof HTMLButtonElement)) {
     event.preventDefault();
     goOn();
+  } else if (event.key === "h" || event.key === "H") {
+    event.preventDefault();
+    askHint();
   } else if ((event.key === "n" || event.key === "N") && frame.can_next) {
     event.preventDefault();
     send({ type: "next_deal" });
@@ -769,6 +825,8 @@ await loadCatalog(initialLang());
 applyStatic();
 $("lang-slot").append(langSelect((l) => {
   send({ type: "lang", lang: l });
+  // The hint shown, in the new language (the server keeps it: no new work).
+  if (hint && frame && hint.v === frame.v) send({ type: "hint", v: frame.v });
   setConn();
   if (frame) render();
 }));
