@@ -93,7 +93,7 @@ def action_kinds(state: State, actions: list[Action]) -> list[str | None]:
     return out
 
 
-_CAPTURE_KEYS = {"single": "single", "sweep": "sweep", "pair": "pair", "prial": "prial"}
+_CAPTURE_KINDS = frozenset({"single", "sweep", "pair", "prial"})
 _CLAIM_KEYS = {"hand_set": "set", "dead": "dead", "spotter": "spot"}
 
 
@@ -108,8 +108,8 @@ def action_words(action: Action, kind: str | None, hand: Sequence[Card], catalog
     """
     t = catalog.t
     if isinstance(action, Capture):
-        return t(f"act_{_CAPTURE_KEYS.get(kind or 'single', 'single')}", play=glyphs(action.play),
-                 take=glyphs(action.take))
+        word = kind if kind in _CAPTURE_KINDS else "single"
+        return t(f"act_{word}", play=glyphs(action.play), take=glyphs(action.take))
     if isinstance(action, Claim):
         return t(f"act_claim_{_CLAIM_KEYS.get(kind or 'spotter', 'spot')}", cards=glyphs(action.cards))
     if isinstance(action, LieDown):
