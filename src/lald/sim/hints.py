@@ -35,8 +35,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
-from .. import bots as _bots
-from ..bots import LEVELS, make_bot
+from ..bots import MENU_LEVELS, make_bot
 from ..core import Action, Capture, CaptureKind, Claim, LieDown, PlayerView, Scoring
 from ..core.cards import mask_of
 from ..core.fast import code_of
@@ -50,9 +49,8 @@ LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
 def playable_levels() -> tuple[str, ...]:
     """The bot levels a person may play against (never one that sees every hand),
     strongest first."""
-    menu: tuple[str, ...] = getattr(_bots, "MENU_LEVELS", tuple(LEVELS))
-    ordered = [lv for lv in LEVEL_ORDER if lv in menu]
-    return tuple(ordered + [lv for lv in menu if lv not in ordered])
+    ordered = [lv for lv in LEVEL_ORDER if lv in MENU_LEVELS]
+    return tuple(ordered + [lv for lv in MENU_LEVELS if lv not in ordered])
 
 
 def best_level() -> str:
