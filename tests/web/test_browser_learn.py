@@ -168,14 +168,22 @@ def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: s
 def see_the_hint(page: Page, catalog: Catalog) -> str:
     """On this seat's turn: the hint's sentence in ``catalog``'s language, its move marked
     (a turn's hint names one of the moves shown); the sentence."""
-    text = page.locator("#hint-text")
-    expect(text).to_contain_text(catalog.t("hint_do", action="").rstrip("."), timeout=20_000)
-    sentence = text.inner_text()
-    marked = page.locator("#moves button.move.hinted")
-    expect(marked).to_have_count(1)
-    expect(marked.locator(".mark")).to_have_text("◀ " + catalog.t("hint_mark"))
-    assert marked.locator(".what").inner_text() in sentence
-    return sentence
+    expect(page.locator("#hint-text")).to_contain_text(catalog.t("hint_do", action="").rstrip("."),
+                                                       timeout=20_000)
+    # A bot's claim on the seat's turn moves the table on and the hint is asked again, so
+    # the sentence and the marked move are read together, once they agree.
+    seen = page.wait_for_function("""() => {
+        const box = document.getElementById("hint-text");
+        const marked = document.querySelectorAll("#moves button.move.hinted");
+        if (box.hidden || marked.length !== 1) return null;
+        const what = marked[0].querySelector(".what").textContent;
+        const mark = marked[0].querySelector(".mark").textContent;
+        return box.textContent.includes(what) ? [box.textContent, mark] : null;
+    }""", timeout=20_000).json_value()
+    sentence, mark = seen
+    assert sentence.startswith(catalog.t("hint_do", action="").rstrip("."))
+    assert mark == "◀ " + catalog.t("hint_mark")
+    return str(sentence)
 
 
 @pytest.fixture
