@@ -265,6 +265,42 @@ def test_a_hint_by_button_and_by_key_from_the_server(server: Server, open_page: 
     page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
 
 
+def test_a_hint_refused_as_stale_says_nothing(
+        server: Server, open_page: Opener, three_seats: Callable[..., dict[str, Any]]) -> None:
+    """A bot's claim can move the table on while the page's hint request is on its way:
+    the server refuses it as stale. The person chose nothing, so the page says nothing
+    (seen before: a toast "The table has changed since you chose"); the new version's
+    frame asks by itself, and the Hint key still works."""
+    en = Catalog("en")
+    data = three_seats(server, hints=True)
+    asked: list[int] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        real = ws.connect_to_server()
+
+        def up(text: str | bytes) -> None:
+            msg = json.loads(text)
+            if msg["type"] == "hint":
+                asked.append(msg["v"])
+                if len(asked) == 1:  # the first answered as if the table had moved on
+                    ws.send(json.dumps({"type": "error", "code": "stale", "v": msg["v"] + 1,
+                                        "message": en.t("web_error_stale")}))
+                    return
+            real.send(text)
+
+        ws.on_message(up)
+        real.on_message(ws.send)
+
+    page = open_page(data["seats"][0]["url"], route=route)
+    expect(page.locator("#moves button.move.turn").first).to_be_visible(timeout=15_000)
+    page.wait_for_function("() => !document.getElementById('hint').disabled")
+    assert asked
+    page.locator("body").press("h")
+    see_the_hint(page, en)
+    assert len(asked) >= 2
+    expect(page.locator("#toast")).not_to_have_text(en.t("web_error_stale"))
+
+
 def test_a_table_without_hints_offers_none(server: Server, open_page: Opener,
                                            three_seats: Callable[..., dict[str, Any]]) -> None:
     en = Catalog("en")

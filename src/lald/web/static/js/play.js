@@ -130,6 +130,12 @@ function onMessage(msg) {
       if (frame) render();
       return;
     }
+    if (msg.code === "stale") {
+      // A hint asked as the table moved on (a bot's claim): the person chose nothing, so
+      // nothing is said; the new version's frame asks by itself on this seat's turn.
+      if (frame) render();
+      return;
+    }
     // The engine's own reason is in English; other languages get the catalog's sentence.
     toast(msg.detail && lang === "en" ? `${msg.message} (${msg.detail})` : msg.message);
   }
