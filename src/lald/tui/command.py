@@ -14,7 +14,8 @@ from typing import Any
 from ..args import fail, rules_arguments, rules_from_args
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
-from .game import HUMAN, Game, SeatSpec, best_level
+from ..sim.hints import best_level
+from .game import HUMAN, Game, SeatSpec
 from .store import SaveError, Store, save_dir
 from .words import default_names
 

@@ -19,13 +19,10 @@ from typing import Any
 
 from ..bots import Bot, make_bot
 from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
-from ..sim.hints import LEVEL_ORDER, best_level, playable_levels
+from ..sim.hints import playable_levels
 from ..sim.lesson import Note
 
 HUMAN = "human"
-
-__all__ = ["HUMAN", "LEVEL_ORDER", "Game", "Prompt", "PromptKind", "SeatSpec", "best_level",
-           "playable_levels"]
 
 SAVE_FORMAT = "lald-play-save"
 SAVE_VERSION = 1

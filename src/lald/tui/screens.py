@@ -21,7 +21,8 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from ..core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
 from ..i18n import Catalog
-from .game import HUMAN, Game, SeatSpec, best_level, playable_levels
+from ..sim.hints import best_level, playable_levels
+from .game import HUMAN, Game, SeatSpec
 from .lesson import LessonGame
 from .plain import HELP_KEYS, RULES_DOC
 from .widgets import LedgerView, LinesView
