@@ -429,18 +429,13 @@ function moveButton(a, i, position, view, helpId) {
   label.className = "what";
   label.textContent = moveLabel(a, kind, view ? view.hand : []);
   b.append(label);
-  if (lessonMove) {
-    b.classList.add("lesson-move");
+  // The lesson's move and the hint's are marked in words as well as in colour.
+  for (const [on, cls, key] of [[lessonMove, "lesson-move", "lesson_mark"], [hinted, "hinted", "hint_mark"]]) {
+    if (!on) continue;
+    b.classList.add(cls);
     const mark = document.createElement("span");
     mark.className = "mark";
-    mark.textContent = "◀ " + t("lesson_mark");
-    b.append(mark);
-  }
-  if (hinted) {
-    b.classList.add("hinted");
-    const mark = document.createElement("span");
-    mark.className = "mark";
-    mark.textContent = "◀ " + t("hint_mark");
+    mark.textContent = "◀ " + t(key);
     b.append(mark);
   }
   if (helpId) b.setAttribute("aria-describedby", helpId);
