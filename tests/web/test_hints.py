@@ -317,6 +317,28 @@ def test_one_hint_per_seat_at_a_time_and_a_bound_for_the_server(tmp_path: Path,
             assert answer(socks[2], {"type": "hint", "v": frames[2]["v"]})["type"] == "hint"
 
 
+def test_a_hint_asked_as_the_table_moves_on_is_made_once_the_older_one_is_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's claim can move the table on during the seat's turn while its hint is being
+    made; the page asks again at the new version. That hint comes once the older one is
+    done (seen before: refused as 'still weighing your moves', and no hint came)."""
+    gate = Gate(monkeypatch)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'm.db'}", QUICK)) as client, \
+            client.websocket_connect("/ws") as ws:
+        try:
+            table, _ = joined(client, ws)
+            frame = my_turn(ws)
+            ws.send_json({"type": "hint", "v": frame["v"]})
+            assert gate.started.acquire(timeout=10)
+            table.version += 1  # the table moves on; the seat still has its decision
+            ws.send_json({"type": "hint", "v": frame["v"] + 1})
+            gate.go.set()
+            newer = until(ws, lambda m: m["type"] == "hint" and m["v"] == frame["v"] + 1)
+            assert newer["text"].startswith("Hint: ")
+        finally:
+            gate.go.set()
+
+
 def test_a_hint_past_its_time_is_given_up_in_words_and_its_seat_waits_for_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate(monkeypatch)

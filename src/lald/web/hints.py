@@ -80,13 +80,19 @@ class Hints:
         self.size, self.keep = settings.hint_queue, keep
         self.made: collections.OrderedDict[Key, Made] = collections.OrderedDict()
         self.working: dict[Key, asyncio.Task[None]] = {}
+        self.asked_at: dict[Key, int] = {}
+        """The table version each hint being made is for."""
+        self.again: dict[Key, Conn] = {}
+        """Seats asking at a newer version while a hint is made for an older one: asked
+        again once it is done (a bot's claim moves the table on during a seat's turn)."""
         self.executor: concurrent.futures.ThreadPoolExecutor | None = None
         self.closed = False
 
     def ask(self, conn: Conn, table: Table, seat: int) -> None:
         """Start the hint for ``seat`` at the table's current version, or send the one
-        made for it; raise :class:`Refused` when one is already being made for the seat
-        or the server has as many as it makes at once. The caller has checked that the
+        made for it; while one is made for an older version, this one is started once
+        that is done. Raise :class:`Refused` when one is already being made for the seat
+        at this version or the server has as many as it makes at once. The caller has checked that the
         seat has a decision now (:meth:`~lald.web.tables.Table.decision`)."""
         key = (table.id, seat)
         made = self.made.get(key)
@@ -95,6 +101,9 @@ class Hints:
             conn.send(made.message(Catalog(conn.lang)))
             return
         if key in self.working:
+            if self.asked_at[key] != table.version:
+                self.again[key] = conn
+                return
             raise Refused("hint_pending", "web_error_hint_pending")
         if len(self.working) >= self.size or self.closed:
             raise Refused("busy", "web_error_hint_busy")
@@ -111,6 +120,7 @@ class Hints:
             kind = None if index is None else kinds[index]
             return Made(version, deal, hint, index, kind, view.hand)
 
+        self.asked_at[key] = version
         self.working[key] = asyncio.create_task(self._make(key, conn, table, job, done),
                                                 name=f"hint {table.id}/{seat}")
 
@@ -143,6 +153,14 @@ class Hints:
             _tell(conn, table, key[1], "hint_failed", "web_error_hint_failed")
         finally:
             self.working.pop(key, None)
+            self.asked_at.pop(key, None)
+            again = self.again.pop(key, None)
+            if (again is not None and not self.closed and again.table is table and again.seat == key[1]
+                    and table.decision(key[1]) is not None):
+                try:
+                    self.ask(again, table, key[1])
+                except Refused as e:
+                    _tell(again, table, key[1], e.code, e.key)
 
     async def close(self) -> None:
         """Stop: hints being made are dropped (their thread ends within its time limit)."""
