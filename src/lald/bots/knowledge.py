@@ -183,6 +183,18 @@ def read(view: PlayerView) -> Knowledge:
 _KIND_OF = {(1, 1): 0, (1, 3): 1, (2, 2): 2, (3, 1): 3}
 
 
+def _count_won(op: Operation, won: list[int]) -> None:
+    """Add the cards ``op`` moved into a won pile (a capture's, a claim's) to ``won``, by rank."""
+    if isinstance(op, Capture):
+        cards: tuple[int, ...] = (*op.play, *op.take)
+    elif isinstance(op, Claimed) and op.cards is not None:
+        cards = op.cards
+    else:
+        return
+    for c in cards:
+        won[c >> 2] += 1
+
+
 def _choices(view: PlayerView, before: dict[int, tuple[int, ...]],
              removals: list[Removal]) -> tuple[CaptureChoice, ...]:
     """The :class:`CaptureChoice` of each capture in ``before`` (history index: table)."""
@@ -196,12 +208,7 @@ def _choices(view: PlayerView, before: dict[int, tuple[int, ...]],
                     since[x.rank] += x.count
             out.append(CaptureChoice(op.seat, _KIND_OF[len(op.play), len(op.take)], op.play[0] >> 2,
                                      before[i], tuple(won), tuple(since)))
-        if isinstance(op, Capture):
-            for c in (*op.play, *op.take):
-                won[c >> 2] += 1
-        elif isinstance(op, Claimed) and op.cards is not None:
-            for c in op.cards:
-                won[c >> 2] += 1
+        _count_won(op, won)
     return tuple(out)
 
 
@@ -281,12 +288,7 @@ def keepers(view: PlayerView) -> tuple[frozenset[int], frozenset[int]]:
                 shown[key] = shown.get(key, 0) + 1
                 if shown[key] >= 3:
                     sets.add(seat)
-        if isinstance(op, Capture):
-            for c in (*op.play, *op.take):
-                won[c >> 2] += 1
-        elif isinstance(op, Claimed) and op.cards is not None:
-            for c in op.cards:
-                won[c >> 2] += 1
+        _count_won(op, won)
         for pair in _moved(op):
             last_moved[pair] = i
         if turn:
