@@ -344,7 +344,10 @@ async def api_review(request: Request) -> Response:
 
 
 def _short(text: str, limit: int = 12) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """A path's part for a one-line message: as it is if printable, else as JSON (a
+    newline in it would break the line), cut to ``limit`` characters."""
+    shown = text if text.isprintable() else json.dumps(text)
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
 async def api_replay(request: Request) -> Response:
