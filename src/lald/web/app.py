@@ -225,12 +225,9 @@ def _client(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-async def api_tables(request: Request) -> Response:
-    """GET: the open tables. POST: create a table; returns the host's link and one secret
-    link per seat a person plays."""
-    hub = _hub(request)
-    if request.method == "GET":
-        return JSONResponse(await hub.open_tables())
+async def _opening(request: Request) -> Any:
+    """The body of a request that opens a table or a lesson, or the refusal: a body that
+    is not JSON (400), or too many tables opened from this address lately (429)."""
     try:
         body = await _json_body(request)
     except RequestError as e:
@@ -238,6 +235,18 @@ async def api_tables(request: Request) -> Response:
     if not request.app.state.buckets.take(_client(request)):
         return refuse(429, "too many tables opened from your address: try again in a few minutes",
                       **{"Retry-After": "120"})
+    return body
+
+
+async def api_tables(request: Request) -> Response:
+    """GET: the open tables. POST: create a table; returns the host's link and one secret
+    link per seat a person plays."""
+    hub = _hub(request)
+    if request.method == "GET":
+        return JSONResponse(await hub.open_tables())
+    body = await _opening(request)
+    if isinstance(body, Response):
+        return body
     try:
         table, host = hub.create(body)
     except LobbyError as e:
@@ -249,13 +258,9 @@ async def api_tables(request: Request) -> Response:
 async def api_lessons(request: Request) -> Response:
     """POST: open a lesson (the teaching deal, for one person); returns the learner's
     link. Lessons count against the same limit per address as tables."""
-    try:
-        body = await _json_body(request)
-    except RequestError as e:
-        return refuse(400, str(e))
-    if not request.app.state.buckets.take(_client(request)):
-        return refuse(429, "too many tables opened from your address: try again in a few minutes",
-                      **{"Retry-After": "120"})
+    body = await _opening(request)
+    if isinstance(body, Response):
+        return body
     try:
         table, token = _hub(request).create_lesson(body)
     except LobbyError as e:
