@@ -301,6 +301,43 @@ def test_a_hint_refused_as_stale_says_nothing(
     expect(page.locator("#toast")).not_to_have_text(en.t("web_error_stale"))
 
 
+def test_a_hint_refused_as_busy_is_said_in_its_place(
+        server: Server, open_page: Opener, three_seats: Callable[..., dict[str, Any]]) -> None:
+    """The hint that comes by itself on the seat's turn can be refused while the expert is
+    busy at other tables: the page says so where the hint goes, in the page's language
+    (seen before: a toast, as though the person had done something wrong); Hint asks again."""
+    en, de = Catalog("en"), Catalog("de")
+    data = three_seats(server, hints=True)
+    asked: list[int] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        real = ws.connect_to_server()
+
+        def up(text: str | bytes) -> None:
+            msg = json.loads(text)
+            if msg["type"] == "hint":
+                asked.append(msg["v"])
+                if len(asked) == 1:  # the first answered as a busy server answers
+                    ws.send(json.dumps({"type": "error", "code": "busy",
+                                        "message": en.t("web_error_hint_busy")}))
+                    return
+            real.send(text)
+
+        ws.on_message(up)
+        real.on_message(ws.send)
+
+    page = open_page(data["seats"][0]["url"], route=route)
+    expect(page.locator("#hint-text")).to_have_text(en.t("web_error_hint_busy"), timeout=15_000)
+    expect(page.locator("#hint")).to_be_enabled()
+    expect(page.locator("#toast")).not_to_have_text(en.t("web_error_hint_busy"))
+    page.locator("#lang").select_option("de")
+    expect(page.locator("#hint-text")).to_have_text(de.t("web_error_hint_busy"))
+    page.locator("#lang").select_option("en")
+    page.locator("body").press("h")
+    see_the_hint(page, en)
+    assert len(asked) >= 2
+
+
 def test_a_table_without_hints_offers_none(server: Server, open_page: Opener,
                                            three_seats: Callable[..., dict[str, Any]]) -> None:
     en = Catalog("en")

@@ -39,6 +39,10 @@ const STRONGEST = ["expert", "pimc", "heuristic", "greedy", "random"];
 let hint = null;
 let hintAsked = -1;
 let hintWaiting = false;
+// Why the hint asked for did not come (the expert busy at other tables, a failure), as a
+// catalog key: said in the hint's own place, not in a toast, since a hint also comes
+// unasked; Hint asks again.
+let hintRefused = null;
 
 // -- connection -------------------------------------------------------------------------
 
@@ -97,7 +101,7 @@ function onMessage(msg) {
       if (!msg.reset) fresh.push(entry);
     }
     noteMoves(msg.reset ? msg.log : fresh, !msg.reset);
-    if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; hint = null; hintWaiting = false; }
+    if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; hint = null; hintWaiting = false; hintRefused = null; }
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     if (pending) settlePending();
@@ -111,6 +115,12 @@ function onMessage(msg) {
       render();
     }
   } else if (msg.type === "error") {
+    if (hintWaiting && Object.hasOwn(HINT_REFUSALS, msg.code)) {
+      hintWaiting = false;
+      hintRefused = HINT_REFUSALS[msg.code];
+      if (frame) render();
+      return;
+    }
     if (hintWaiting) { hintWaiting = false; if (frame) render(); }
     if (FATAL[msg.code] || ["taken_over", "reissued", "flooding"].includes(msg.code)) {
       showNotice(FATAL[msg.code] ? t(FATAL[msg.code]) : msg.message);
@@ -224,9 +234,15 @@ function canHint() {
   return frame.table.seats[frame.you].human && frame.legal.length > 0;
 }
 
+// The server's refusals of a hint that say "not now" rather than "never here", by the
+// catalog key of their sentence (shown in the page's language, switched or not).
+const HINT_REFUSALS = { busy: "web_error_hint_busy", hint_pending: "web_error_hint_pending",
+  hint_failed: "web_error_hint_failed" };
+
 function askHint() {
   if (!frame) return;
   hintAsked = frame.v;
+  hintRefused = null;
   // Hints off, a spectator, nothing to decide: the server says so in words.
   if (send({ type: "hint", v: frame.v }) && canHint()) hintWaiting = !hint;
   render();
@@ -238,7 +254,7 @@ function renderHint() {
   $("hint").hidden = !canHint();
   $("hint").disabled = hintWaiting;
   const box = $("hint-text");
-  const text = hint ? hint.text : hintWaiting ? t("web_hint_thinking") : "";
+  const text = hint ? hint.text : hintWaiting ? t("web_hint_thinking") : hintRefused ? t(hintRefused) : "";
   box.textContent = text;
   box.hidden = !text;
   box.classList.toggle("thinking", !hint && hintWaiting);
