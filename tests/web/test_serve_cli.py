@@ -36,8 +36,28 @@ def test_a_database_it_cannot_use_is_one_line(args: list[str], words: str) -> No
     (["--allow-origin", "evil"], "'evil' is not an origin"),
     (["--idle-hours", "0"], "is not a number of hours"),
     (["--bot-delay", "nan"], "is not a number of seconds"),
+    (["--hint-seconds", "0"], "0 is not a number of seconds from 0.05 to 10"),
+    (["--hint-worlds", "many"], "'many' is not a number of deals"),
+    (["--hints-at-once", "0"], "0 is not a number of hints from 1 to 1000"),
 ])
 def test_a_bad_argument_is_a_usage_error_naming_it(args: list[str], words: str, tmp_path: Path) -> None:
     done = serve(*args, "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert done.returncode == 2 and words in done.stderr.splitlines()[-1]
     assert "Traceback" not in done.stderr and not (tmp_path / "x.db").exists()
+
+
+def test_the_hints_budget_reaches_the_server() -> None:
+    import argparse
+
+    from lald.web.hints import Hints
+    from lald.web.serve import register, settings_of
+    from lald.web.tables import Settings
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    default = settings_of(parser.parse_args(["serve"]))
+    assert (default.hint_seconds, default.hint_worlds, default.hint_queue) == (
+        Settings.hint_seconds, Settings.hint_worlds, Settings.hint_queue)
+    hints = Hints(settings_of(parser.parse_args(
+        ["serve", "--hint-seconds", "0.2", "--hint-worlds", "64", "--hints-at-once", "3"])))
+    assert (hints.seconds, hints.worlds, hints.size) == (0.2, 64, 3)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from .tables import Settings
 
 #: The largest websocket message uvicorn reads; a longer one closes the socket (1009).
 MAX_WS_MESSAGE = 64 * 1024
@@ -59,6 +63,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--review-worlds", type=_number(int, 1, 20_000, "a number of deals"), default=1000,
                    metavar="N", help="sampled deals per decision in the expert's review of a deal "
                                      "(default 1000; fewer is faster and rougher)")
+    p.add_argument("--hint-seconds", type=_number(float, 0.05, 10, "a number of seconds"), default=0.5,
+                   metavar="SECONDS", help="the expert's time for one hint at a table with hints on "
+                                           "(default 0.5; less is quicker and rougher)")
+    p.add_argument("--hint-worlds", type=_number(int, 1, 20_000, "a number of deals"), default=256,
+                   metavar="N", help="sampled deals at most per hint (default 256)")
+    p.add_argument("--hints-at-once", type=_number(int, 1, 1000, "a number of hints"), default=8,
+                   metavar="N", help="hints being made or waiting in the whole server; more are "
+                                     "refused as busy until there is room (default 8)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug", "trace"],
                    help="uvicorn's log level (default info)")
@@ -101,20 +113,26 @@ def check_database(url: str) -> None:
         _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}")
 
 
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The server's settings from ``lald serve``'s arguments."""
+    from .tables import Settings
+
+    return Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
+                    deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,
+                    allow_origins=tuple(args.allow_origin),
+                    create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
+                    review_worlds=args.review_worlds, hint_seconds=args.hint_seconds,
+                    hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once)
+
+
 def cmd_serve(args: argparse.Namespace) -> None:
     """Run the service until interrupted."""
     import uvicorn
 
     from .app import create_app
-    from .tables import Settings
 
     check_database(args.db)
-    settings = Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
-                        deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,
-                        allow_origins=tuple(args.allow_origin),
-                        create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
-                        review_worlds=args.review_worlds)
-    app = create_app(args.db, settings)
+    app = create_app(args.db, settings_of(args))
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,
