@@ -148,6 +148,46 @@ def test_on_a_phone_the_hand_the_moves_and_the_badge_stay_on_screen(server: Serv
     lobby.screenshot(path=str(ARTIFACTS / "web-lobby-phone.png"), full_page=True)
 
 
+def test_on_a_phone_a_table_of_five_with_hints_shows_every_name_and_the_last_move(
+        server: Server, open_page: Opener) -> None:
+    """Portuguese at 390×844, five seats and hints on (the longest first screen): seen
+    before, the seat of the eldest hand showed "Luga…" (two badges squeezed its name) and
+    the player's panel covered the line saying what was last played."""
+    data = new_table(server, 1, hints=True)
+    page = open_page(data["seats"][0]["url"], viewport=PHONE, locale="pt-PT")
+    wait_my_turn_or_over(page)
+    for turn in range(2):  # the first turn, then one after others have played
+        if turn:
+            v = shown(page)["v"]
+            page.locator("#moves button.move.turn").first.click()
+            page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
+            wait_my_turn_or_over(page)
+            if shown(page)["over"]:
+                break
+            expect(page.locator("#last-move")).not_to_be_empty()
+        page.wait_for_selector("#hint-text:not([hidden])", timeout=20_000)
+        page.wait_for_function("() => !document.getElementById('hint-text').classList.contains('thinking')")
+        page.screenshot(path=str(ARTIFACTS / f"web-phone-hints-pt-{turn}.png"))
+        cut = page.evaluate("() => [...document.querySelectorAll('.seat .nm')]"
+                            ".filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent)")
+        assert cut == [], f"names cut short: {cut}"
+        gap = page.evaluate("() => document.querySelector('#me').getBoundingClientRect().top"
+                            " - document.querySelector('#last-move').getBoundingClientRect().bottom")
+        assert gap >= 0, f"the player's panel covers the last move by {-gap:.0f} px"
+        for selector in ("#hints-note", "#hand", "#hint-text", "#moves button.move.turn"):
+            assert on_screen(page, selector), f"{selector} is not on the first screen"
+        assert sideways(page) == 0
+    # The note's first line says hints are on; a tap shows it whole, Enter its first line.
+    note = page.locator("#hints-note")
+    one_line = note.bounding_box()
+    note.click()
+    whole = note.bounding_box()
+    assert one_line and whole and whole["height"] > 2 * one_line["height"]
+    note.press("Enter")
+    again = note.bounding_box()
+    assert again and again["height"] == one_line["height"]
+
+
 # -- 2. the last move, 8. the live region and a deal by keyboard alone -----------------------
 
 

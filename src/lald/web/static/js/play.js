@@ -802,6 +802,16 @@ $("leave").addEventListener("click", () => send({ type: "leave" }));
 $("lesson-go-on").addEventListener("click", goOn);
 $("lesson-play").addEventListener("click", playAfterLesson);
 $("hint").addEventListener("click", askHint);
+// On a phone the hints note shows its first line only (the style sheet): a tap or Enter
+// shows it whole, and again its first line.
+function toggleNote(event) {
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  event.preventDefault();
+  event.stopPropagation();
+  $("hints-note").classList.toggle("open");
+}
+$("hints-note").addEventListener("click", toggleNote);
+$("hints-note").addEventListener("keydown", toggleNote);
 
 document.addEventListener("keydown", (event) => {
   if (!frame || fatal || event.ctrlKey || event.metaKey || event.altKey) return;
