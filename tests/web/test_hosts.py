@@ -60,7 +60,8 @@ def test_the_host_link_brings_back_every_link_and_shows_who_is_there(client: Tes
     assert host(client, "", token=token).json()["seats"][1]["online"] is False
     for bad in ("x" * 43, data["seats"][0]["token"], token[:-1] + ("A" if token[-1] != "A" else "B")):
         r = host(client, "", token=bad)
-        assert r.status_code == 403 and r.json() == {"error": "this host link is not valid"}
+        assert r.status_code == 403
+        assert r.json() == {"error": "this host link is not valid", "code": "host_link"}
 
 
 def test_a_reissued_link_stops_the_old_one_at_once(client: TestClient) -> None:

@@ -83,9 +83,21 @@ def _hub(request: Request | WebSocket) -> Hub:
     return hub
 
 
-def refuse(status: int, message: str, **headers: str) -> JSONResponse:
-    """A refusal: ``{"error": message}`` with ``status``."""
-    return JSONResponse({"error": message}, status_code=status, headers=headers or None)
+def refuse(status: int, message: str, code: str | None = None, values: dict[str, int] | None = None,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    """A refusal: ``{"error": message}`` with ``status``. The refusals a person can meet
+    through the pages add a ``code`` (and the numbers its sentence names), which the pages
+    word in their own language (``REFUSALS`` in ``static/js/i18n.js``); ``error`` stays
+    English, for programs."""
+    body: dict[str, Any] = {"error": message}
+    if code is not None:
+        body |= {"code": code} | (values or {})
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def lobby_refusal(status: int, error: LobbyError) -> JSONResponse:
+    """A refusal for a :class:`~lald.web.hub.LobbyError`."""
+    return refuse(status, str(error), error.code, error.values)
 
 
 # -- the guard ------------------------------------------------------------------------------
@@ -151,7 +163,7 @@ class Guard:
 
     def _check(self, scope: Scope, headers: Headers) -> Response | None:
         if self._foreign(headers):
-            return refuse(403, "requests from other sites are refused")
+            return refuse(403, "requests from other sites are refused", "other_site")
         allowed = MEDIA_TYPES.get(scope["path"])
         if scope["method"] == "POST" and allowed is not None:
             media = headers.get("content-type", "").split(";")[0].strip().lower()
@@ -234,7 +246,7 @@ async def _opening(request: Request) -> Any:
         return refuse(400, str(e))
     if not request.app.state.buckets.take(_client(request)):
         return refuse(429, "too many tables opened from your address: try again in a few minutes",
-                      **{"Retry-After": "120"})
+                      "too_many_tables", headers={"Retry-After": "120"})
     return body
 
 
@@ -250,7 +262,7 @@ async def api_tables(request: Request) -> Response:
     try:
         table, host = hub.create(body)
     except LobbyError as e:
-        return refuse(400, str(e))
+        return lobby_refusal(400, e)
     await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
 
@@ -264,7 +276,7 @@ async def api_lessons(request: Request) -> Response:
     try:
         table, token = _hub(request).create_lesson(body)
     except LobbyError as e:
-        return refuse(400, str(e))
+        return lobby_refusal(400, e)
     await table.until_saved()
     return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
 
@@ -340,7 +352,8 @@ async def api_review(request: Request) -> Response:
         return JSONResponse({"error": "the expert is busy with other reviews: try again in a minute",
                              "busy": True}, status_code=503, headers={"Retry-After": "60"})
     if progress.status == "failed":
-        return refuse(503, f"the review could not be made: {progress.reason}", **{"Retry-After": "5"})
+        return refuse(503, f"the review could not be made: {progress.reason}",
+                      headers={"Retry-After": "5"})
     if progress.review is None:
         return JSONResponse({"status": progress.status, "ahead": progress.ahead, "done": progress.done,
                              "total": progress.total}, status_code=202, headers={"Retry-After": "1"})
@@ -411,7 +424,7 @@ async def _host_request(request: Request, fields: set[str]) -> tuple[Any, dict[s
         return refuse(400, f"give {sorted(missing)[0]!r}")
     table = _hub(request).hosted(body.get("token"))
     if table is None:
-        return refuse(403, "this host link is not valid")
+        return refuse(403, "this host link is not valid", "host_link")
     return table, body
 
 
@@ -434,7 +447,7 @@ async def api_host_reissue(request: Request) -> Response:
     try:
         _hub(request).reissue(table, body["token"], body["seat"])
     except LobbyError as e:
-        return refuse(409 if not table.open else 400, str(e))
+        return lobby_refusal(409 if not table.open else 400, e)
     await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
 
@@ -494,12 +507,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     headers = dict(exc.headers or {})  # a 405 keeps its Allow header
     if exc.status_code == 405:
-        return refuse(405, f"{request.method[:10]} is not allowed here", **headers)
-    return refuse(exc.status_code, "the request was refused", **headers)
+        return refuse(405, f"{request.method[:10]} is not allowed here", headers=headers)
+    return refuse(exc.status_code, "the request was refused", headers=headers)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
-    return refuse(500, "something went wrong on the server; the table is unharmed")
+    return refuse(500, "something went wrong on the server; the table is unharmed", "server_error")
 
 
 def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) -> Starlette:

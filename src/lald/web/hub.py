@@ -82,7 +82,13 @@ NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u2
 
 
 class LobbyError(ValueError):
-    """A table request the lobby refuses; the message says why."""
+    """A table request the lobby refuses; the message says why (in English, for programs).
+    A refusal a person can meet through the pages also has a ``code`` and its ``values``,
+    which the pages word in their own language (:func:`lald.web.app.refuse`)."""
+
+    def __init__(self, message: str, code: str | None = None, **values: int) -> None:
+        super().__init__(message)
+        self.code, self.values = code, values
 
 
 class RequestError(ValueError):
@@ -352,7 +358,7 @@ class Hub:
             if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME
                                      or not clean_text(name)):
                 raise LobbyError(f"seat {i}: a name is text of at most {MAX_NAME} characters "
-                                 "(letters, digits, signs)")
+                                 "(letters, digits, signs)", "name", seat=i, most=MAX_NAME)
             # A bot seat gets a token nobody is told: it has no invitation link.
             token = seat_token(host, i, 0) if human else secrets.token_urlsafe(24)
             out.append(SeatData(i, token_hash(token), human, level,
@@ -364,7 +370,7 @@ class Hub:
     def reissue(self, table: Table, host: str, seat: int) -> None:
         """Give ``seat`` a new link; the old one stops at once (its page is closed)."""
         if not table.open:
-            raise LobbyError("the table is closed")
+            raise LobbyError("the table is closed", "table_closed")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
             raise LobbyError(f"there is no seat {_shown(seat)}: seats are 0 to {len(table.seats) - 1}")
         data = table.seats[seat]

@@ -201,7 +201,14 @@ def spec() -> dict[str, Any]:
                 "200": _answer("OpenAPI 3.1", {"type": "object"})}}},
         },
         "components": {"schemas": {
-            "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+            "Error": {"type": "object", "required": ["error"], "properties": {
+                "error": {"type": "string", "description": "why, in one line of English"},
+                "code": {"type": "string", "description":
+                         "for the refusals a person can meet through the pages, which word them in "
+                         "their own language: other_site, too_many_tables, name (with the seat and "
+                         "the most characters a name may have), table_closed, host_link, "
+                         "server_error"},
+                "seat": {"type": "integer"}, "most": {"type": "integer"}}},
             "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
             "Table": summary,
             "HostAnswer": host_answer,

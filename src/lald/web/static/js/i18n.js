@@ -57,6 +57,20 @@ export function t(key, values = {}) {
   });
 }
 
+// The server's refusals a person can meet through the pages, by their code: the sentence
+// in the page's language, filled with the numbers the refusal names; any other refusal in
+// the API's own words (English, for programs).
+const REFUSALS = {
+  other_site: "web_refused_other_site", too_many_tables: "web_refused_too_many_tables",
+  name: "web_refused_name", table_closed: "web_refused_table_closed",
+  host_link: "web_refused_host_link", server_error: "web_refused_server_error",
+};
+
+export function refusal(body) {
+  const key = body && Object.hasOwn(REFUSALS, body.code) ? REFUSALS[body.code] : null;
+  return key ? t(key, body) : String(body && body.error);
+}
+
 export function applyStatic(root = document) {
   for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of root.querySelectorAll("[data-t-title]")) el.title = t(el.dataset.tTitle);

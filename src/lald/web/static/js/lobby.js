@@ -1,5 +1,5 @@
 // The lobby: open a table (rules, seats, bots), hand out the seat links, list open tables.
-import { applyStatic, initialLang, langSelect, loadCatalog, t } from "./i18n.js";
+import { applyStatic, initialLang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
 import { $, copyText, countText, escapeHtml, toast } from "./dom.js";
 
 let levels = [];
@@ -72,7 +72,7 @@ async function create(event) {
     toast(t("web_server_unreachable"));
     return;
   }
-  if (!response.ok) { toast(data.error); return; }
+  if (!response.ok) { toast(refusal(data)); return; }
   // The host link is this page with the host's token after the #: a reload brings it back.
   history.replaceState(null, "", "#host=" + data.host.token);
   showHost(data);
@@ -94,7 +94,7 @@ async function host(path, extra = {}) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
   });
   const data = await response.json();
-  if (!response.ok) { toast(data.error); return; }
+  if (!response.ok) { toast(refusal(data)); return; }
   showHost(data);
 }
 

@@ -1,5 +1,5 @@
 // The table page: one websocket, frames in (each the seat's own view), actions out.
-import { applyStatic, initialLang, lang, langSelect, loadCatalog, t } from "./i18n.js";
+import { applyStatic, initialLang, lang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
 import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
 import { $, countText, escapeHtml, signed, toast } from "./dom.js";
 import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
@@ -724,7 +724,7 @@ async function playAfterLesson() {
     toast(t("web_server_unreachable"));
     return;
   }
-  if (!response.ok) { toast(data.error); return; }
+  if (!response.ok) { toast(refusal(data)); return; }
   location.assign(data.seats[0].url);
   location.reload();
 }
@@ -743,7 +743,7 @@ async function openLesson() {
     showNotice(t("web_lesson_failed", { reason: t("web_server_unreachable") }));
     return;
   }
-  if (!response.ok) { showNotice(t("web_lesson_failed", { reason: data.error })); return; }
+  if (!response.ok) { showNotice(data.code ? refusal(data) : t("web_lesson_failed", { reason: data.error })); return; }
   token = data.token;
   history.replaceState(null, "", "/play#t=" + token);
   connect();
