@@ -177,6 +177,7 @@ def test_on_a_phone_a_table_of_five_with_hints_shows_every_name_and_the_last_mov
         for selector in ("#hints-note", "#hand", "#hint-text", "#moves button.move.turn"):
             assert on_screen(page, selector), f"{selector} is not on the first screen"
         assert sideways(page) == 0
+    audit(page, "a table with hints")
     # The note's first line says hints are on; a tap shows it whole, Enter its first line.
     note = page.locator("#hints-note")
     one_line = note.bounding_box()
