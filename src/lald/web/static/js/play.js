@@ -846,6 +846,17 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("pointerdown", wakeAudio, { once: true });
 setInterval(() => { if (frame && deadline !== null) renderStatus(); }, 500);
 
+// In one column the player's panel sticks to the bottom of the screen and would cover the
+// line saying what was last played (the table above it can be long): there the line heads
+// the panel instead, just above "your turn".
+const oneColumn = matchMedia("(max-width: 959.98px)");
+function placeLastMove() {
+  if (oneColumn.matches) $("me").prepend($("last-move"));
+  else $("table").after($("last-move"));
+}
+oneColumn.addEventListener("change", placeLastMove);
+placeLastMove();
+
 // -- start ------------------------------------------------------------------------------
 
 await loadCatalog(initialLang());
