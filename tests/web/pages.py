@@ -17,6 +17,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
 NARROW = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 # Bots act at once, so a deal against them takes seconds; the expert's review samples few

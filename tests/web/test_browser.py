@@ -30,6 +30,7 @@ from .conftest import Server, create
 from .pages import (
     ARTIFACTS,
     DESKTOP,
+    LANDSCAPE,
     NARROW,
     PHONE,
     Opener,
@@ -190,6 +191,28 @@ def test_on_a_phone_a_table_of_five_with_hints_shows_every_name_and_the_last_mov
     note.press("Enter")
     again = note.bounding_box()
     assert again and again["height"] == one_line["height"]
+
+
+def test_on_a_phone_on_its_side_the_table_and_the_hand_are_side_by_side(
+        server: Server, open_page: Opener) -> None:
+    """844×390: seen before, the player's panel stuck to the bottom took the whole screen
+    below the header and hid the players and the table."""
+    data = new_table(server, 1, hints=True)
+    page = open_page(data["seats"][0]["url"], viewport=LANDSCAPE)
+    wait_my_turn_or_over(page)
+    assert not shown(page)["over"]
+    page.screenshot(path=str(ARTIFACTS / "web-phone-landscape.png"))
+    for selector in ("#conn", "#seats", "#table .card", "#hand", "#moves button.move"):
+        assert on_screen(page, selector), f"{selector} is not on the first screen"
+    apart = page.evaluate("""() => {
+      const me = document.querySelector('#me').getBoundingClientRect();
+      return ['#seats', '#table'].every((sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.right <= me.left || r.bottom <= me.top;
+      }); }""")
+    assert apart, "the player's panel covers the players or the table"
+    assert sideways(page) == 0
+    audit(page, "a table on a phone on its side")
 
 
 # -- 2. the last move, 8. the live region and a deal by keyboard alone -----------------------
