@@ -191,6 +191,10 @@ def test_on_a_phone_a_table_of_five_with_hints_shows_every_name_and_the_last_mov
     note.press("Enter")
     again = note.bounding_box()
     assert again and again["height"] == one_line["height"]
+    # Only there is it a stop for the Tab key: on a wide screen it is shown whole.
+    assert note.get_attribute("tabindex") == "0"
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_function("() => !document.getElementById('hints-note').hasAttribute('tabindex')")
 
 
 def test_on_a_phone_on_its_side_the_table_and_the_hand_are_side_by_side(

@@ -812,6 +812,14 @@ function toggleNote(event) {
 }
 $("hints-note").addEventListener("click", toggleNote);
 $("hints-note").addEventListener("keydown", toggleNote);
+// Only where it is cut to its first line is the note a stop for the Tab key.
+const compact = matchMedia("(max-width: 700px), (max-width: 959.98px) and (max-height: 520px)");
+function noteFocus() {
+  if (compact.matches) $("hints-note").tabIndex = 0;
+  else $("hints-note").removeAttribute("tabindex");
+}
+compact.addEventListener("change", noteFocus);
+noteFocus();
 
 document.addEventListener("keydown", (event) => {
   if (!frame || fatal || event.ctrlKey || event.metaKey || event.altKey) return;
