@@ -351,3 +351,36 @@ def test_watching_bots_through_tie_break_deals_at_a_pace(tmp_path: Path) -> None
     key = "session_winner" if len(game.session.winners) == 1 else "session_shared"
     assert outcomes[-1] == [EN.t(key, names=winners)]
     assert len(list((tmp_path / "records").glob("*.json"))) == len(game.session.results)
+
+
+def test_a_narrow_terminal_stacks_the_log_under_the_table(tmp_path: Path) -> None:
+    """60×20 (a phone's terminal, a split pane): seen before, the log and the ledger kept
+    half the width, so the seats' names and columns were cut ("An…", "Captur…") and the
+    hint had no room. Below 72 columns the table takes the whole width, the log goes under
+    it and the ledger waits for the settlement; from 72 columns they stand side by side."""
+    game = new_game(seed=11)
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False, hints=True)
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            left, log = screen.query_one("#left").region, screen.query_one("#log").region
+            assert left.width == 60 and log.y >= left.bottom and log.height >= 2
+            assert not screen.query_one("#ledger").display
+            seats = screen.query_one("#seats", SeatsView)
+            assert seats.region.width >= 59 and seats.virtual_size.width <= seats.region.width
+            # Every choice and every line of the hint (seen: the hint cut to its first line).
+            menu, hint = screen.query_one("#menu", OptionList), screen.query_one("#hint", LinesView)
+            assert menu.option_count == len(screen.menu) > 0 and menu.region.height == menu.option_count
+            assert len(plain(hint)) > 2 * 60 and hint.region.height >= 3
+            # What does not fit is a scroll away (the column scrolls; the log keeps its rows).
+            column = screen.query_one("#left")
+            assert hint.region.bottom <= left.bottom + column.max_scroll_y
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            left, right = screen.query_one("#left").region, screen.query_one("#right").region
+            assert right.x >= left.right and screen.query_one("#ledger").display
+
+    asyncio.run(main())

@@ -164,10 +164,13 @@ class TableScreen(Screen[None]):
         self.call_after_refresh(self.advance)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Small terminals (80×24) get the compact layout: no frames around the cards."""
+        """Small terminals (80×24) get the compact layout: no frames around the cards;
+        narrow ones (under 72 columns) the log under the table instead of beside it."""
         compact = event.size.height < 34 or event.size.width < 100
-        if compact != self.has_class("compact"):
+        narrow = event.size.width < 72
+        if compact != self.has_class("compact") or narrow != self.has_class("narrow"):
             self.set_class(compact, "compact")
+            self.set_class(narrow, "narrow")
             self.redraw()
 
     # -- drawing ------------------------------------------------------------------------

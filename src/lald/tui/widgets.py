@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -118,10 +119,19 @@ class LogView(VerticalScroll):
 class LinesView(Static):
     """A few lines of text (the ledger, a status line)."""
 
+    lines: tuple[str, ...] = ()
+
     def show(self, lines: Sequence[str]) -> None:
         """Draw the lines."""
         self.lines = tuple(lines)
         self.update(Text("\n".join(lines)))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Drawn again at a new width: Textual keeps the height a text was first measured
+        at, so a long line shown during a change of layout (a narrow terminal's) stayed
+        cut to one line."""
+        if self.lines:
+            self.update(Text("\n".join(self.lines)))
 
 
 class LessonView(VerticalScroll):
