@@ -384,3 +384,20 @@ def test_a_narrow_terminal_stacks_the_log_under_the_table(tmp_path: Path) -> Non
             assert right.x >= left.right and screen.query_one("#ledger").display
 
     asyncio.run(main())
+
+
+def test_the_setup_form_fits_a_narrow_terminal(tmp_path: Path) -> None:
+    """At 60×20 (and at 80×24) every field of the form lies inside the screen: seen before,
+    the player count's field stood to the right of the rules' and off the screen."""
+
+    async def check(app: TableApp, size: tuple[int, int]) -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            for field in ("#preset", "#players", "#kind-0", "#name-0", "#kind-4", "#name-4"):
+                region = app.screen.query_one(field).region
+                assert region.width >= 12 and region.right <= size[0] - 1, (size, field, region)
+
+    for size in ((60, 20), (80, 24)):
+        app = TableApp(new_game(), EN, Store(tmp_path), pace=0, claim_window=0, setup=True)
+        asyncio.run(check(app, size))

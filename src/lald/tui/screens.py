@@ -275,6 +275,7 @@ class SetupScreen(Closing, Screen[Game]):
                 yield Static(Text(t("setup_preset")), classes="label")
                 yield Select([(t(f"preset_{p.replace('-', '_')}"), p) for p in PRESET_NAMES],
                              value=rules.preset, allow_blank=False, id="preset")
+            with Horizontal(classes="row"):
                 yield Static(Text(t("setup_players")), classes="label")
                 yield Select([(str(n), n) for n in (3, 4, 5)], value=rules.players,
                              allow_blank=False, id="players")
