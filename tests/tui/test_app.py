@@ -401,3 +401,31 @@ def test_the_setup_form_fits_a_narrow_terminal(tmp_path: Path) -> None:
     for size in ((60, 20), (80, 24)):
         app = TableApp(new_game(), EN, Store(tmp_path), pace=0, claim_window=0, setup=True)
         asyncio.run(check(app, size))
+
+
+def test_the_lesson_in_a_narrow_terminal_shows_the_move_it_asks_for(tmp_path: Path) -> None:
+    """60×20: the lesson's notes, the seats, the table, the hand and the lesson's move on
+    one screen (the log gives up its rows: the notes say what happened)."""
+    from lald.tui.lesson import LessonGame
+    from lald.tui.screens import LessonIntroScreen
+    from lald.tui.words import default_names
+
+    app = TableApp(LessonGame(default_names(EN, 5)), EN, Store(tmp_path), pace=0, claim_window=5,
+                   setup=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            if isinstance(app.screen, LessonIntroScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.lesson_index is not None
+            assert not screen.query_one("#right").display
+            menu = screen.query_one("#menu", OptionList)
+            row = menu.region.y + screen.lesson_index - menu.scroll_offset.y
+            for widget in ("#lesson", "#seats", "#table", "#hand"):
+                assert screen.query_one(widget).region.bottom <= 19, widget  # row 19: the keys
+            assert menu.region.y <= row < min(19, menu.region.bottom), (row, menu.region)
+
+    asyncio.run(main())
