@@ -265,6 +265,31 @@ def test_a_hint_by_button_and_by_key_from_the_server(server: Server, open_page: 
     page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
 
 
+def hints_answered(asked: list[int], answer: Callable[[dict[str, Any]], dict[str, Any] | None]
+                   ) -> Callable[[WebSocketRoute], None]:
+    """A websocket route between the page and the server that notes the version of each
+    hint asked for in ``asked`` and answers the ask with ``answer(message)`` in the
+    server's place, when that is not None."""
+
+    def route(ws: WebSocketRoute) -> None:
+        real = ws.connect_to_server()
+
+        def up(text: str | bytes) -> None:
+            msg = json.loads(text)
+            if msg["type"] == "hint":
+                asked.append(msg["v"])
+                fake = answer(msg)
+                if fake is not None:
+                    ws.send(json.dumps(fake))
+                    return
+            real.send(text)
+
+        ws.on_message(up)
+        real.on_message(ws.send)
+
+    return route
+
+
 def test_a_hint_refused_as_stale_says_nothing(
         server: Server, open_page: Opener, three_seats: Callable[..., dict[str, Any]]) -> None:
     """A bot's claim can move the table on while the page's hint request is on its way:
@@ -275,23 +300,12 @@ def test_a_hint_refused_as_stale_says_nothing(
     data = three_seats(server, hints=True)
     asked: list[int] = []
 
-    def route(ws: WebSocketRoute) -> None:
-        real = ws.connect_to_server()
+    def stale(msg: dict[str, Any]) -> dict[str, Any] | None:
+        # the first answered as if the table had moved on
+        return {"type": "error", "code": "stale", "v": msg["v"] + 1,
+                "message": en.t("web_error_stale")} if len(asked) == 1 else None
 
-        def up(text: str | bytes) -> None:
-            msg = json.loads(text)
-            if msg["type"] == "hint":
-                asked.append(msg["v"])
-                if len(asked) == 1:  # the first answered as if the table had moved on
-                    ws.send(json.dumps({"type": "error", "code": "stale", "v": msg["v"] + 1,
-                                        "message": en.t("web_error_stale")}))
-                    return
-            real.send(text)
-
-        ws.on_message(up)
-        real.on_message(ws.send)
-
-    page = open_page(data["seats"][0]["url"], route=route)
+    page = open_page(data["seats"][0]["url"], route=hints_answered(asked, stale))
     expect(page.locator("#moves button.move.turn").first).to_be_visible(timeout=15_000)
     page.wait_for_function("() => !document.getElementById('hint').disabled")
     assert asked
@@ -311,23 +325,11 @@ def test_a_hint_refused_as_busy_is_said_in_its_place(
     asked: list[int] = []
     busy = [True]
 
-    def route(ws: WebSocketRoute) -> None:
-        real = ws.connect_to_server()
+    def refused(msg: dict[str, Any]) -> dict[str, Any] | None:
+        # every ask answered as a busy server answers (the table may move on meanwhile)
+        return {"type": "error", "code": "busy", "message": en.t("web_error_hint_busy")} if busy[0] else None
 
-        def up(text: str | bytes) -> None:
-            msg = json.loads(text)
-            if msg["type"] == "hint":
-                asked.append(msg["v"])
-                if busy[0]:  # answered as a busy server answers (the table may move on meanwhile)
-                    ws.send(json.dumps({"type": "error", "code": "busy",
-                                        "message": en.t("web_error_hint_busy")}))
-                    return
-            real.send(text)
-
-        ws.on_message(up)
-        real.on_message(ws.send)
-
-    page = open_page(data["seats"][0]["url"], route=route)
+    page = open_page(data["seats"][0]["url"], route=hints_answered(asked, refused))
     expect(page.locator("#hint-text")).to_have_text(en.t("web_error_hint_busy"), timeout=15_000)
     expect(page.locator("#hint")).to_be_enabled()
     expect(page.locator("#toast")).not_to_have_text(en.t("web_error_hint_busy"))
