@@ -40,7 +40,7 @@ def gain(rules: Rules, p: Params, seeds: range, opp: Params,
     mixed = [ht.mixed(cand, [s]) for s in range(rules.players)]
     diffs = []
     for seed in seeds:
-        fs = _deal(rules, seed)
+        fs = deal(rules, seed)
         for s in range(rules.players):
             value = fs.copy().finish_as(heuristic_outcome(fs, policy=mixed[s])).value(s)
             diffs.append(value - base[seed][s])
@@ -50,7 +50,8 @@ def gain(rules: Rules, p: Params, seeds: range, opp: Params,
 _DEALS: dict[tuple[int, int], FastState] = {}
 
 
-def _deal(rules: Rules, seed: int) -> FastState:
+def deal(rules: Rules, seed: int) -> FastState:
+    """The position ``seed`` deals (dealer ``seed`` mod the players), made once."""
     key = (id(rules), seed)
     if key not in _DEALS:
         _DEALS[key] = FastState.from_state(State.deal(rules, seed=seed, dealer=seed % rules.players))
@@ -62,7 +63,7 @@ def baseline(rules: Rules, seeds: range, opp: Params) -> dict[int, list[float]]:
     policy = tables(rules, opp)
     out = {}
     for seed in seeds:
-        fs = _deal(rules, seed)
+        fs = deal(rules, seed)
         out[seed] = fs.copy().finish_as(heuristic_outcome(fs, policy=policy)).values()
     return out
 

@@ -21,9 +21,10 @@ import argparse
 import statistics
 from collections.abc import Callable
 
+from tune_rollout import deal  # the same dealt positions, cached
+
 from lald.bots.kernel import HEURISTIC, TUNED, HeuristicTables, Params, Score, heuristic_outcome, score_of
-from lald.core import Rules, State
-from lald.core.fast import FastState
+from lald.core import Rules
 from lald.core.rollout import tables_for
 
 KINDS = ("single", "sweep", "pair", "prial")
@@ -67,16 +68,6 @@ def policy(rules: Rules, table: Table) -> HeuristicTables:
             _CACHE.clear()
         _CACHE[key] = HeuristicTables(tables_for(rules), as_score(table, score_of(HEURISTIC)))
     return _CACHE[key]
-
-
-_DEALS: dict[tuple[int, int], FastState] = {}
-
-
-def deal(rules: Rules, seed: int) -> FastState:
-    key = (id(rules), seed)
-    if key not in _DEALS:
-        _DEALS[key] = FastState.from_state(State.deal(rules, seed=seed, dealer=seed % rules.players))
-    return _DEALS[key]
 
 
 def baseline(rules: Rules, seeds: range, opp: Table) -> dict[int, list[float]]:
