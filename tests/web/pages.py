@@ -47,6 +47,14 @@ def wait_my_turn_or_over(page: Page, timeout: float = 20_000) -> None:
         timeout=timeout)
 
 
+def at_top(page: Page) -> None:
+    """Back at the top of the page, once any scroll the page began for the decision that
+    came (it may bring the table above the player's panel) has started."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate("() => window.scrollTo({ top: 0, behavior: 'instant' })")
+    page.wait_for_function("() => window.scrollY === 0")
+
+
 def settled(page: Page, quiet: float = 1.0) -> int:
     """The table's version once it has not changed for ``quiet`` seconds (the bots are done
     with their claims and wait for this page)."""

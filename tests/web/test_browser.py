@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
@@ -34,6 +34,7 @@ from .pages import (
     NARROW,
     PHONE,
     Opener,
+    at_top,
     audit,
     on_screen,
     settled,
@@ -169,18 +170,22 @@ def test_on_a_phone_a_table_of_five_with_hints_shows_every_name_and_the_last_mov
             expect(page.locator("#last-move")).not_to_be_empty()
         page.wait_for_selector("#hint-text:not([hidden])", timeout=20_000)
         page.wait_for_function("() => !document.getElementById('hint-text').classList.contains('thinking')")
+        at_top(page)  # the first screen, even where the page scrolled the table into sight
         page.screenshot(path=str(ARTIFACTS / f"web-phone-hints-pt-{turn}.png"))
         cut = page.evaluate("() => [...document.querySelectorAll('.seat .nm')]"
                             ".filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent)")
         assert cut == [], f"names cut short: {cut}"
         # The last move heads the player's panel, which sticks to the screen: never covered.
         assert page.evaluate("() => document.querySelector('#me > #last-move') !== null")
+        # (Before anything is played, the line is empty and takes no room in the panel.)
+        played = page.locator("#last-move").text_content() != ""
         for selector in ("#hints-note", "#last-move", "#hand", "#hint-text", "#moves button.move.turn"):
-            assert on_screen(page, selector), f"{selector} is not on the first screen"
+            if selector != "#last-move" or played:
+                assert on_screen(page, selector), f"{selector} is not on the first screen"
         assert sideways(page) == 0
     audit(page, "a table with hints")
-    page.set_viewport_size(DESKTOP)
-    assert page.evaluate("() => document.querySelector('#table + #last-move') !== null")
+    page.set_viewport_size(DESKTOP)  # the page hears of the new width a moment later
+    page.wait_for_function("() => document.querySelector('#table + #last-move') !== null", timeout=5_000)
     page.set_viewport_size(PHONE)
     # The note's first line says hints are on; a tap shows it whole, Enter its first line.
     note = page.locator("#hints-note")
@@ -195,6 +200,31 @@ def test_on_a_phone_a_table_of_five_with_hints_shows_every_name_and_the_last_mov
     assert note.get_attribute("tabindex") == "0"
     page.set_viewport_size(DESKTOP)
     page.wait_for_function("() => !document.getElementById('hints-note').hasAttribute('tabindex')")
+
+
+def test_on_a_phone_a_turn_with_claims_open_scrolls_the_table_into_sight(
+        server: Server, open_page: Opener) -> None:
+    """390×844, the deal of seed 2: the player is to move holding a prial, so the panel
+    stuck to the bottom holds three claims and eight moves. Seen before, it covered all but
+    the top edge of the table's cards; now the page scrolls the table up above it."""
+    data = names_table(server, [{"human": s == 0, "level": "heuristic"} for s in range(5)], seed=2)
+    page = open_page(data["seats"][0]["url"], viewport=PHONE)
+    wait_my_turn_or_over(page)
+    expect(page.locator("#moves button.move.claim")).to_have_count(3)
+    page.wait_for_function("""() => {
+      const table = document.querySelector('#table').getBoundingClientRect();
+      return table.bottom <= document.querySelector('#me').getBoundingClientRect().top;
+    }""", timeout=5_000)
+    page.screenshot(path=str(ARTIFACTS / "web-phone-claims-and-turn.png"))
+    for selector in ("#pot-label", "#table", "#hand", "#moves button.move.turn"):
+        assert on_screen(page, selector), f"{selector} is not on screen"
+    assert page.evaluate("() => document.querySelector('#h-table').getBoundingClientRect().top"
+                         " >= document.querySelector('header.bar').getBoundingClientRect().bottom"), \
+        "the table's heading went under the header"
+    # Nothing the player scrolls to later is moved again: the page stays where it was put.
+    page.evaluate("() => window.scrollTo({ top: 0, behavior: 'instant' })")
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.scrollY") == 0
 
 
 def test_on_a_phone_on_its_side_the_table_and_the_hand_are_side_by_side(
@@ -628,6 +658,28 @@ def test_the_replay_viewer_names_players_shows_piles_and_explains_itself(
     expect(bare.locator("#load-error")).to_contain_text(EN.t("web_replay_bad", reason="")[:20])
     audit(bare, "the replay's loader")
 
+
+
+def test_the_replay_loader_waits_for_its_sentences(server: Server, browser: Browser) -> None:
+    """Seen in a run: Replay clicked before the page's catalog had come showed the bare
+    key "web_replay_empty"; now the loader waits for the catalog (held back here)."""
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        held: list[Route] = []
+        context.route("**/api/i18n/*", lambda route: held.append(route))
+        page = context.new_page()
+        page.goto(server.base + "/replay", wait_until="commit")
+        while not held:
+            page.wait_for_timeout(20)
+        page.locator("#paste summary").click()
+        page.locator("#load").click(force=True)  # as a person would, while it cannot work
+        expect(page.locator("#load-error")).to_be_empty()
+        expect(page.locator("#load")).to_be_disabled()
+        held[0].continue_()
+        page.locator("#load").click()
+        expect(page.locator("#load-error")).to_have_text(EN.t("web_replay_empty"))
+    finally:
+        context.close()
 
 # -- the rules -----------------------------------------------------------------------------
 

@@ -102,10 +102,12 @@ function onMessage(msg) {
     }
     noteMoves(msg.reset ? msg.log : fresh, !msg.reset);
     if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; hint = null; hintWaiting = false; hintRefused = null; }
+    const wasChoosing = frame !== null && frame.legal.length > 0;
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     if (pending) settlePending();
     render();
+    if (frame.legal.length > 0 && !wasChoosing && !frame.lesson) requestAnimationFrame(revealTable);
     // Hints on: on this seat's turn the hint comes by itself (once a version).
     if (canHint() && frame.view.to_move === frame.you && hintAsked !== frame.v) askHint();
   } else if (msg.type === "hint") {
@@ -864,6 +866,23 @@ function placeLastMove() {
 }
 oneColumn.addEventListener("change", placeLastMove);
 placeLastMove();
+
+// There the panel, holding the claims and the moves, can also cover the table's cards
+// (a prial in hand on one's turn: three claims and eight moves on a phone). When a
+// decision comes, the page scrolls (only if it must, and once) to put the cards just above
+// the panel, as far as the table's heading can rise below the header. Not in the lesson,
+// whose sentence at the top of the page is the thing to read.
+function revealTable() {
+  const cards = $("table").getBoundingClientRect();
+  const panel = $("me").getBoundingClientRect();
+  if (panel.left >= cards.right || cards.bottom <= panel.top) return;  // side by side, or clear
+  const header = document.querySelector("header.bar").getBoundingClientRect().bottom;
+  const room = document.querySelector(".table-panel").getBoundingClientRect().top - header - 4;
+  const by = Math.min(cards.bottom - panel.top + 6, room);
+  if (by <= 0) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+}
 
 // -- start ------------------------------------------------------------------------------
 

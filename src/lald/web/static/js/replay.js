@@ -285,6 +285,8 @@ document.addEventListener("keydown", (event) => {
 
 await loadCatalog(initialLang());
 applyStatic();
+// Until its sentences have come, the loader waits (a click would have shown a bare key).
+$("load").disabled = $("file").disabled = false;
 $("lang-slot").append(langSelect(() => {
   if (data) load();
   // The review again in the new language (the server keeps it: it comes at once).
