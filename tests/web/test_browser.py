@@ -659,7 +659,6 @@ def test_the_replay_viewer_names_players_shows_piles_and_explains_itself(
     audit(bare, "the replay's loader")
 
 
-
 def test_the_replay_loader_waits_for_its_sentences(server: Server, browser: Browser) -> None:
     """Seen in a run: Replay clicked before the page's catalog had come showed the bare
     key "web_replay_empty"; now the loader waits for the catalog (held back here)."""
@@ -669,8 +668,11 @@ def test_the_replay_loader_waits_for_its_sentences(server: Server, browser: Brow
         context.route("**/api/i18n/*", lambda route: held.append(route))
         page = context.new_page()
         page.goto(server.base + "/replay", wait_until="commit")
-        while not held:
+        for _ in range(250):  # the page asks for its catalog at once
+            if held:
+                break
             page.wait_for_timeout(20)
+        assert held, "the replay page never asked for its catalog"
         page.locator("#paste summary").click()
         page.locator("#load").click(force=True)  # as a person would, while it cannot work
         expect(page.locator("#load-error")).to_be_empty()
@@ -680,6 +682,7 @@ def test_the_replay_loader_waits_for_its_sentences(server: Server, browser: Brow
         expect(page.locator("#load-error")).to_have_text(EN.t("web_replay_empty"))
     finally:
         context.close()
+
 
 # -- the rules -----------------------------------------------------------------------------
 
