@@ -221,9 +221,14 @@ def test_on_a_phone_a_turn_with_claims_open_scrolls_the_table_into_sight(
     assert page.evaluate("() => document.querySelector('#h-table').getBoundingClientRect().top"
                          " >= document.querySelector('header.bar').getBoundingClientRect().bottom"), \
         "the table's heading went under the header"
-    # Nothing the player scrolls to later is moved again: the page stays where it was put.
+    # Once: scrolled back up, the page stays there through a new frame of the same
+    # decision (the language switched: the server sends the table again).
     page.evaluate("() => window.scrollTo({ top: 0, behavior: 'instant' })")
-    page.wait_for_timeout(300)
+    v = shown(page)["v"]
+    page.locator("#lang").select_option("de")
+    expect(page.locator("#h-table")).to_contain_text(Catalog("de").t("web_table"))
+    page.wait_for_function(f"() => document.body.dataset.v == {v}")
+    page.wait_for_timeout(800)  # long enough for a smooth scroll, had one begun
     assert page.evaluate("() => window.scrollY") == 0
 
 
