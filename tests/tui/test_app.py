@@ -429,3 +429,22 @@ def test_the_lesson_in_a_narrow_terminal_shows_the_move_it_asks_for(tmp_path: Pa
             assert menu.region.y <= row < min(19, menu.region.bottom), (row, menu.region)
 
     asyncio.run(main())
+
+
+def test_the_status_line_is_never_cut(tmp_path: Path) -> None:
+    """60×20 in German: seen before, the line of deal, dealer, turn and pot ended at
+    "Pott" and the pot itself was off the screen. A line too long wraps instead."""
+    app = TableApp(new_game(), Catalog("de"), Store(tmp_path), pace=0, claim_window=0, setup=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            status = app.screen.query_one("#status")
+            line = plain(status)
+            assert "Pott" in line and Text(line).cell_len > 58
+            assert status.region.height >= 2 and status.region.width == 60
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert status.region.height == 1  # one line where it fits
+
+    asyncio.run(main())

@@ -130,7 +130,7 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Seats, table, hand and choices on the left; log and ledger on the right; in the
         lesson, its notes above them."""
-        yield Static(id="status")
+        yield LinesView(id="status")
         if self.lesson is not None:
             yield LessonView(id="lesson")
         with Horizontal(id="main"):
@@ -195,8 +195,8 @@ class TableScreen(Screen[None]):
         game, catalog, t = self.game, self.catalog, self.catalog.t
         view = state.view(self.viewer)
         number = game.session.deal_number
-        self.query_one("#status", Static).update(Text(turn_line(
-            view, game.names, catalog, number, len(game.session.schedule))))
+        self.query_one("#status", LinesView).show([turn_line(
+            view, game.names, catalog, number, len(game.session.schedule))])
         self.query_one("#seats", SeatsView).show(seat_rows(view, game.names, catalog), catalog)
         self.query_one("#table", CardsView).show(view.table, t("empty"), label=t("table_title"))
         hand = self.query_one("#hand", CardsView)

@@ -127,11 +127,11 @@ class LinesView(Static):
         self.update(Text("\n".join(lines)))
 
     def on_resize(self, event: events.Resize) -> None:
-        """Drawn again at a new width: Textual keeps the height a text was first measured
-        at, so a long line shown during a change of layout (a narrow terminal's) stayed
-        cut to one line."""
+        """Drawn again at a new width, once laid out: Textual keeps the height a text was
+        first measured at, so a long line shown during a change of layout (a narrow
+        terminal's hint, the status line at 60 columns) stayed cut to one line."""
         if self.lines:
-            self.update(Text("\n".join(self.lines)))
+            self.call_after_refresh(self.update, Text("\n".join(self.lines)))
 
 
 class LessonView(VerticalScroll):
