@@ -232,6 +232,45 @@ def test_on_a_phone_a_turn_with_claims_open_scrolls_the_table_into_sight(
     assert page.evaluate("() => window.scrollY") == 0
 
 
+def test_the_ledger_and_the_settlement_name_every_seat_whole_in_spanish(
+        server: Server, open_page: Opener) -> None:
+    """A finished deal in Spanish, where every seat is an "Asiento": seen before, each of
+    the ledger's five columns was headed "Asie…", so none could be told from another, and
+    on a phone the ledger's and the settlement's last columns were off to the side."""
+    data = new_table(server, 1, levels="heuristic", seed=5)
+    seat = Seat(server, data["seats"][0]["token"]).join()
+    while not seat.wait(lambda f: f["view"]["over"] or bool(f["legal"]), timeout=20)["view"]["over"]:
+        v = seat.frame["v"]
+        seat.act(seat.frame["legal"][0])
+        seat.wait(lambda f, v=v: f["v"] > v)
+    seat.close()
+    for viewport in (DESKTOP, PHONE):
+        page = open_page(data["seats"][0]["url"], viewport=viewport, locale="es-ES")
+        expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
+        heads = page.locator("#ledger th.nm")
+        expect(heads).to_have_text([f"Asiento {s}" for s in range(5)])
+        # Each heading shows its whole name: no line held back, no word split.
+        cut = page.evaluate("""() => [...document.querySelectorAll('#ledger th.nm')].filter((th) => {
+          const box = th.querySelector('span') || th;
+          if (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) return true;
+          return box.textContent.split(' ').some((word) => {
+            const probe = document.createElement('span');
+            probe.style.whiteSpace = 'nowrap';
+            probe.textContent = word;
+            box.appendChild(probe);
+            const wide = probe.getBoundingClientRect().width > box.clientWidth + 0.5;
+            probe.remove();
+            return wide;
+          });
+        }).map((th) => th.textContent)""")
+        assert cut == [], f"{viewport}: headings cut: {cut}"
+        boxes = page.evaluate("() => [...document.querySelectorAll('#ledger .scroll, #settlement .scroll')]"
+                              ".map((box) => box.scrollWidth - box.clientWidth)")
+        assert boxes == [0, 0], f"{viewport}: the ledger and the settlement scroll sideways by {boxes} px"
+        page.locator("#ledger").screenshot(path=str(ARTIFACTS / f"web-ledger-es-{viewport['width']}.png"))
+        page.close()
+
+
 def test_on_a_phone_on_its_side_the_table_and_the_hand_are_side_by_side(
         server: Server, open_page: Opener) -> None:
     """844×390: seen before, the player's panel stuck to the bottom took the whole screen

@@ -638,7 +638,7 @@ function renderLedger() {
   const cell = (v) => `<td>${signed(v)}</td>`;
   let html = `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(t("web_ledger"))}"><table class="ledger"><caption>${escapeHtml(t("web_ledger_help"))}</caption>`
     + `<thead><tr><th scope="col">${escapeHtml(t("web_deal"))}</th>`;
-  for (let s = 0; s < n; s++) html += `<th scope="col" class="nm" title="${escapeHtml(nm[s])}">${escapeHtml(nm[s])}</th>`;
+  for (let s = 0; s < n; s++) html += `<th scope="col" class="nm" title="${escapeHtml(nm[s])}"><span>${escapeHtml(nm[s])}</span></th>`;
   html += `<th scope="col">${escapeHtml(t("web_pot"))}</th></tr></thead><tbody>`;
   let pot = 0;
   for (const r of session.results) {
