@@ -268,6 +268,32 @@ def test_the_lesson_at_the_table_end_to_end(lang: str, size: tuple[int, int], tm
     assert refused == [0, 3, 7, 11]  # every learner step with another choice on offer
 
 
+def test_on_a_small_terminal_a_refused_move_is_said_in_sight(tmp_path: Path) -> None:
+    """60×20 in German: the first moment's two notes fill the lesson's panel, so the
+    sentence saying why a move was refused came below them, out of sight (the panel stayed
+    at its top, and only the bell said anything). Now the panel shows it."""
+    de = Catalog("de")
+    app = TableApp(LessonGame(default_names(de, 5)), de, Store(tmp_path), pace=0, claim_window=5,
+                   setup=False)
+
+    async def body(pilot: Pilot[str]) -> None:
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.table
+        panel = table.query_one("#lesson", LessonView)
+        assert table.prompt is not None and table.lesson_index == 0
+        await pilot.press("2")  # not the lesson's move
+        await pilot.pause()
+        assert panel.refused and panel.max_scroll_y > 0  # it does not all fit
+        assert panel.scroll_y == panel.max_scroll_y, "the refusal is below the panel's view"
+        await pilot.press("1")  # the lesson's move: the next notes are read from their top
+        await pilot.pause()
+        await pilot.pause()
+        assert panel.refused is None and panel.scroll_y == 0
+
+    run(app, body, (60, 20))
+
+
 def test_the_lessons_keys_save_nothing_and_q_leaves(tmp_path: Path) -> None:
     game = LessonGame(default_names(EN, 5))
     app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=5, setup=False,

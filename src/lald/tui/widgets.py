@@ -136,7 +136,8 @@ class LinesView(Static):
 
 class LessonView(VerticalScroll):
     """The lesson's panel: what the latest moment explained, the learner's move now, and
-    why a choice was refused."""
+    why a choice was refused. Where they do not all fit (a small terminal), a refusal is
+    the line kept in view."""
 
     def compose(self) -> ComposeResult:
         """One text body."""
@@ -153,7 +154,8 @@ class LessonView(VerticalScroll):
                     body.append("\n")
                 body.append(line, style=style)
         self.query_one("#lesson-body", Static).update(body)
-        self.scroll_home(animate=False)
+        # (once laid out: the body's new height is not known before)
+        self.call_after_refresh(self.scroll_end if refused else self.scroll_home, animate=False)
 
 
 class IndentedLinesView(Static):
