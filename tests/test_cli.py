@@ -120,7 +120,7 @@ def test_bad_rules_flag_is_one_line() -> None:
 def test_demo_runs_to_settlement() -> None:
     out = lald("demo", "--seed", "3")
     assert out.returncode == 0, out.stderr
-    assert "The pot goes from" in out.stdout and "last with cards" in out.stdout
+    assert "The pot: " in out.stdout and "last with cards" in out.stdout
 
 
 def test_core_imports_only_the_standard_library() -> None:
@@ -224,7 +224,7 @@ def test_demo_with_a_bot_that_is_no_level_is_one_line(level: str) -> None:
 def test_demo_plays_any_level() -> None:
     out = lald("demo", "--seed", "3", "--bot", "greedy")
     assert out.returncode == 0, out.stderr
-    assert "The pot goes from" in out.stdout
+    assert "The pot: " in out.stdout
 
 
 def test_ctrl_c_while_replay_reads_standard_input_ends_quietly() -> None:

@@ -126,5 +126,8 @@ def explain_settlement(
             lines.append(t("settle_takes", name=names[s], count=result.pairs[s]))
     for s in range(n):
         lines.append(t("settle_chips", name=names[s], chips=result.chips[s], balance=balances[s]))
-    lines.append(t("settle_pot", before=result.pot_before, after=result.pot_after))
+    # (the table showed the pot with this deal's stakes all deal long: said too, so the
+    # pot's going "from 0 to 0" does not read as the stakes lost)
+    lines.append(t("settle_pot", before=result.pot_before, staked=result.pot_before + sum(result.antes),
+                   after=result.pot_after))
     return lines

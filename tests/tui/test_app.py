@@ -448,3 +448,21 @@ def test_the_status_line_is_never_cut(tmp_path: Path) -> None:
             assert status.region.height == 1  # one line where it fits
 
     asyncio.run(main())
+
+
+def test_the_settlement_says_the_pot_the_table_showed_all_deal() -> None:
+    """Seen before: the counting ended "The pot goes from 0 to 0" (the pot before the
+    deal's stakes, and after), while the table's heading had shown the pot with the stakes
+    in it (11) all deal long, so it read as the stakes lost. It says all three now."""
+    game = Game.new(Rules.make(), [SeatSpec("random", n) for n in ("A", "B", "C", "D", "E")], 4)
+    game.start_deal()
+    state = game.state
+    assert state is not None
+    shown = state.view(0).pot  # the table's heading during the deal
+    while game.advance() is not None:
+        pass
+    result = state.result
+    assert result is not None and shown == result.pot_before + sum(result.antes) == 11
+    lines = explain_settlement(game.rules, result, state.dealer, game.names, game.session.balances, EN)
+    assert lines[-1] == f"The pot: {result.pot_before} before this deal, {shown} with its stakes, " \
+                        f"{result.pot_after} now."

@@ -9,7 +9,7 @@ import pytest
 from lald.core import Capture, Rules, State, parse_cards
 from lald.i18n import Catalog
 from lald.tui.game import Game, Prompt, PromptKind, SeatSpec
-from lald.tui.words import choices, rank_groups
+from lald.tui.words import choices, rank_groups, seat_rows, status_word
 
 EN = Catalog("en")
 
@@ -168,3 +168,23 @@ def test_menu_offers_one_choice_per_outcome_and_confirms_lying_down() -> None:
 def test_hand_is_grouped_by_rank() -> None:
     groups = rank_groups(parse_cards("KS 2H 2C KD 2D 9S"))
     assert [len(g) for g in groups] == [3, 1, 2]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_last_with_cards_is_called_so_once_the_deal_is_over(lang: str) -> None:
+    """Seen before: at the end of a deal, the survivor's row said "out of cards" like the
+    rows of those who played their last card (the survivor's hand goes to the dealer), so
+    only the settlement told who had won the prize for it."""
+    catalog = Catalog(lang)
+    game = Game.new(Rules.make(), [SeatSpec("random", f"P{s}") for s in range(5)], 3)
+    game.start_deal()
+    while (event := game.advance()) is not None:
+        assert not isinstance(event, Prompt)
+    state = game.state
+    assert state is not None and state.result is not None
+    rows = seat_rows(state.view(0), game.names, catalog)
+    survivor = state.result.survivor
+    assert rows[survivor].status == catalog.t("status_survivor")
+    assert [r.status for r in rows if r.seat != survivor] == [
+        status_word(state.view(0).statuses[s], catalog) for s in range(5) if s != survivor]
+    assert catalog.t("status_survivor") not in [r.status for r in rows if r.seat != survivor]

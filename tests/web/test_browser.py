@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
@@ -236,17 +237,28 @@ def test_the_ledger_and_the_settlement_name_every_seat_whole_in_spanish(
         server: Server, open_page: Opener) -> None:
     """A finished deal in Spanish, where every seat is an "Asiento": seen before, each of
     the ledger's five columns was headed "Asie…", so none could be told from another, and
-    on a phone the ledger's and the settlement's last columns were off to the side."""
+    on a phone the ledger's and the settlement's last columns were off to the side. And the
+    last with cards was "out of cards" (its hand went to the dealer), at the table and in
+    the replay, like the seats that had played their last card."""
     data = new_table(server, 1, levels="heuristic", seed=5)
     seat = Seat(server, data["seats"][0]["token"]).join()
     while not seat.wait(lambda f: f["view"]["over"] or bool(f["legal"]), timeout=20)["view"]["over"]:
         v = seat.frame["v"]
         seat.act(seat.frame["legal"][0])
         seat.wait(lambda f, v=v: f["v"] > v)
+    survivor = seat.frame["session"]["results"][0]["survivor"]
     seat.close()
+    es = Catalog("es")
     for viewport in (DESKTOP, PHONE):
         page = open_page(data["seats"][0]["url"], viewport=viewport, locale="es-ES")
         expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
+        # Next deal is brought into sight, under the settlement (seen below the screen at 1280×800).
+        page.wait_for_function("() => { const b = document.getElementById('next-deal')"
+                               ".getBoundingClientRect(); return b.height > 0 && b.bottom <= innerHeight; }",
+                               timeout=5_000)
+        states = page.locator(".seat .st")
+        expect(page.locator(f'.seat[data-seat="{survivor}"] .st')).to_have_text(es.t("web_status_survivor"))
+        assert states.all_text_contents().count(es.t("web_status_survivor")) == 1
         heads = page.locator("#ledger th.nm")
         expect(heads).to_have_text([f"Asiento {s}" for s in range(5)])
         # Each heading shows its whole name: no line held back, no word split.
@@ -269,6 +281,30 @@ def test_the_ledger_and_the_settlement_name_every_seat_whole_in_spanish(
         assert boxes == [0, 0], f"{viewport}: the ledger and the settlement scroll sideways by {boxes} px"
         page.locator("#ledger").screenshot(path=str(ARTIFACTS / f"web-ledger-es-{viewport['width']}.png"))
         page.close()
+    replay = open_page(f"{server.base}/replay#table={data['table']['id']}&deal=0", locale="es-ES")
+    expect(replay.locator(".replay-hands .row")).to_have_count(5)
+    replay.locator("#step").focus()
+    replay.keyboard.press("End")
+    expect(replay.locator(f'.replay-hands .row[data-seat="{survivor}"]')).to_contain_text(
+        es.t("web_status_survivor"))
+    assert sum(es.t("web_status_survivor") in row for row in
+               replay.locator(".replay-hands .row").all_text_contents()) == 1
+
+
+def test_on_a_wide_screen_a_turn_with_claims_open_scrolls_its_moves_into_sight(
+        server: Server, open_page: Opener) -> None:
+    """1280×800, the deal of seed 2 (three claims and eight moves): seen before, the moves
+    began at the screen's bottom edge and the page did not move, so the player saw claims
+    and no move to make. Now the page scrolls to the panel's end, the table still in sight."""
+    data = names_table(server, [{"human": s == 0, "level": "heuristic"} for s in range(5)], seed=2)
+    page = open_page(data["seats"][0]["url"], viewport=DESKTOP)
+    wait_my_turn_or_over(page)
+    expect(page.locator("#moves button.move.claim")).to_have_count(3)
+    page.wait_for_function("() => { const moves = document.querySelectorAll('#moves button.move.turn');"
+                           " return moves[moves.length - 1].getBoundingClientRect().bottom <= innerHeight; }",
+                           timeout=5_000)
+    assert page.evaluate("() => document.querySelector('#h-table').getBoundingClientRect().top"
+                         " >= document.querySelector('header.bar').getBoundingClientRect().bottom")
 
 
 def test_on_a_phone_on_its_side_the_table_and_the_hand_are_side_by_side(
@@ -459,6 +495,20 @@ def test_a_bad_link_and_no_link_say_what_to_do(server: Server, open_page: Opener
     expect(bare.locator("#notice")).to_contain_text(EN.t("web_no_link"))
     expect(bare.locator("#conn")).to_have_text(EN.t("web_not_connected"))
     expect(bare.locator("#board")).to_be_hidden()
+
+
+def test_a_link_pasted_over_an_open_table_opens_its_own_table(server: Server, open_page: Opener) -> None:
+    """Seen before: a second table's link pasted into the address bar of a tab showing a
+    first one (the two differ after the #) left the page playing the first, under the
+    second's address; a bad link pasted so went unsaid."""
+    five = new_table(server, 1)
+    three = new_table(server, 1, players=3)
+    page = open_page(five["seats"][0]["url"])
+    expect(page.locator("#seats .seat")).to_have_count(5)
+    page.goto(three["seats"][0]["url"])
+    expect(page.locator("#seats .seat")).to_have_count(3)
+    page.goto(server.base + "/play#t=not-a-seat")
+    expect(page.locator("#notice")).to_contain_text(EN.t("web_bad_link"))
 
 
 # -- 5. claims in words, keys past the ninth, a seat that lay down ---------------------------
@@ -661,6 +711,24 @@ def test_the_lobby_says_what_the_bot_is_for_copies_without_a_clipboard_and_keeps
 # -- 7. the replay viewer ------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("path", ["/", "/replay", "/learn"])
+def test_on_a_small_phone_every_control_takes_a_finger_and_nothing_goes_sideways(
+        server: Server, open_page: Opener, path: str) -> None:
+    """360 px wide, in German: seen before, every drop-down (the language, the lobby's
+    players and bots, the replay's seat) was 20–23 px high and a checkbox 13 px, and the
+    replay page's file picker pushed it 8 px sideways."""
+    page = open_page(server.base + path, viewport=NARROW, locale="de-DE")
+    expect(page.locator("#lang")).to_be_visible()
+    page.wait_for_timeout(500)  # the page's own controls, drawn once its sentences are in
+    small = page.evaluate("""() => [...document.querySelectorAll('select, input, button')]
+      .filter((e) => e.offsetParent && e.type !== 'hidden').map((e) => {
+        const r = e.getBoundingClientRect();
+        const box = e.type === 'checkbox' || e.type === 'radio';
+        return [e.id || e.name || e.type, Math.round(r.width), Math.round(r.height), box];
+      }).filter(([, w, h, box]) => box ? w < 20 || h < 20 : h < 32)""")
+    assert small == [], f"too small to tap: {small}"
+    assert sideways(page) == 0
+
 def test_the_replay_viewer_names_players_shows_piles_and_explains_itself(
         server: Server, open_page: Opener) -> None:
     names = ["Anne Bonny", "Ben", None, "Dorothea", "Eve"]
@@ -701,6 +769,18 @@ def test_the_replay_viewer_names_players_shows_piles_and_explains_itself(
     bare.locator("#load").click()
     expect(bare.locator("#load-error")).to_contain_text(EN.t("web_replay_bad", reason="")[:20])
     audit(bare, "the replay's loader")
+
+
+def test_a_replay_link_to_no_table_or_no_deal_is_said_in_the_pages_language(
+        server: Server, open_page: Opener) -> None:
+    """Seen before: in German, the replay of a closed table's deal said only "there is no
+    such table", in English, and a deal not over "deal 99 is not over, or ..."."""
+    de = Catalog("de")
+    page = open_page(f"{server.base}/replay#table=nosuch&deal=0", locale="de-DE")
+    expect(page.locator("#load-error")).to_have_text(de.t("web_no_such_table"))
+    table = new_table(server, 1)["table"]["id"]
+    page = open_page(f"{server.base}/replay#table={table}&deal=99", locale="de-DE")
+    expect(page.locator("#load-error")).to_have_text(de.t("web_refused_no_deal"))
 
 
 def test_the_replay_loader_waits_for_its_sentences(server: Server, browser: Browser) -> None:

@@ -423,7 +423,12 @@ def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_p
     expect(page.locator("#step")).to_be_focused()
     step = page.locator("#r-review")
     expect(step).to_be_visible()
-    expect(step).to_contain_text(en.t("web_review_here"))
+    # The viewer is at the table before the move, headed by the move before it ("Move 6"),
+    # so the box says that what it reviews is the next move ("Move 7, your turn"): seen
+    # before, it said "this move".
+    assert "next move" in en.t("web_review_here")
+    expect(step.locator(".title")).to_have_text(en.t("web_review_here"))
+    expect(step.locator("li .head").first).to_contain_text(review["text"]["decisions"][worst][0])
     expect(step.locator("li.costly .badge.costly")).to_have_text(f"{en.t('web_review_costly')} 1")
     expect(items.nth(worst)).to_have_class(re.compile(r"\bcurrent\b"))
     page.screenshot(path=str(ARTIFACTS / "web-review.png"), full_page=True)
@@ -462,3 +467,42 @@ def test_hints_are_a_table_setting_in_the_lobby_for_all_to_see(server: Server, o
     watcher = open_page(table)
     expect(watcher.locator("#hints-note")).to_have_text(en.t("web_hints_on"))
     expect(watcher.locator("#hint")).to_be_hidden()
+
+
+def test_on_a_phone_the_lessons_notes_are_never_under_the_players_panel(
+        server: Server, open_page: Opener) -> None:
+    """390×844: seen before, the player's panel, stuck to the bottom of the screen and tall
+    with the first turn's three claims, covered every note but the welcome, and no scroll
+    could bring them out. Now the lesson reads from the top down, and the notes of a new
+    moment are brought into sight."""
+    page = open_page(server.base + "/learn", viewport=PHONE)
+    expect(page.locator("#lesson-do")).to_be_visible(timeout=15_000)
+    notes = page.locator("#lesson-words p")
+    assert notes.count() >= 3
+    for i in range(notes.count()):
+        note = notes.nth(i)
+        note.evaluate("(p) => p.scrollIntoView({ block: 'center', behavior: 'instant' })")
+        assert note.evaluate("""(p) => {
+          const r = p.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return p.contains(top);
+        }"""), f"note {i} is covered: {note.text_content()}"
+    # The learner goes down to the moves and makes the lesson's, until the bots have played
+    # to a new note, which is shown from its top.
+    marked = page.locator("#moves button.move.lesson-move")
+    for _ in range(6):
+        seen = set(notes.all_text_contents())
+        marked.scroll_into_view_if_needed()
+        v = shown(page)["v"]
+        marked.click()
+        page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
+        page.wait_for_function("() => document.querySelector('#lesson-do:not([hidden])')"
+                               " || !document.querySelector('#lesson-go-on').hidden", timeout=15_000)
+        if set(notes.all_text_contents()) - seen:
+            break
+    else:
+        raise AssertionError("the lesson never came to a new note")
+    page.wait_for_timeout(800)  # a smooth scroll's time
+    header = page.evaluate("() => document.querySelector('header.bar').getBoundingClientRect().bottom")
+    top = page.evaluate("() => document.querySelector('#lesson').getBoundingClientRect().top")
+    assert header <= top < PHONE["height"] / 2, (header, top)

@@ -40,7 +40,8 @@ console.log(JSON.stringify(out));
 #: Each code, and the catalog sentence the page shows for it.
 KEYS = {"other_site": "web_refused_other_site", "too_many_tables": "web_refused_too_many_tables",
         "name": "web_refused_name", "table_closed": "web_refused_table_closed",
-        "host_link": "web_refused_host_link", "server_error": "web_refused_server_error"}
+        "host_link": "web_refused_host_link", "server_error": "web_refused_server_error",
+        "no_table": "web_no_such_table", "no_deal": "web_refused_no_deal"}
 
 
 def refusals(tmp_path: Path) -> list[dict[str, Any]]:
@@ -66,6 +67,13 @@ def refusals(tmp_path: Path) -> list[dict[str, Any]]:
         bodies.append((r.status_code, r.json()))
     with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", settings),
                     raise_server_exceptions=False) as client:
+        # the replay viewer's link to a deal: of a table that is not, and of a deal not over
+        r = client.get("/api/tables/nosuch/deals/0/record")
+        bodies.append((r.status_code, r.json()))
+        table = create(client, 1, players=3)["table"]["id"]
+        r = client.get(f"/api/tables/{table}/deals/99/record")
+        bodies.append((r.status_code, r.json()))
+
         def broken(*args: Any) -> None:
             raise RuntimeError("a defect")
 
@@ -74,7 +82,7 @@ def refusals(tmp_path: Path) -> list[dict[str, Any]]:
         bodies.append((r.status_code, r.json()))
     assert [(status, body.get("code")) for status, body in bodies] == [
         (403, "other_site"), (400, "name"), (409, "table_closed"), (403, "host_link"),
-        (429, "too_many_tables"), (500, "server_error")]
+        (429, "too_many_tables"), (404, "no_table"), (404, "no_deal"), (500, "server_error")]
     for _status, body in bodies:
         assert isinstance(body["error"], str) and body["error"].isascii()
     assert bodies[1][1] | {"error": ""} == {"error": "", "code": "name", "seat": 0, "most": 40}

@@ -200,9 +200,11 @@ def seat_rows(view: PlayerView, names: Sequence[str], catalog: Catalog) -> list[
             marks.append(catalog.t("mark_dealer"))
         if s == view.eldest:
             marks.append(catalog.t("mark_eldest"))
+        # the last with cards: out of cards too once the deal is over (the dealer took them)
+        last = view.result is not None and s == view.result.survivor
+        status = catalog.t("status_survivor") if last else status_word(view.statuses[s], catalog)
         rows.append(SeatRow(s, names[s], " ".join(marks), view.hand_sizes[s], view.won_sizes[s],
-                            status_word(view.statuses[s], catalog), view.balances[s],
-                            s == view.to_move))
+                            status, view.balances[s], s == view.to_move))
     return rows
 
 

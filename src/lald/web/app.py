@@ -289,7 +289,7 @@ async def api_table(request: Request) -> Response:
     """One table's public summary."""
     table = _table_of(request)
     if table is None:
-        return refuse(404, "there is no such table")
+        return refuse(404, "there is no such table", "no_table")
     await table.until_saved()
     return JSONResponse(table.summary())
 
@@ -301,14 +301,14 @@ async def api_record(request: Request) -> Response:
     """
     table = _table_of(request)
     if table is None:
-        return refuse(404, "there is no such table")
+        return refuse(404, "there is no such table", "no_table")
     text = request.path_params["deal"]
     deal = _deal_of(text)
     await table.until_saved()
     try:
         state = table.record(deal)
     except KeyError:
-        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal")
+        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal", "no_deal")
     record = Record.from_state(state, layout=True)
     name = f"lald-{table.id}-deal{deal + 1}"
     if request.query_params.get("format") == "text":
@@ -329,7 +329,7 @@ async def api_review(request: Request) -> Response:
     again); 503 when the expert is busy or the review failed."""
     table = _table_of(request)
     if table is None:
-        return refuse(404, "there is no such table")
+        return refuse(404, "there is no such table", "no_table")
     text = request.path_params["deal"]
     deal = _deal_of(text)
     lang = request.query_params.get("lang", "en")
@@ -344,7 +344,7 @@ async def api_review(request: Request) -> Response:
     try:
         state = table.record(deal)
     except KeyError:
-        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal")
+        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal", "no_deal")
     reviews: Reviews = request.app.state.reviews
     key = (table.id, deal, seat)
     progress = reviews.ask(key, state)

@@ -207,7 +207,7 @@ def spec() -> dict[str, Any]:
                          "for the refusals a person can meet through the pages, which word them in "
                          "their own language: other_site, too_many_tables, name (with the seat and "
                          "the most characters a name may have), table_closed, host_link, "
-                         "server_error"},
+                         "server_error, no_table, no_deal"},
                 "seat": {"type": "integer"}, "most": {"type": "integer"}}},
             "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
             "Table": summary,

@@ -28,6 +28,7 @@ def _picture(state: State, lines: list[str], action: str | None) -> dict[str, An
         "table": [str(c) for c in state.table],
         "won": [[str(c) for c in cards_of(w)] for w in state.won],
         "statuses": [str(state.status(s)) for s in range(state.n)],
+        "survivor": state.result.survivor if state.result is not None else None,
         "to_move": state.to_move,
         "over": state.over,
     }

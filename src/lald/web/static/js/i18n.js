@@ -64,6 +64,7 @@ const REFUSALS = {
   other_site: "web_refused_other_site", too_many_tables: "web_refused_too_many_tables",
   name: "web_refused_name", table_closed: "web_refused_table_closed",
   host_link: "web_refused_host_link", server_error: "web_refused_server_error",
+  no_table: "web_no_such_table", no_deal: "web_refused_no_deal",
 };
 
 export function refusal(body) {

@@ -103,11 +103,15 @@ function onMessage(msg) {
     noteMoves(msg.reset ? msg.log : fresh, !msg.reset);
     if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; hint = null; hintWaiting = false; hintRefused = null; }
     const wasChoosing = frame !== null && frame.legal.length > 0;
+    const wasOver = frame !== null && Boolean(frame.view && frame.view.over);
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     if (pending) settlePending();
     render();
-    if (frame.legal.length > 0 && !wasChoosing && !frame.lesson) requestAnimationFrame(revealTable);
+    const over = Boolean(frame.view && frame.view.over);
+    if (!frame.lesson && ((frame.legal.length > 0 && !wasChoosing) || (over && !wasOver))) {
+      requestAnimationFrame(revealTable);
+    }
     // Hints on: on this seat's turn the hint comes by itself (once a version).
     if (canHint() && frame.view.to_move === frame.you && hintAsked !== frame.v) askHint();
   } else if (msg.type === "hint") {
@@ -527,10 +531,13 @@ function seatBox(s, view, table, showFlash) {
     fact(t("web_in_hand"), view.hand_sizes[s]);
     fact(t("web_won"), view.won_sizes[s]);
     fact(t("web_balance"), signed(view.balances[s]), t("web_balance_help"));
-    if (view.statuses[s] !== "playing") {
+    // The last with cards is out of cards too once the deal is over (the dealer took them).
+    const result = view.over ? frame.session.results[frame.deal] : null;
+    const st = result && result.survivor === s ? "survivor" : view.statuses[s];
+    if (st !== "playing") {
       const status = document.createElement("span");
       status.className = "st";
-      status.textContent = t("web_status_" + view.statuses[s]);
+      status.textContent = t("web_status_" + st);
       facts.append(status);
     }
     box.append(facts);
@@ -693,6 +700,7 @@ function renderLesson() {
     ...lesson.end.map((w, i) => [i === lesson.end.length - 1 ? "next" : "end", w])];
   const key = JSON.stringify(said);
   if (box.dataset.key !== key) {  // redrawn only when the words change, so a reader is not interrupted
+    const before = new Set([...box.children].map((p) => p.textContent));
     box.dataset.key = key;
     box.textContent = "";
     for (const [kind, words] of said) {
@@ -701,9 +709,20 @@ function renderLesson() {
       p.textContent = words;
       box.append(p);
     }
+    if (said.some(([, words]) => !before.has(words))) showLesson();
   }
   $("lesson-play").hidden = !lesson.over;
   $("lesson-again").hidden = !lesson.over;
+}
+
+// New notes are read from their top: the lesson's panel is brought down below the header
+// if the page had scrolled past it (to the moves, on a phone).
+function showLesson() {
+  const header = document.querySelector("header.bar").getBoundingClientRect().bottom;
+  const by = $("lesson").getBoundingClientRect().top - header - 4;
+  if (by >= 0) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
 }
 
 function goOn() {
@@ -727,8 +746,7 @@ async function playAfterLesson() {
     return;
   }
   if (!response.ok) { toast(refusal(data)); return; }
-  location.assign(data.seats[0].url);
-  location.reload();
+  location.assign(data.seats[0].url);  // (another seat's link: the page reloads, below)
 }
 
 // /learn: open a lesson, then play it as this page's seat (a reload goes back to it).
@@ -870,15 +888,19 @@ placeLastMove();
 // There the panel, holding the claims and the moves, can also cover the table's cards
 // (a prial in hand on one's turn: three claims and eight moves on a phone). When a
 // decision comes, the page scrolls (only if it must, and once) to put the cards just above
-// the panel, as far as the table's heading can rise below the header. Not in the lesson,
-// whose sentence at the top of the page is the thing to read.
+// the panel, as far as the table's heading can rise below the header. On a wide screen,
+// where the panel is under the table (and under the settlement once the deal is over), it
+// scrolls to bring the panel's end into sight: the last move offered, or Next deal. Not in
+// the lesson, whose sentence at the top of the page is the thing to read.
 function revealTable() {
   const cards = $("table").getBoundingClientRect();
   const panel = $("me").getBoundingClientRect();
-  if (panel.left >= cards.right || cards.bottom <= panel.top) return;  // side by side, or clear
+  const wanted = oneColumn.matches ? cards.bottom - panel.top + 6  // the cards, out from under the panel
+    : panel.bottom - innerHeight + 8;  // the panel's end, up from below the screen
+  if (oneColumn.matches && panel.left >= cards.right) return;  // side by side
   const header = document.querySelector("header.bar").getBoundingClientRect().bottom;
   const room = document.querySelector(".table-panel").getBoundingClientRect().top - header - 4;
-  const by = Math.min(cards.bottom - panel.top + 6, room);
+  const by = Math.min(wanted, room);
   if (by <= 0) return;
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
@@ -895,6 +917,8 @@ $("lang-slot").append(langSelect((l) => {
   setConn();
   if (frame) render();
 }));
+// A link pasted over this page's (another table, another seat) is that link's page.
+window.addEventListener("hashchange", () => location.reload());
 if (learning && !token) {
   openLesson();
 } else if (!token && !watchId) {

@@ -1,5 +1,5 @@
 // The replay viewer: the server replays a record through the engine; we step through it.
-import { applyStatic, initialLang, lang, langSelect, loadCatalog, t } from "./i18n.js";
+import { applyStatic, initialLang, lang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
 import { cardEl, sortCards } from "./cards.js";
 import { $ } from "./dom.js";
 
@@ -90,7 +90,8 @@ function draw() {
     const marks = [];
     if (s === data.dealer) marks.push([t("web_dealer"), ""]);
     if (step.to_move === s) marks.push([t("web_to_move_mark"), "turn"]);
-    if (step.statuses[s] !== "playing") marks.push([t("web_status_" + step.statuses[s]), ""]);
+    const st = step.survivor === s ? "survivor" : step.statuses[s];  // the last with cards, at the end
+    if (st !== "playing") marks.push([t("web_status_" + st), ""]);
     for (const [label, cls] of marks) {
       const badge = document.createElement("span");
       badge.className = "badge " + cls;
@@ -154,7 +155,7 @@ async function askReview(seat) {
       continue;
     }
     asking = null;
-    setState(body.busy ? t("web_review_busy") : t("review_failed", { reason: body.error }));
+    setState(body.busy ? t("web_review_busy") : body.code ? refusal(body) : t("review_failed", { reason: body.error }));
     return;
   }
 }
@@ -292,6 +293,8 @@ $("lang-slot").append(langSelect(() => {
   // The review again in the new language (the server keeps it: it comes at once).
   if (review && asking === null) askReview(review.seat);
 }));
+// Another deal's link pasted over this page's: that deal's page.
+window.addEventListener("hashchange", () => location.reload());
 const params = new URLSearchParams(location.hash.slice(1));
 const deal = params.get("deal");
 // The seat this page's person played, if they came from their table: their review is offered first.
@@ -311,5 +314,5 @@ if (params.get("table") && deal !== null) {
     names = found.seats.map((s) => s.name);
   }
   if (record.ok) { text = await record.text(); load(); }
-  else fail((await record.json()).error);
+  else fail(refusal(await record.json()));
 }
