@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from lald.i18n import Catalog
 from lald.record import load
+from lald.sim.lesson import Lesson
 from lald.sim.review import review_deal
 from lald.sim.review_text import review_json, review_lines
 from lald.web import reviews as reviews_module
@@ -24,6 +25,7 @@ from lald.web.reviews import Reviews
 from lald.web.tables import Settings
 
 from .conftest import FAST, create
+from .test_lesson import HELD, Learner, open_lesson
 
 WORLDS = 12
 SETTINGS = Settings(**{**FAST.__dict__, "review_worlds": WORLDS})
@@ -191,3 +193,29 @@ def test_stopping_the_server_stops_the_review_at_its_next_decision() -> None:
         await reviews.close()
 
     asyncio.run(main())
+
+
+def test_the_review_of_a_lesson_says_its_moves_were_the_lessons(review_client: TestClient) -> None:
+    """Seen before: the review of the lesson's deal called a move the lesson asked for (the
+    pair on a pair) the learner's costliest mistake, with no word of why."""
+    lesson = Lesson()
+    data = open_lesson(review_client)
+    with review_client.websocket_connect("/ws") as ws:
+        me = Learner(ws, data["token"])
+        for moment, action in enumerate(lesson.script):
+            if action.seat != 0 and moment != HELD:
+                continue
+            frame = me.at(moment)
+            if moment == HELD:
+                ws.send_json({"type": "go_on"})
+            else:
+                ws.send_json({"type": "act", "v": frame["v"],
+                              "action": frame["legal"][frame["lesson"]["expected"]]})
+        me.at(over=True)
+    table = data["table"]["id"]
+    es = Catalog("es")
+    body, _ = review(review_client, f"/api/tables/{table}/deals/0/review?seat=0&lang=es")
+    assert body["text"]["note"] == es.t("web_review_lesson")
+    other = finished_deal(review_client)
+    body, _ = review(review_client, f"/api/tables/{other}/deals/0/review?seat=0&lang=es")
+    assert "note" not in body["text"]

@@ -357,8 +357,11 @@ async def api_review(request: Request) -> Response:
     if progress.review is None:
         return JSONResponse({"status": progress.status, "ahead": progress.ahead, "done": progress.done,
                              "total": progress.total}, status_code=202, headers={"Retry-After": "1"})
-    names = table.names(Catalog(lang))
-    return JSONResponse({"status": "done"} | reviews.text(key, progress.review, lang, names))
+    catalog = Catalog(lang)
+    text = reviews.text(key, progress.review, lang, names=table.names(catalog))
+    if table.lesson is not None:  # its moves were the lesson's: the learner is told why the expert differs
+        text = text | {"text": text["text"] | {"note": catalog.t("web_review_lesson")}}
+    return JSONResponse({"status": "done"} | text)
 
 
 def _short(text: str, limit: int = 12) -> str:

@@ -217,6 +217,8 @@ function drawReview() {
   $("review-body").hidden = false;
   $("review-heading").textContent = body.text.title;
   $("review-unit").textContent = body.text.unit;
+  $("review-note").textContent = body.text.note || "";
+  $("review-note").hidden = !body.text.note;
   const list = $("review-decisions");
   list.textContent = "";
   body.decisions.forEach((d, i) => {
