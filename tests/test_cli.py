@@ -117,6 +117,17 @@ def test_bad_rules_flag_is_one_line() -> None:
     assert out.returncode == 1 and "survivor or last-capture" in out.stderr
 
 
+@pytest.mark.parametrize(("flag", "value"), [("--pace", "-1"), ("--claim-window", "-3"),
+                                           ("--claim-window", "nan"), ("--pace", "soon")])
+def test_play_refuses_a_time_that_is_no_time_in_one_line(flag: str, value: str) -> None:
+    """Seen before: --pace -1 ran as instant and --claim-window -3 waited for ever, silently."""
+    out = lald("play", "--plain", flag, value, stdin="")
+    assert out.returncode == 2 and out.stdout == ""
+    said = (f"'{value}' is not a number of seconds" if value == "soon" else
+            f"{value} is not a number of seconds from 0 to {60 if flag == '--pace' else 600}")
+    assert out.stderr.strip().splitlines() == [f"lald play: argument {flag}: {said} (see lald play --help)"]
+
+
 def test_demo_runs_to_settlement() -> None:
     out = lald("demo", "--seed", "3")
     assert out.returncode == 0, out.stderr

@@ -15,12 +15,28 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .bots import LEVELS, MENU_LEVELS
 from .core import Rules, RulesError, State
 from .core.rules import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES
 from .record import MAX_RECORD_BYTES, Record, RecordError, load, too_large
+
+
+def in_range(kind: Callable[[str], float], low: float, high: float, what: str) -> Callable[[str], float]:
+    """A flag's type: a number (``kind``) from ``low`` to ``high``, or a one-line error
+    naming ``what`` it must be ("a number of seconds")."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not {what} from {low:g} to {high:g}")
+        return value
+    return parse
+
 
 #: Where the rules and every option are written down, for help texts.
 RULES_DOC = "docs/rules.md"

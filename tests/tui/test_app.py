@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Select
@@ -466,3 +467,35 @@ def test_the_settlement_says_the_pot_the_table_showed_all_deal() -> None:
     lines = explain_settlement(game.rules, result, state.dealer, game.names, game.session.balances, EN)
     assert lines[-1] == f"The pot: {result.pot_before} before this deal, {shown} with its stakes, " \
                         f"{result.pot_after} now."
+
+
+@pytest.mark.parametrize("setup", [True, False])
+def test_the_status_line_names_the_seat_to_move_at_the_first_prompt(tmp_path: Path, setup: bool) -> None:
+    """80×24 in German, bots at pace 0: seen before, the table opened from the setup screen
+    with "Bernd ist am Zug" in the status line while Anna's choices were open (a redraw
+    for the new layout put back the line from before the bots had played), and the log
+    stopped short of its newest lines."""
+    de = Catalog("de")
+    app = TableApp(new_game(), de, Store(tmp_path), pace=0, claim_window=0, setup=setup)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if setup:
+                await pilot.press("enter")
+            for _ in range(50):
+                await pilot.pause()
+                if isinstance(app.screen, TableScreen) and app.screen.prompt is not None:
+                    break
+            table = app.screen
+            assert isinstance(table, TableScreen) and table.prompt is not None
+            for _ in range(5):
+                await pilot.pause()
+            mover = app.game.names[table.prompt.seat]
+            assert de.t("to_move", name=mover) in plain(table.query_one("#status")), \
+                plain(table.query_one("#status"))
+            # and the log shows its newest line (it stopped where the first layout left it)
+            log = table.query_one("#log", LogView)
+            assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+
+    asyncio.run(main())

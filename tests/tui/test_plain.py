@@ -26,9 +26,10 @@ def run(args: list[str], answers: str, tmp: Path) -> subprocess.CompletedProcess
 
 
 def test_plain_session_through_a_pipe_to_the_final_ledger(tmp_path: Path) -> None:
-    # "1" answers every question: the first offer, "yes" to lying down, Enter between deals
+    # "1" and Enter, over and over: "1" takes the first offer ("yes" to lying down; Enter
+    # alone is refused there), Enter starts the next deal
     result = run(["--players", "3", "--seed", "17", "--seat", "1=random", "--seat", "2=random:Zed",
-                  "--export"], "1\n" * 2000, tmp_path)
+                  "--export"], "1\n\n" * 2000, tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
     en = Catalog("en")
@@ -59,6 +60,17 @@ def test_plain_session_through_a_pipe_to_the_final_ledger(tmp_path: Path) -> Non
     assert out[-1] == en.t(key, names=join_names(winners, en))
 
 
+def test_plain_between_deals_only_enter_starts_the_next(tmp_path: Path) -> None:
+    """Seen before: any answer but r and q to "Press Enter for the next deal, ..." started
+    it (an x, or e and s, which the full-screen table takes), without a word."""
+    result = run(["--players", "3", "--seed", "17", "--seat", "1=random", "--seat", "2=random"],
+                 "1\n" * 300, tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert EN.t("plain_after_deal") in out and EN.t("plain_not_an_answer") in out
+    assert not [line for line in out if line.startswith("Deal 2:")]
+
+
 def test_plain_quits_saves_and_resumes_in_german(tmp_path: Path) -> None:
     first = run(["--players", "4", "--seed", "5", "--lang", "de", "--seat", "1=random",
                  "--seat", "2=random", "--seat", "3=random"], "1\n1\nq\n", tmp_path)
@@ -71,7 +83,7 @@ def test_plain_quits_saves_and_resumes_in_german(tmp_path: Path) -> None:
     assert "Tisch: " in first.stdout and "Deine Hand: " in first.stdout
     data = json.loads(save.read_text())
     assert data["session"]["seed"] == 5 and data["seats"][0]["kind"] == "human"
-    second = run(["--resume", "--lang", "de"], "1\n" * 2000, tmp_path)
+    second = run(["--resume", "--lang", "de"], "1\n\n" * 2000, tmp_path)
     assert second.returncode == 0, second.stderr
     last = second.stdout.splitlines()[-1]
     assert "gewinnt die Partie" in last or "teilen sich den Sieg" in last
@@ -99,14 +111,14 @@ def _first_single_choice() -> tuple[int, int, int]:
 
 def test_plain_hint_undo_help_and_a_wrong_answer(tmp_path: Path) -> None:
     seed, size, single = _first_single_choice()
-    answers = f"h\n?\n99\n{single}\nu\nq\n"
+    answers = f"h\n?\n99\n²\n{single}\nu\nq\n"  # (a digit that is no number: it was a traceback)
     result = run(["--players", "5", "--seed", str(seed), "--seat", "1=random", "--seat", "2=random",
                   "--seat", "3=random", "--seat", "4=random"], answers, tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Choice " in out and "Hint: " in out
     assert "How to play Laugh and Lie Down" in out and "prize (chips): 5" in out and "docs/rules.md" in out
-    assert f"Please answer with a number from 1 to {size}." in out
+    assert out.count(f"Please answer with a number from 1 to {size}.") == 2
     assert "Your last action was taken back." in out
 
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..args import fail, rules_arguments, rules_from_args
+from ..args import fail, in_range, rules_arguments, rules_from_args
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
 from ..sim.hints import best_level
@@ -37,9 +37,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--save-dir", default=None, metavar="DIR",
                    help="where saves and exported records go (default: $LALD_SAVE_DIR or ./lald-saves)")
     p.add_argument("--export", action="store_true", help="export every finished deal as a record")
-    p.add_argument("--pace", type=float, default=0.8, metavar="SECONDS",
+    p.add_argument("--pace", type=in_range(float, 0, 60, "a number of seconds"), default=0.8,
+                   metavar="SECONDS",
                    help="pause between bot moves (default 0.8; 0 is instant)")
-    p.add_argument("--claim-window", type=float, default=5.0, metavar="SECONDS",
+    p.add_argument("--claim-window", type=in_range(float, 0, 600, "a number of seconds"), default=5.0,
+                   metavar="SECONDS",
                    help="how long an out-of-turn claim is offered before play moves on "
                         "(default 5; 0 waits for an answer)")
     p.add_argument("--no-setup", action="store_true",
@@ -59,7 +61,7 @@ def parse_seats(items: Sequence[str], rules: Rules, catalog: Catalog) -> list[Se
     seats = [SeatSpec(HUMAN if s == 0 else level, names[s]) for s in range(rules.players)]
     for item in items:
         head, sep, body = item.partition("=")
-        if not sep or not head.strip().isdigit():
+        if not sep or not (head.strip().isascii() and head.strip().isdigit()):
             raise ValueError(f"--seat {item!r}: write N=KIND, e.g. 2=expert or 1=human:Ben")
         seat = int(head)
         if not 0 <= seat < rules.players:

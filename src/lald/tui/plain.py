@@ -235,8 +235,10 @@ class PlainTable:
                 self._review(deal)
             elif answer == "q" and not game.session.over:
                 raise _Quit
-            else:
+            elif answer == "":
                 return
+            else:  # (a stray letter used to start the next deal)
+                self.say(t("plain_not_an_answer"))
 
     def _review(self, deal: State) -> None:
         """The expert's review of a person's play in ``deal`` (whose, asked when several
@@ -343,7 +345,7 @@ class PlainTable:
             self.say(self.t("plain_lesson_commands" if self.lesson is not None else "plain_commands"))
         while True:
             answer = self.ask()
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return int(answer) - 1
             if answer.lower() == "q":
                 raise _Quit

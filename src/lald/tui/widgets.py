@@ -113,7 +113,11 @@ class LogView(VerticalScroll):
         """Draw the lines and scroll to the newest."""
         self.lines = tuple(lines)
         self.query_one("#log-body", Static).update(Text("\n".join(lines)))
-        self.scroll_end(animate=False)
+        self.call_after_refresh(self.scroll_end, animate=False)  # once the new height is known
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The newest line kept in view when the log grows shorter (a line above it wraps)."""
+        self.call_after_refresh(self.scroll_end, animate=False)
 
 
 class LinesView(Static):
@@ -131,7 +135,12 @@ class LinesView(Static):
         first measured at, so a long line shown during a change of layout (a narrow
         terminal's hint, the status line at 60 columns) stayed cut to one line."""
         if self.lines:
-            self.call_after_refresh(self.update, Text("\n".join(self.lines)))
+            self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        # the lines as they are then: others may have been shown since the resize (taken at
+        # the resize, a status line went back to the seat that moved before)
+        self.update(Text("\n".join(self.lines)))
 
 
 class LessonView(VerticalScroll):

@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+from ..args import in_range
 
 if TYPE_CHECKING:
     from .tables import Settings
 
 #: The largest websocket message uvicorn reads; a longer one closes the socket (1009).
 MAX_WS_MESSAGE = 64 * 1024
-
-
-def _number(kind: Callable[[str], float], low: float, high: float, what: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not {what} from {low:g} to {high:g}")
-        return value
-    return parse
 
 
 def _origin(text: str) -> str:
@@ -38,37 +27,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``serve`` sub-command."""
     p = subparsers.add_parser("serve", help="play online: run the web service (lobby, tables, bots)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=_number(int, 1, 65535, "a port number"), default=8000,
+    p.add_argument("--port", type=in_range(int, 1, 65535, "a port number"), default=8000,
                    help="port, 1 to 65535 (default 8000)")
     p.add_argument("--db", default="sqlite:///lald.db",
                    help="SQLAlchemy database URL (default sqlite:///lald.db; "
                         "PostgreSQL: postgresql+psycopg://user@host/db)")
-    p.add_argument("--bot-delay", type=_number(float, 0, 60, "a number of seconds"), default=0.6,
+    p.add_argument("--bot-delay", type=in_range(float, 0, 60, "a number of seconds"), default=0.6,
                    metavar="SECONDS", help="how long a bot waits before it acts (default 0.6)")
-    p.add_argument("--claim-window", type=_number(float, 0, 60, "a number of seconds"), default=1.5,
+    p.add_argument("--claim-window", type=in_range(float, 0, 60, "a number of seconds"), default=1.5,
                    metavar="SECONDS",
                    help="how long bots hold back when a person has a new claim (default 1.5)")
-    p.add_argument("--deal-pause", type=_number(float, 0, 600, "a number of seconds"), default=4.0,
+    p.add_argument("--deal-pause", type=in_range(float, 0, 600, "a number of seconds"), default=4.0,
                    metavar="SECONDS", help="pause between deals at a table of bots only (default 4)")
-    p.add_argument("--idle-hours", type=_number(float, 0.01, 24 * 365, "a number of hours"), default=24.0,
+    p.add_argument("--idle-hours", type=in_range(float, 0.01, 24 * 365, "a number of hours"), default=24.0,
                    metavar="HOURS",
                    help="close a table no page has been connected to for this long (default 24)")
     p.add_argument("--allow-origin", action="append", default=[], type=_origin, metavar="ORIGIN",
                    help="also accept posts and websockets from pages of this origin (repeatable; "
                         "by default only the server's own pages)")
-    p.add_argument("--tables-per-hour", type=_number(float, 1, 1e6, "a number of tables"), default=30.0,
+    p.add_argument("--tables-per-hour", type=in_range(float, 1, 1e6, "a number of tables"), default=30.0,
                    metavar="N", help="tables one client address may open an hour (default 30)")
-    p.add_argument("--tables-at-once", type=_number(int, 1, 1_000_000, "a number of tables"), default=10,
+    p.add_argument("--tables-at-once", type=in_range(int, 1, 1_000_000, "a number of tables"), default=10,
                    metavar="N", help="tables one client address may open in a burst (default 10)")
-    p.add_argument("--review-worlds", type=_number(int, 1, 20_000, "a number of deals"), default=1000,
+    p.add_argument("--review-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=1000,
                    metavar="N", help="sampled deals per decision in the expert's review of a deal "
                                      "(default 1000; fewer is faster and rougher)")
-    p.add_argument("--hint-seconds", type=_number(float, 0.05, 10, "a number of seconds"), default=0.5,
+    p.add_argument("--hint-seconds", type=in_range(float, 0.05, 10, "a number of seconds"), default=0.5,
                    metavar="SECONDS", help="the expert's time for one hint at a table with hints on "
                                            "(default 0.5; less is quicker and rougher)")
-    p.add_argument("--hint-worlds", type=_number(int, 1, 20_000, "a number of deals"), default=256,
+    p.add_argument("--hint-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=256,
                    metavar="N", help="sampled deals at most per hint (default 256)")
-    p.add_argument("--hints-at-once", type=_number(int, 1, 1000, "a number of hints"), default=8,
+    p.add_argument("--hints-at-once", type=in_range(int, 1, 1000, "a number of hints"), default=8,
                    metavar="N", help="hints being made or waiting in the whole server; more are "
                                      "refused as busy until there is room (default 8)")
     p.add_argument("--log-level", default="info",
