@@ -101,7 +101,8 @@ def test_a_deal_in_play_is_never_reviewed_and_bad_requests_are_refused_in_words(
     playing = create(review_client, 1)["table"]["id"]
     base = f"/api/tables/{playing}/deals"
     r = review_client.get(f"{base}/0/review?seat=1")
-    assert r.status_code == 404 and r.json() == {"error": "deal 0 is not over, or there is no such deal"}
+    assert r.status_code == 404 and r.json() == {"error": "deal 0 is not over, or there is no such deal",
+                                                 "code": "no_deal"}
     table = finished_deal(review_client)
     base = f"/api/tables/{table}/deals"
     for path, status in [
