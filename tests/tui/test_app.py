@@ -17,7 +17,7 @@ from lald.core import LaidDown, Rules, State
 from lald.i18n import Catalog
 from lald.narrate import describe, explain_settlement, join_names
 from lald.tui.app import TableApp, TableScreen
-from lald.tui.game import Game, SeatSpec
+from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.screens import (
     ConfirmScreen,
     HelpScreen,
@@ -497,5 +497,62 @@ def test_the_status_line_names_the_seat_to_move_at_the_first_prompt(tmp_path: Pa
             # and the log shows its newest line (it stopped where the first layout left it)
             log = table.query_one("#log", LogView)
             assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+
+    asyncio.run(main())
+
+
+def test_at_80x24_the_settlements_keys_answer_in_sight(tmp_path: Path) -> None:
+    """Seen before: at the settlement, e and s wrote "Game record written to ..." and
+    "Saved to ..." at the end of the body, below the screen, so the keys seemed to do
+    nothing."""
+    game = new_game()
+    game.start_deal()
+    while (event := game.advance()) is not None:
+        if isinstance(event, Prompt):
+            game.act(event, event.actions[0])
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            # the deal's end: Enter goes on, no choice is open (seen before: "1-9 choose ·
+            # h hint · u undo" still offered)
+            assert plain(app.screen.query_one("#table-keys")) == EN.t("keys_deal_over")
+            await pilot.press("enter")  # the deal's end, then its settlement
+            for _ in range(20):
+                await pilot.pause()
+                if isinstance(app.screen, SettlementScreen):
+                    break
+            screen = app.screen
+            assert isinstance(screen, SettlementScreen)
+            body = screen.query_one("#settlement-body")
+            status = screen.query_one("#settle-status", LinesView)
+            assert body.max_scroll_y > 0 and not body.region.contains_region(status.region)
+            for key, said in (("e", "Game record written to"), ("s", "Saved to")):
+                await pilot.press(key)
+                await pilot.pause()
+                await pilot.pause()
+                assert status.lines[0].startswith(said), status.lines
+                assert body.region.contains_region(status.region), key
+
+    asyncio.run(main())
+
+
+
+def test_with_two_people_at_the_keyboard_the_keys_offer_no_undo(tmp_path: Path) -> None:
+    """Seen before: a hot-seat table's key bar offered "u undo", which it then refused."""
+    app = TableApp(new_game(humans=(0, 1)), EN, Store(tmp_path), pace=0, claim_window=0, setup=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(20):
+                await pilot.pause()
+                if isinstance(app.screen, PassScreen):  # "pass the keyboard to ...": Enter
+                    await pilot.press("enter")
+                elif app.table.prompt is not None:
+                    break
+            assert app.table.prompt is not None
+            keys = plain(app.table.query_one("#table-keys"))
+            assert keys == EN.t("keys_table_hotseat") and "undo" not in keys
 
     asyncio.run(main())

@@ -184,6 +184,8 @@ def test_the_lesson_at_the_table_end_to_end(lang: str, size: tuple[int, int], tm
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert t("help_more", path=RULES_DOC) + "\n" in app.screen.query_one("#help-rules", LinesView).lines
+        # q there leaves the lesson, unsaved (seen before: "q save and quit")
+        assert text(app.screen.query_one(".keys")) == t("keys_help_lesson")
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("enter")
@@ -409,7 +411,13 @@ def test_in_a_hot_seat_game_each_person_reviews_their_own_seat(tmp_path: Path) -
         await pilot.pause()
         await pilot.press("r")
         await pilot.pause()
-        assert isinstance(app.screen, SeatChoiceScreen)
+        choice = app.screen
+        assert isinstance(choice, SeatChoiceScreen)
+        # centred, and it says its keys (seen before: in the top left corner, keys unsaid)
+        dialog = choice.query_one(".dialog")
+        assert dialog.region.x > 0 and dialog.region.y > 0
+        assert abs((dialog.region.x * 2 + dialog.region.width) - app.size.width) <= 1
+        assert text(choice.query_one(".dialog-keys")) == EN.t("keys_whose", count=2)
         await pilot.press("2")
         await pilot.pause()
         review = app.screen

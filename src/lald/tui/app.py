@@ -144,8 +144,20 @@ class TableScreen(Screen[None]):
             with Vertical(id="right"):
                 yield LogView(id="log", classes="panel")
                 yield LedgerView(id="ledger", classes="panel")
-        keys = "keys_lesson" if self.lesson is not None else "keys_table"
-        yield KeyBar(Text(self.catalog.t(keys)), classes="keys")
+        yield KeyBar(Text(self.catalog.t(self._keys())), id="table-keys", classes="keys")
+
+    def _keys(self) -> str:
+        """The key bar's message for what the keys do now: at the end of a deal and while
+        the lesson waits, Enter goes on and no choice is open; with several people at the
+        keyboard there is no undo."""
+        if self.lesson is not None:
+            return "keys_lesson_wait" if self.waiting or self.deal_over else "keys_lesson"
+        if self.deal_over:
+            return "keys_deal_over"
+        return "keys_table" if len(self.game.humans) <= 1 else "keys_table_hotseat"
+
+    def _show_keys(self) -> None:
+        self.query_one("#table-keys", KeyBar).update(Text(self.catalog.t(self._keys())))
 
     def on_mount(self) -> None:
         """Titles, then deal (or continue a resumed deal) and play."""
@@ -357,6 +369,7 @@ class TableScreen(Screen[None]):
     def _wait(self) -> None:
         """Stand still until Enter: the note is the learner's to read."""
         self.waiting = True
+        self._show_keys()
         menu = self.query_one("#menu", OptionList)
         menu.clear_options()
         menu.disabled = True
@@ -386,6 +399,7 @@ class TableScreen(Screen[None]):
         """The deal is over: its last moves stay on the table until a person presses
         Enter (or, with bots only, for a few seconds), then the settlement."""
         self.deal_over = True
+        self._show_keys()
         self.viewer = self._idle_viewer()
         self.revision += 1
         menu = self.query_one("#menu", OptionList)
@@ -403,6 +417,7 @@ class TableScreen(Screen[None]):
         after a note)."""
         if self.waiting and self.is_active:
             self.waiting = False
+            self._show_keys()
             self.query_one("#prompt-title", Static).update("")
             self.advance()
             return
@@ -410,6 +425,7 @@ class TableScreen(Screen[None]):
             return
         self._cancel_timer()
         self.deal_over = False
+        self._show_keys()
         self.query_one("#prompt-title", Static).update("")
         self.app.settle()  # type: ignore[attr-defined]
 
@@ -673,7 +689,7 @@ class TableApp(App[str]):
     def action_help(self) -> None:
         """The rules and the active options."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.game.rules, self.catalog))
+            self.push_screen(HelpScreen(self.game.rules, self.catalog, lesson=self.teaching))
 
     def save_game(self) -> str:
         """Save the session; a line saying where and how to resume (or why not: the

@@ -150,6 +150,7 @@ class SeatChoiceScreen(Closing, ModalScreen[int | None]):
             yield Static(Text(self.catalog.t("review_whose")), classes="dialog-title")
             yield OptionList(*(Option(f"{i}. {self.names[s]}", id=f"seat-{s}")
                                for i, s in enumerate(self.seats, start=1)), id="choice-list")
+            yield Static(Text(self.catalog.t("keys_whose", count=len(self.seats))), classes="dialog-keys")
 
     def on_mount(self) -> None:
         """Focus the list."""

@@ -208,13 +208,20 @@ class SettlementScreen(Closing, Screen[None]):
         """Write the finished deal as a game record."""
         if not self.is_active or self.teaching:
             return
-        self.query_one("#settle-status", LinesView).show([self.app.export_last()])  # type: ignore[attr-defined]
+        self._said(self.app.export_last())  # type: ignore[attr-defined]
 
     def action_save(self) -> None:
         """Save the session."""
         if not self.is_active or self.over or self.teaching:
             return
-        self.query_one("#settle-status", LinesView).show([self.app.save_game()])  # type: ignore[attr-defined]
+        self._said(self.app.save_game())  # type: ignore[attr-defined]
+
+    def _said(self, line: str) -> None:
+        """A key's answer, at the end of the body: scrolled into view (on a small terminal
+        it came below the screen, so a key seemed to do nothing)."""
+        status = self.query_one("#settle-status", LinesView)
+        status.show([line])
+        self.call_after_refresh(status.scroll_visible, animate=False)
 
 
 class HelpScreen(Closing, ModalScreen[None]):
@@ -226,9 +233,10 @@ class HelpScreen(Closing, ModalScreen[None]):
                 Binding("question_mark", "close_help", show=False),
                 Binding("q", "app.save_quit", show=False)]
 
-    def __init__(self, rules: Rules, catalog: Catalog) -> None:
+    def __init__(self, rules: Rules, catalog: Catalog, lesson: bool = False) -> None:
+        """``lesson``: opened in the lesson, which q leaves unsaved."""
         super().__init__(id="help")
-        self.rules, self.catalog = rules, catalog
+        self.rules, self.catalog, self.lesson = rules, catalog, lesson
 
     def compose(self) -> ComposeResult:
         """Rules paragraphs, then the options."""
@@ -239,7 +247,7 @@ class HelpScreen(Closing, ModalScreen[None]):
         with VerticalScroll(classes="dialog", id="help-body"):
             yield rules
             yield options
-        yield KeyBar(Text(t("keys_help")), classes="keys")
+        yield KeyBar(Text(t("keys_help_lesson" if self.lesson else "keys_help")), classes="keys")
 
 
 
