@@ -412,3 +412,17 @@ def test_the_review_is_below_the_faces() -> None:
             "print(sorted(m for m in sys.modules if m.startswith(faces)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_title_names_the_variants_and_no_prize_where_cards_are_counted(lang: str) -> None:
+    """Seen before: under low stakes (cards counted, no chips, no prize) the title said
+    "Rules: survivor (the prize to the last with cards)" and named no variant."""
+    catalog = Catalog(lang)
+    low = _played(Rules.make("survivor", variants=["low-stakes", "silent"]), 3, level="random")
+    title = review_lines(review_deal(low, 0, worlds=4), catalog)[0]
+    assert catalog.t("variant_low_stakes") in title and catalog.t("variant_silent") in title
+    assert catalog.t("review_preset_survivor") not in title
+    assert catalog.t("review_preset_survivor_name") in title
+    plain = review_lines(review_deal(_played(SURVIVOR, 3, level="random"), 0, worlds=4), catalog)[0]
+    assert catalog.t("review_preset_survivor") in plain

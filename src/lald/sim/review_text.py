@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import Action, Capture, CaptureKind, Card, Claim, LieDown, Trail
+from ..core import Action, Capture, CaptureKind, Card, Claim, LieDown, Rules, Scoring, Trail
 from ..i18n import Catalog
 from .review import FORMAT, Decision, Estimate, Review, Verdict
 
@@ -114,6 +114,21 @@ def preset_text(preset: str, catalog: Catalog) -> str:
     return catalog.t("review_preset_" + preset.replace("-", "_"))
 
 
+def rules_text(rules: Rules, catalog: Catalog) -> str:
+    """The rules reviewed, in words: the preset's (with its prize, where chips are played
+    for), then each variant's.
+
+    >>> rules_text(Rules.make("survivor", variants=["low-stakes"]), Catalog("en"))
+    'survivor, low stakes (count cards, no chips)'
+    """
+    if rules.scoring is Scoring.CARD_COUNT:  # no chips and no prize: the preset's name alone
+        words = [catalog.t("review_preset_" + rules.preset.replace("-", "_") + "_name")]
+    else:
+        words = [preset_text(rules.preset, catalog)]
+    words += [catalog.t("variant_" + v.replace("-", "_")) for v in rules.variants]
+    return ", ".join(words)
+
+
 def move_number(decision: Decision) -> int:
     """The decision's number as a person counts the deal's moves, from 1: the move made
     at a turn (or the move a claim window came before) is the deal's move of that number,
@@ -131,7 +146,7 @@ def review_lines(review: Review, catalog: Catalog, names: Sequence[str] | None =
     t = catalog.t
     n = review.rules.players
     who = seat_names(n, review.seat, catalog, names)
-    lines = [t("review_title", name=who[review.seat], preset=preset_text(review.rules.preset, catalog),
+    lines = [t("review_title", name=who[review.seat], preset=rules_text(review.rules, catalog),
                players=n, worlds=review.worlds, seed=review.seed),
              t(f"review_unit_{review.unit}"), ""]
     for d in review.decisions:
@@ -225,4 +240,4 @@ def review_json(review: Review, catalog: Catalog, names: Sequence[str] | None = 
 
 
 __all__ = ["decision_json", "glyphs", "move_number", "move_text", "number", "preset_text", "reason_text",
-           "review_json", "review_lines", "seat_names", "verdict_text"]
+           "review_json", "review_lines", "rules_text", "seat_names", "verdict_text"]
