@@ -556,3 +556,34 @@ def test_with_two_people_at_the_keyboard_the_keys_offer_no_undo(tmp_path: Path) 
             assert keys == EN.t("keys_table_hotseat") and "undo" not in keys
 
     asyncio.run(main())
+
+
+def test_at_80x24_a_long_menu_leaves_the_hint_on_the_screen(tmp_path: Path) -> None:
+    """Three players, 13 cards each, hints on, in German: seen before, the first turn's ten
+    choices pushed the hint's last line ("nächstbeste Zug.") off the screen, and the left
+    column does not scroll. Now the choices give up a row and scroll themselves."""
+    names = ["Anna", "Bernd", "Christa"]
+    seats = [SeatSpec("human" if s == 0 else "heuristic", n) for s, n in enumerate(names)]
+    game = Game.new(Rules.make(players=3), seats, 2)
+    app = TableApp(game, Catalog("de"), Store(tmp_path), pace=0, claim_window=0, setup=False, hints=True)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(40):
+                await pilot.pause()
+                if app.table.hint is not None and app.table.prompt is not None:
+                    break
+            await pilot.pause()
+            await pilot.pause()
+            table = app.table
+            assert table.prompt is not None and len(table.menu) >= 10
+            hint, menu, left = (table.query_one(s) for s in ("#hint", "#menu", "#left"))
+            assert plain(hint) == table.hint.text and hint.region.height >= 3
+            assert left.region.contains_region(hint.region), (hint.region, left.region)
+            assert menu.max_scroll_y > 0  # the choices scroll instead
+            await pilot.press("down", "down", "down", "down", "down", "down", "down", "down", "down")
+            await pilot.pause()
+            highlighted = menu.highlighted
+            assert highlighted == 9 and menu.scroll_y > 0  # the tenth choice in sight
+
+    asyncio.run(main())

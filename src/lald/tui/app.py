@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -67,6 +68,9 @@ HANDOVER_QUIET = 0.6
 
 #: Seconds the end of a deal stays on the table when only bots play (people press Enter).
 DEAL_END_PAUSE = 3.0
+
+#: The most rows the choices take (lald.tcss's #menu), fewer where the screen is short.
+MENU_ROWS = 12
 
 
 class Menu(OptionList):
@@ -184,8 +188,26 @@ class TableScreen(Screen[None]):
             self.set_class(compact, "compact")
             self.set_class(narrow, "narrow")
             self.redraw()
+        self.call_after_refresh(self._fit_menu)
 
     # -- drawing ------------------------------------------------------------------------
+
+    def _show_hint(self, lines: Sequence[str]) -> None:
+        """The line under the choices (a hint, a key's answer), the choices fitted above it."""
+        self.query_one("#hint", LinesView).show(lines)
+        self.call_after_refresh(self._fit_menu)
+
+    def _fit_menu(self) -> None:
+        """Where the left column does not scroll, the choices give up rows (and scroll
+        themselves) so that the line under them stays on the screen: at 80×24 with 13
+        cards in hand, ten choices pushed a hint's last line off it."""
+        menu = self.query_one("#menu", Menu)
+        if self.has_class("narrow"):  # the column scrolls
+            menu.styles.max_height = MENU_ROWS
+            return
+        left = self.query_one("#left")
+        taken = sum(w.outer_size.height for w in left.children if w is not menu and w.display)
+        menu.styles.max_height = max(3, min(MENU_ROWS, left.content_size.height - taken))
 
     def _idle_viewer(self) -> int | None:
         humans = self.game.humans
@@ -274,6 +296,7 @@ class TableScreen(Screen[None]):
         menu.disabled = False
         menu.highlighted = None
         self._show_menu()
+        self.call_after_refresh(self._fit_menu)
         menu.highlighted = self.lesson_index or 0
         menu.focus()
         if self.hints and self.lesson is None:
@@ -294,7 +317,7 @@ class TableScreen(Screen[None]):
             self._ticker = None
         self.query_one("#prompt-title", Static).update("")
         self.query_one("#menu", OptionList).clear_options()
-        self.query_one("#hint", LinesView).show([])
+        self._show_hint([])
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -506,11 +529,11 @@ class TableScreen(Screen[None]):
         if self.prompt is None or state is None or not self.is_active:
             return
         if self.lesson is not None:
-            self.query_one("#hint", LinesView).show([self.do] if self.do else [])
+            self._show_hint([self.do] if self.do else [])
             return
         self.hint = advise(state, self.prompt, self.menu, self.catalog)
         self._show_menu()
-        self.query_one("#hint", LinesView).show([self.hint.text])
+        self._show_hint([self.hint.text])
 
     def action_undo(self) -> None:
         """Take back the person's last action (only against bots)."""
@@ -519,22 +542,22 @@ class TableScreen(Screen[None]):
             return
         if not self.game.undo_allowed:
             key = "lesson_no_undo" if self.lesson is not None else "undo_not_allowed"
-            self.query_one("#hint", LinesView).show([t(key)])
+            self._show_hint([t(key)])
             return
         if not self.game.can_undo:
-            self.query_one("#hint", LinesView).show([t("undo_nothing")])
+            self._show_hint([t("undo_nothing")])
             return
         self._cancel_timer()
         self.game.undo()
         self._clear_prompt()
         self.revision += 1
         self.advance()
-        self.query_one("#hint", LinesView).show([t("undone")])
+        self._show_hint([t("undone")])
 
     def action_save(self) -> None:
         """Save the session to resume later."""
         if self.is_active:
-            self.query_one("#hint", LinesView).show([self.app.save_game()])  # type: ignore[attr-defined]
+            self._show_hint([self.app.save_game()])  # type: ignore[attr-defined]
 
 
 class TableApp(App[str]):
