@@ -121,7 +121,9 @@ function onMessage(msg) {
       render();
     }
   } else if (msg.type === "error") {
-    if (hintWaiting && Object.hasOwn(HINT_REFUSALS, msg.code)) {
+    if (Object.hasOwn(HINT_REFUSALS, msg.code)) {
+      // Not waited for: the late answer to an ask the table's moving on made stale.
+      if (!hintWaiting) return;
       hintWaiting = false;
       hintRefused = HINT_REFUSALS[msg.code];
       if (frame) render();
