@@ -758,6 +758,10 @@ def test_the_replay_viewer_names_players_shows_piles_and_explains_itself(
     page.screenshot(path=str(ARTIFACTS / "web-replay.png"), full_page=True)
     page.set_viewport_size(NARROW)
     assert sideways(page) == 0, "the replay viewer scrolls sideways at 360 px"
+    # The hands' and piles' cards big enough to read their corners (seen before: 22 px wide)
+    widths = page.evaluate("() => [...document.querySelectorAll('.replay-hands .pile .card')]"
+                           ".map((c) => c.getBoundingClientRect().width)")
+    assert widths and min(widths) >= 30, min(widths)
 
     bare = open_page(server.base + "/replay")
     expect(bare.locator("#record")).to_be_hidden()
