@@ -528,6 +528,13 @@ def test_at_80x24_the_settlements_keys_answer_in_sight(tmp_path: Path) -> None:
             body = screen.query_one("#settlement-body")
             status = screen.query_one("#settle-status", LinesView)
             assert body.max_scroll_y > 0 and not body.region.contains_region(status.region)
+            # no empty outcome block (mid-session there is no outcome yet)
+            assert not screen.query("#outcome-lines")
+            # the key bar says the body scrolls, and the arrows scroll it
+            assert "↑↓" in plain(screen.query_one(".keys"))
+            await pilot.press("down")
+            await pilot.pause()
+            assert body.scroll_y > 0
             for key, said in (("e", "Game record written to"), ("s", "Saved to")):
                 await pilot.press(key)
                 await pilot.pause()

@@ -185,7 +185,8 @@ class SettlementScreen(Closing, Screen[None]):
                 yield after
             else:
                 yield ledger
-                yield outcome
+                if self.outcome:  # (empty, its padding was four blank lines)
+                    yield outcome
             if self.review:
                 offer = LinesView(id="review-offer")
                 offer.show([t("review_offer")])
