@@ -100,6 +100,8 @@ def test_portuguese_says_tu_to_the_player() -> None:
     assert not [k for k, v in pt.items() if "você" in str(v).lower()]
     assert "Tu és" in str(pt["lesson_welcome"]) and "tens de capturar" in str(pt["lesson_single"])
     assert "tua jogada" in str(pt["lesson_do"]) and "tua jogada" in str(pt["lesson_try"])
+    # (seen at the table's end: "Não tem cartas na mão", "Ainda pode fazer", said as to "você")
+    assert pt["web_hand_empty"] == "Não tens cartas na mão." and "Ainda podes" in str(pt["web_out_may_claim"])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
