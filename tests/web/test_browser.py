@@ -775,7 +775,7 @@ def test_the_replay_viewer_names_players_shows_piles_and_explains_itself(
     audit(bare, "the replay's loader")
 
 
-def test_a_replay_link_to_no_table_or_no_deal_is_said_in_the_pages_language(
+def test_a_replay_of_no_table_no_deal_or_no_record_is_said_in_the_pages_language(
         server: Server, open_page: Opener) -> None:
     """Seen before: in German, the replay of a closed table's deal said only "there is no
     such table", in English, and a deal not over "deal 99 is not over, or ..."."""
@@ -785,6 +785,17 @@ def test_a_replay_link_to_no_table_or_no_deal_is_said_in_the_pages_language(
     table = new_table(server, 1)["table"]["id"]
     page = open_page(f"{server.base}/replay#table={table}&deal=99", locale="de-DE")
     expect(page.locator("#load-error")).to_have_text(de.t("web_refused_no_deal"))
+    # Pasted text that is no record: the page's own sentence (it framed "malformed JSON: ...")
+    bare = open_page(server.base + "/replay", locale="de-DE")
+    bare.locator("#paste summary").click()
+    bare.locator("#record").fill("{")
+    bare.locator("#load").click()
+    expect(bare.locator("#load-error")).to_have_text(de.t("web_replay_unreadable"))
+    lie_downs = [{"seat": 0, "type": "lie_down"}] * 3
+    record = json.dumps({"format": "lald-record/1", "seed": 3, "actions": lie_downs})
+    bare.locator("#record").fill(record)
+    bare.locator("#load").click()
+    expect(bare.locator("#load-error")).to_contain_text(de.t("web_replay_bad_move", move=9)[:30])
 
 
 def test_the_replay_loader_waits_for_its_sentences(server: Server, browser: Browser) -> None:

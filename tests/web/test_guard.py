@@ -254,3 +254,16 @@ def test_a_flood_of_messages_closes_that_socket_only(tmp_path: Path) -> None:
                 time.sleep(0.25)
                 calm.send_json({"type": "ping"})
                 assert recv(calm) == {"type": "pong"}
+
+
+def test_a_record_the_replay_cannot_read_carries_a_code_for_the_page(client: TestClient) -> None:
+    """The reason stays English, for programs; the page words the code in its language
+    (seen before: a German page framed the reader's English, "malformed JSON: ...")."""
+    for text in ("{", "not a record at all", '{"format": "lald-record/1"}', "[" * 5000 + "]" * 5000):
+        r = client.post("/api/replay", content=text, headers=JSON)
+        assert r.status_code == 400 and r.json()["code"] == "record", (text[:20], r.json())
+    record = {"format": "lald-record/1", "seed": 3, "actions": [{"seat": 0, "type": "lie_down"}] * 3}
+    r = client.post("/api/replay", json=record)
+    body = r.json()
+    assert r.status_code == 400 and body["code"] == "record_move" and body["move"] >= 1, body
+    assert body["error"].startswith(f"action {body['move'] - 1}:")

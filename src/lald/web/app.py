@@ -376,20 +376,24 @@ async def api_replay(request: Request) -> Response:
     lang = request.query_params.get("lang", "en")
     # The players' names, one ``name`` parameter per seat (the page knows them for a table's deal).
     names = [n.strip()[:MAX_NAME] or None for n in request.query_params.getlist("name")] or None
+    # (codes for the page: ``record``, or ``record_move`` with the move's number; the
+    # reason itself stays English, for programs)
     try:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
-        return refuse(400, "the record is not UTF-8 text")
+        return refuse(400, "the record is not UTF-8 text", "record")
     if text.lstrip().startswith(("{", "[")) and _depth(text) > 16:
-        return refuse(400, "the record is nested too deeply")
+        return refuse(400, "the record is nested too deeply", "record")
     try:
         record = Record.parse(text)
         return JSONResponse(replay_frames(record, lang, names))
     except RecordError as e:
-        return refuse(400, _short(str(e), 200))
+        if e.index is not None:
+            return refuse(400, _short(str(e), 200), "record_move", {"move": e.index + 1})
+        return refuse(400, _short(str(e), 200), "record")
     except Exception:  # the record reader failed on input it should refuse: say so plainly
         log.warning("the record reader failed on a record", exc_info=True)
-        return refuse(400, "the record cannot be read")
+        return refuse(400, "the record cannot be read", "record")
 
 
 async def api_i18n(request: Request) -> Response:

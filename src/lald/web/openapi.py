@@ -207,8 +207,9 @@ def spec() -> dict[str, Any]:
                          "for the refusals a person can meet through the pages, which word them in "
                          "their own language: other_site, too_many_tables, name (with the seat and "
                          "the most characters a name may have), table_closed, host_link, "
-                         "server_error, no_table, no_deal"},
-                "seat": {"type": "integer"}, "most": {"type": "integer"}}},
+                         "server_error, no_table, no_deal, record and record_move (a record the "
+                         "replay cannot read; with the number of the move, as move)"},
+                "seat": {"type": "integer"}, "most": {"type": "integer"}, "move": {"type": "integer"}}},
             "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
             "Table": summary,
             "HostAnswer": host_answer,

@@ -33,7 +33,12 @@ async function load() {
     fail(t("web_server_unreachable"));
     return;
   }
-  if (!response.ok) { fail(t("web_replay_bad", { reason: body.error })); return; }
+  if (!response.ok) {
+    // The reader's reason is in English: other languages get the page's own sentence.
+    if (lang === "en" || !body.code) fail(t("web_replay_bad", { reason: body.error }));
+    else fail(body.code === "record_move" ? t("web_replay_bad_move", body) : t("web_replay_unreadable"));
+    return;
+  }
   fail("");
   data = body;
   at = Math.min(at, data.steps.length - 1);
