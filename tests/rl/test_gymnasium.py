@@ -110,3 +110,17 @@ def test_bad_settings_are_refused_in_words() -> None:
         SeatEnv(opponents="chess")
     with pytest.raises(ValueError, match="render_mode"):
         SeatEnv(render_mode="rgb_array")
+
+
+def test_a_legal_id_as_a_0d_array_is_played_and_no_action_id_is_refused_in_words() -> None:
+    """Seen before: ``np.array(1)``, legal by the mask (what stable-baselines3's predict
+    gives), ended the episode with the illegal-action penalty; a float, a string or None
+    were scored as illegal moves instead of refused."""
+    env = SeatEnv(opponents="random")
+    _obs, info = env.reset(seed=1)
+    for bad in (1.5, "3", None, [1], True):
+        with pytest.raises(ValueError, match="not an action ID"):
+            env.step(bad)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _obs, reward, terminated, _truncated, info = env.step(np.array(legal))
+    assert not info.get("illegal_action") and reward != -10.0

@@ -12,7 +12,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-from lald.core import PortableRandom, Rules, State
+from lald.core import PortableRandom, Rules, State, cards_of
 from lald.core.rules import PRESET_NAMES, VARIANT_NAMES
 from lald.rl.deal import Deal
 from lald.rl.encoding import OBS_SIZE, PASS, observe
@@ -238,3 +238,58 @@ def test_ismcts_goes_on_when_no_world_replays(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(bot_module, "from_view", no_root)
     assert play_deal(State.deal(rules, 3), [bot, *others]).over
     assert bot.fallbacks > 0
+
+
+def test_a_refused_action_changes_nothing_and_chance_takes_only_cards_still_to_deal() -> None:
+    """Seen before: a pass refused at a seat's turn was still noted in its information
+    state; a pass after the end was a bare AssertionError; a card dealt twice, or card 60,
+    was taken and failed only later."""
+    game = pyspiel.load_game("python_lald")
+    state = game.new_initial_state()
+    state.apply_action(7)
+    for bad in (7, 60):
+        with pytest.raises(ValueError, match="not one still to deal"):
+            state.apply_action(bad)
+    assert state.deck == [7]
+    state = _dealt(game, 3)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        p = state.current_player()
+        if PASS not in state.legal_actions():
+            before = (state.information_state_string(p), list(state.information_state_tensor(p)))
+            with pytest.raises(ValueError, match="not legal|may pass"):
+                state.apply_action(PASS)
+            assert (state.information_state_string(p), list(state.information_state_tensor(p))) == before
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(ValueError, match="over"):
+        state.apply_action(PASS)
+
+
+def test_the_public_observer_holds_nothing_private() -> None:
+    """Seen before (last-capture: hand sets face down): with private_info=NONE the tensor
+    held the seat's own face-down set and the history named its cards, and the string
+    told the polled seat it answers a claim window (so that it holds a claim)."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_lald", {"preset": "last-capture"})
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        state = _dealt(game, seed)
+        while not state.is_terminal():
+            assert state.deal is not None
+            for p in range(5):
+                public.set_from(state, p)
+                text = public.string_from(state, p)
+                assert "claim window" not in text
+                own = state.deal.state.face_down[p]
+                if own:
+                    won = public.dict["observation"][104:156]  # the seat's own won plane
+                    assert not any(won[c] for c in range(52) if own >> c & 1), (seed, p)
+                    history = text.split("history:")[1]
+                    assert not any(str(card) in history for card in cards_of(own)), (seed, p, history)
+                    checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0

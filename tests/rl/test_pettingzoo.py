@@ -133,3 +133,40 @@ def test_the_polled_seat_is_offered_pass_and_a_claim() -> None:
             assert mask[PASS] == 1 and mask.sum() >= 2 and mask.shape == (NUM_ACTIONS,)
             seen += 1
     assert seen > 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_render_is_the_same_for_deals_that_differ_only_in_hidden_hands(seed: int) -> None:
+    """Seen before: render's last line listed the deciding seat's choices ("seat 3 answers
+    the claim window: claim 7, pass"), which told what that seat held."""
+    from lald.core import Rules, State
+    from lald.rl.deal import Deal
+    from lald.rl.text import render_text
+
+    rules = Rules.make()
+    a = State.deal(rules, seed=seed)
+    hands = [list(a.hand(s)) for s in range(5)]
+    b = State.from_layout(rules, hands[1:] + hands[:1], list(a.table), a.dealer)  # every hand moved on
+    assert render_text(Deal(a)) == render_text(Deal(b))
+
+
+def test_a_step_before_reset_after_the_end_or_of_no_action_id_is_refused_in_words() -> None:
+    """Seen before: an AttributeError before reset, a KeyError after the end, and a 0-d
+    array holding a legal ID (what a policy's argmax gives) refused as no action ID."""
+    e = raw_env()
+    with pytest.raises(RuntimeError, match="reset"):
+        e.step(0)
+    e.reset(seed=2)
+    legal = int(np.flatnonzero(e.infos[e.agent_selection]["action_mask"])[0])
+    e.step(np.array(legal))  # a 0-d integer array is an action ID
+    for bad in (1.5, "3", None, [1], True):
+        with pytest.raises(ValueError, match="not an action ID"):
+            e.step(bad)
+    while e.agents:
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            e.step(None)
+        else:
+            e.step(int(np.flatnonzero(e.infos[agent]["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="over"):
+        e.step(0)

@@ -95,6 +95,17 @@ def legal_ids(actions: list[Any], table_mask: int) -> dict[int, Action]:
     return out
 
 
+def as_action_id(action: Any) -> int | None:
+    """An action ID as the adapters take it: a whole number (Python's, numpy's, or a
+    0-d integer array, as a policy's ``argmax`` gives); None for anything else (a bool,
+    a float, a string, a list)."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        return None
+    return int(action)
+
+
 def mask_of(ids: Any) -> Mask:
     """The int8 mask with a 1 at each of ``ids``."""
     mask = np.zeros(NUM_ACTIONS, np.int8)
@@ -229,6 +240,18 @@ def observe_view(view: PlayerView, deciding: Deciding = "none") -> Observation:
 _CARD_BITS = _WON + MAX_PLAYERS * NUM_CARDS  # the card planes come first
 _CARD_BYTES = (_CARD_BITS + 7) // 8
 _RULES_LIST: dict[Rules, list[float]] = {}
+
+
+def without_private(obs: Observation, state: State, seat: int) -> Observation:
+    """``obs``, ``seat``'s observation of ``state``, less what only ``seat`` knows: its
+    hand, and the face-down sets in its own won pile (the others see only how many)."""
+    obs[_HAND:_HAND + NUM_CARDS] = 0
+    hidden = state.face_down[seat]
+    while hidden:
+        low = hidden & -hidden
+        obs[_WON + low.bit_length() - 1] = 0
+        hidden ^= low
+    return obs
 
 
 def observe(state: State, seat: int, deciding: Deciding = "none") -> Observation:

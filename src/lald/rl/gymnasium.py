@@ -42,7 +42,7 @@ from ..bots import Bot
 from ..core import Session, State
 from ..sim.spec import parse_spec
 from .deal import Deal
-from .encoding import NUM_ACTIONS, Observation, observation_bounds, observe
+from .encoding import NUM_ACTIONS, Observation, as_action_id, observation_bounds, observe
 from .pettingzoo import deal_rewards, make_rules
 from .text import render_text
 
@@ -121,13 +121,16 @@ class SeatEnv(gym.Env[Observation, int]):
             raise RuntimeError("call reset() before step()")
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
-        if (isinstance(action, bool) or not isinstance(action, (int, np.integer))
-                or int(action) not in deal.legal):
+        chosen = as_action_id(action)
+        if chosen is None:  # not an action ID at all: the caller's mistake, not a move
+            raise ValueError(f"action {action!r} is not an action ID: "
+                             f"give a whole number from 0 to {NUM_ACTIONS - 1}")
+        if chosen not in deal.legal:
             self._ended = True
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
-        deal.step(int(action))
+        deal.step(chosen)
         reward, over = self._play_bots()
         if self.render_mode == "human":
             self.render()

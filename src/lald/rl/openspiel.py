@@ -31,7 +31,18 @@ from typing import Any, Literal
 import numpy as np
 import pyspiel
 
-from ..core import Capture, Claimed, LaidDown, Operation, Rules, State, Trail, cards_of, format_cards
+from ..core import (
+    Capture,
+    Claimed,
+    IllegalActionError,
+    LaidDown,
+    Operation,
+    Rules,
+    State,
+    Trail,
+    cards_of,
+    format_cards,
+)
 from ..core.cards import NUM_CARDS, NUM_RANKS
 from .deal import Deal
 from .encoding import (
@@ -42,6 +53,7 @@ from .encoding import (
     OBS_SIZE,
     PASS,
     observe,
+    without_private,
 )
 from .pettingzoo import deal_rewards
 from .text import op_text
@@ -165,15 +177,19 @@ class LaldState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.deal is None:
-            self.deck.append(int(action))
+            card = int(action)
+            if not 0 <= card < NUM_CARDS or card in self.deck:  # (it was taken, and failed later)
+                raise IllegalActionError(f"card {card} is not one still to deal: give a card ID from 0 to "
+                                         f"{NUM_CARDS - 1} not dealt yet")
+            self.deck.append(card)
             if len(self.deck) == NUM_CARDS:
                 self.deal = Deal(self._deal_deck())
             return
-        if action == PASS:
-            seat = self.deal.seat
+        seat, at = self.deal.seat, len(self.deal.state.actions)
+        self.deal.step(int(action))  # an ID not legal now raises and changes nothing
+        if action == PASS:  # (noted only once made: a refused pass was noted all the same)
             assert seat is not None
-            self.passes[seat].append(len(self.deal.state.actions))
-        self.deal.step(int(action))
+            self.passes[seat].append(at)
 
     def _deal_deck(self) -> State:
         n, size = self.rules.players, self.rules.hand_size
@@ -319,9 +335,9 @@ class LaldObserver:
             self._dealing(state, player)
             return
         deal = state.deal
-        obs = observe(deal.state, player, deal.deciding if deal.seat == player else "none")
+        obs = observe(deal.state, player, self._deciding(state, player))
         if not self.private:
-            obs[:NUM_CARDS] = 0
+            without_private(obs, deal.state, player)
         if not self.public:
             obs[NUM_CARDS:] = 0
         d["observation"][:] = obs
@@ -335,7 +351,7 @@ class LaldObserver:
                 d["passes"][k] = 1
         if self.public:
             i = 0
-            for op in deal.state.view(player).history:
+            for op in deal.state.view(player if self.private else None).history:
                 item = _history_ids(op)
                 if item is None:
                     continue
@@ -344,6 +360,15 @@ class LaldObserver:
                 row[(seat - player) % n] = 1
                 row[MAX_PLAYERS + action if action >= 0 else HISTORY_ITEM - 1] = 1
                 i += 1
+
+    def _deciding(self, state: LaldState, player: int) -> Literal["turn", "claim", "none"]:
+        """What ``player`` decides now, as far as this observer may say: that a claim window
+        polls it tells that it holds a claim, which is private."""
+        deal = state.deal
+        assert deal is not None
+        if deal.seat != player or (deal.deciding == "claim" and not self.private):
+            return "none"
+        return deal.deciding
 
     def _dealing(self, state: LaldState, player: int) -> None:
         obs = self.dict["observation"]
@@ -372,6 +397,7 @@ class LaldObserver:
             return "; ".join(parts)
         deal = state.deal
         view = deal.state.view(player)
+        public = deal.state.view(None)  # (the history without the seat's own face-down sets)
         parts = [f"seat {player}"]
         if self.private:
             parts.append("hand " + format_cards(view.hand))
@@ -387,7 +413,7 @@ class LaldObserver:
             passes = set(state.passes[player]) if self.private else set()
             events = []
             k = 0
-            for op in view.history:
+            for op in (view if self.private else public).history:
                 if _history_ids(op) is None:
                     continue
                 if k in passes:
@@ -398,8 +424,9 @@ class LaldObserver:
             if k in passes:
                 events.append("you pass")
             parts.append("history: " + " | ".join(events))
-        if deal.seat == player:
-            parts.append("you answer the claim window" if deal.deciding == "claim" else "your turn")
+        deciding = self._deciding(state, player)
+        if deciding != "none":
+            parts.append("you answer the claim window" if deciding == "claim" else "your turn")
         return "; ".join(parts)
 
 

@@ -38,7 +38,7 @@ from pettingzoo import AECEnv
 
 from ..core import Rules, Scoring, Session, State
 from .deal import Deal
-from .encoding import NUM_ACTIONS, Mask, Observation, observation_bounds, observe
+from .encoding import NUM_ACTIONS, Mask, Observation, as_action_id, observation_bounds, observe
 from .text import render_text
 
 
@@ -134,21 +134,23 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action ID."""
+        deal = self.deal
+        if deal is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        deal = self.deal
-        if deal is None:
-            raise RuntimeError("call reset() before step()")
-        if (isinstance(action, bool) or not isinstance(action, (int, np.integer))
-                or not 0 <= action < NUM_ACTIONS):
+        chosen = as_action_id(action)
+        if chosen is None or not 0 <= chosen < NUM_ACTIONS:
             raise ValueError(f"action {action!r} is not an action ID: "
                              f"give a whole number from 0 to {NUM_ACTIONS - 1}")
-        if self.illegal_reward is not None and int(action) not in deal.legal:
+        if self.illegal_reward is not None and chosen not in deal.legal:
             self._end_illegal(agent)
             return
-        deal.step(int(action))
+        deal.step(chosen)
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
         for a in self.agents:

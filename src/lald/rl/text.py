@@ -20,7 +20,6 @@ from ..core import (
     format_cards,
 )
 from .deal import Deal
-from .encoding import ACTION_NAMES
 
 
 def op_text(op: Operation) -> str:
@@ -57,8 +56,8 @@ def render_text(deal: Deal, session: Session | None = None) -> str:
     if deal.seat is None:
         assert view.result is not None
         lines.append(f"  over: chips {' '.join(f'{c:+d}' for c in view.result.chips)}")
-    else:
-        choices = ", ".join(ACTION_NAMES[i] for i in sorted(deal.legal))
-        what = "answers the claim window" if deal.deciding == "claim" else "takes its turn"
-        lines.append(f"  seat {deal.seat} {what}: {choices}")
+    elif view.to_move is not None:
+        # Only the seat to move: which seat a claim window polls, and its choices, would
+        # tell what it holds (seen before: "seat 3 answers the claim window: claim 7, pass").
+        lines.append(f"  to move: seat {view.to_move}")
     return "\n".join(lines)
