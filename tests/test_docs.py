@@ -76,6 +76,14 @@ def test_record_doc_json_example_replays_and_the_text_example_is_the_same_deal()
     assert by_seed.replay().dealt_hands == state.dealt_hands
 
 
+def test_the_readmes_text_notation_example_replays() -> None:
+    """Seen before: its notes had no #, so its first action did not parse, and its claim
+    was not possible in the deal of seed 42."""
+    text = next(b for b in _blocks(README) if b.startswith('[Format "lald-text/1"]'))
+    record, state = load(text)
+    assert record.seed == 42 and len(state.actions) == len(record.actions) >= 4
+
+
 def test_record_doc_replay_summary_has_the_engine_keys() -> None:
     shown = json.loads(next(b for b in _blocks(RECORD, "json") if '"over"' in b))
     record, state = load(next(b for b in _blocks(RECORD, "json") if '"format"' in b))

@@ -33,6 +33,9 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["survivor", "--bots", "expert:time_limit=1"], "time limit"),
     (["survivor", "--bots", "a,b,c"], "write one level"),
     (["survivor", "--deals", "0"], "--deals 0"),
+    # (seen before: 14 GB taken before the first deal)
+    (["survivor", "--deals", "1000000000"], "from 1 to 1,000,000"),
+    (["survivor", "--skill-deals", "1000000000"], "--skill-deals 1000000000"),
     (["survivor", "--jobs", "0"], "--jobs 0"),
     (["survivor", "last-capture", "--base", "survivor/3"], "not among those played"),
     (["survivor", "--address", "127.0.0.1:1"], "add --backend ray"),

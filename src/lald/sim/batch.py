@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 BACKENDS = ("process", "ray")
+#: The most deals one command plays (its results resume, so a longer study runs again).
+MAX_DEALS = 1_000_000
 
 #: What to tell someone whose Python has no Ray.
 RAY_MISSING = "the ray backend needs Ray, which is not installed: pip install 'lald[ray]'"

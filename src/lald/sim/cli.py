@@ -43,7 +43,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from ..args import fail, rules_from_args
     from ..bots.external import DEFAULT_TIMEOUT
     from . import report as rep
-    from .batch import BackendError, CheckpointError, workers_from_args
+    from .batch import MAX_DEALS, BackendError, CheckpointError, workers_from_args
     from .spec import parse_specs
     from .tournament import Checkpoint, Tournament
 
@@ -54,8 +54,8 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         bots = parse_specs(args.bot, args.bots)
     except ValueError as e:
         fail(str(e))
-    if args.deals < 1:
-        fail(f"--deals {args.deals}: play at least one deal")
+    if not 1 <= args.deals <= MAX_DEALS:
+        fail(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
     if not timeout > 0:
         fail(f"--timeout {args.timeout}: give a positive number of seconds")

@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
 def cmd_readings(args: argparse.Namespace) -> None:
     """Run the readings the flags name, print the overview and write the files."""
     from ..args import fail
-    from .batch import BackendError, CheckpointError, with_progress, workers_from_args
+    from .batch import MAX_DEALS, BackendError, CheckpointError, with_progress, workers_from_args
     from .measure import Plan, tables_of
     from .reading import STANDARD, parse_reading, parse_readings
     from .readings import FIRST, Checkpoint, deals_in, per_table, run
@@ -72,10 +72,10 @@ def cmd_readings(args: argparse.Namespace) -> None:
         tables = tables_of(args.bots or ["heuristic"])
     except ValueError as e:
         fail(str(e))
-    if args.deals < 1:
-        fail(f"--deals {args.deals}: play at least one deal")
-    if args.skill_deals is not None and args.skill_deals < 1:
-        fail(f"--skill-deals {args.skill_deals}: play at least one deal")
+    if not 1 <= args.deals <= MAX_DEALS:  # (10**9 filled 14 GB before its first deal)
+        fail(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
+    if args.skill_deals is not None and not 1 <= args.skill_deals <= MAX_DEALS:
+        fail(f"--skill-deals {args.skill_deals}: give a number of deals from 1 to {MAX_DEALS:,}")
     base: str | None = FIRST
     if args.base == "all":
         base = None

@@ -349,12 +349,26 @@ def _difference_blocks(table: dict[str, Any]) -> list[Block]:
     out.append(("p", f"{len(real)} of {len(diffs)} differences are real after Holm's correction for "
                      f"{len(diffs)} comparisons. Paired: the same deals in both readings; unpaired (Welch): "
                      "readings with different numbers of players, which share no cards."))
-    rows = [[d["a"], d["b"], d["measure"], cell(d, signed=True), f"{d['p_holm']:.2g}",
+    rows = [[d["a"], d["b"], d["measure"], cell(d, signed=True), p_text(d["p_holm"]),
              "paired" if d["paired"] else "Welch"] for d in real]
     if rows:
         heads = ["reading", "against", "measure", "difference per deal", "Holm p", "kind"]
         out.append(("table", heads, rows))
     return out
+
+
+#: Below it a p-value is shown as a bound: the paired t's tail is computed as one minus the
+#: probability within, exact to about 1e-16, so a printed "4.7e-15" was the arithmetic's floor.
+P_FLOOR = 1e-12
+
+
+def p_text(p: float) -> str:
+    """A p-value for people: two figures, or ``< 1e-12`` below what is computed exactly.
+
+    >>> p_text(0.0312), p_text(4.7e-15), p_text(0.0)
+    ('0.031', '< 1e-12', '< 1e-12')
+    """
+    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.2g}"
 
 
 def _definitions() -> list[Block]:
@@ -366,7 +380,8 @@ def _definitions() -> list[Block]:
                   "turns. Only the deals every session has are counted (tie-break deals are extra). "
                   "Intervals: Student's t for means, Wilson's for shares, the delta method for ratios; "
                   "differences: paired t on the same deals, Welch's otherwise; p-values corrected by "
-                  "Holm's method within each table."),
+                  "Holm's method within each table, and shown as < 1e-12 below that (they are not "
+                  "computed exactly beyond)."),
             ("list", items)]
 
 
