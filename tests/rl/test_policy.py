@@ -97,6 +97,25 @@ def test_a_policy_plays_in_lald_tournament(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert any(str(agent) in json.dumps(row) for row in results["bots"])
+    mine = next(row for row in results["bots"] if str(agent) in json.dumps(row))
+    assert not mine["fallbacks"]  # a legal policy falls back nowhere
+
+
+def test_a_policy_that_is_never_legal_is_said_in_the_tournament(tmp_path: Path) -> None:
+    """Seen before: a policy answering 200 every time played on as a random bot, its
+    fallbacks column 0 and nothing said."""
+    agent = tmp_path / "bad.py"
+    agent.write_text("def policy(observation, mask):\n    return 200\n", encoding="utf-8")
+    out = tmp_path / "t"
+    done = subprocess.run(
+        [sys.executable, "-m", "lald", "tournament", "--players", "3", "--bot", f"policy:file={agent}",
+         "--bots", "random", "--deals", "2", "--jobs", "1", "--out", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    mine = next(row for row in results["bots"] if str(agent) in json.dumps(row))
+    assert mine["fallbacks"].get("illegal", 0) == 2 * 3  # every seat-deal it played
+    assert "fell back to random" in done.stdout
 
 
 def test_named_policies_are_levels_of_the_menus_and_the_web_table(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ Definitions (docs/bot-protocol.md repeats them for the command's users):
   JSON also holds the ``claim`` calls. p50 and p99 are nearest-rank percentiles, to
   about 2% (logarithmic bins).
 - *fallbacks*: deals in which an outside program's seat failed (time-out, crash,
-  illegal answer) and played on as ``random``.
+  illegal answer) and played on as ``random``, or a learned policy chose action IDs that
+  were not legal and had them replaced by random ones (kind ``illegal``).
 """
 
 from __future__ import annotations

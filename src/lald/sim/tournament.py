@@ -137,6 +137,12 @@ def play_group(t: Tournament, group: int) -> GroupResult:
                 bot.finish(state.view(s))
                 if bot.fallback is not None:
                     fallback[s] = f"{bot.fallback.kind.value}: {bot.fallback.message}"
+            # a bot that replaces its own illegal choices by random ones (a learned policy,
+            # lald.rl.policy) says how often: seen before, an always-illegal policy played
+            # on as a random bot, unsaid
+            illegal = getattr(bot, "illegal_choices", 0)
+            if illegal and fallback[s] is None:
+                fallback[s] = f"illegal: {illegal} of its choices were not legal and were played at random"
         rotations.append({"chips": list(state.result.chips), "won": list(state.result.won),
                           "fallback": fallback})
     return {"group": group, "rotations": rotations,
