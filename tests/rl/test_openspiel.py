@@ -293,3 +293,22 @@ def test_the_public_observer_holds_nothing_private() -> None:
                     checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 0
+
+
+def test_a_world_resampled_for_a_player_not_to_move_keeps_its_information_state() -> None:
+    """Seen before: for a seat not to move, the world often polled it first in the claim
+    window ("you answer the claim window"), a state it could tell from the true one."""
+    game = pyspiel.load_game("python_lald")
+    checked = 0
+    for seed in range(15):
+        state = _dealt(game, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            mover = state.current_player()
+            for p in range(5):
+                if p != mover:
+                    world = state.resample(p, random.Random(rng.random()))
+                    assert world.information_state_string(p) == state.information_state_string(p)
+                    checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 1000

@@ -241,7 +241,16 @@ class LaldState(pyspiel.State):  # type: ignore[misc]
             stop = "turn" if deal.deciding == "turn" else "claim"
         elif self.passes[player] and self.passes[player][-1] == len(deal.state.actions):
             stop = "after_pass"
-        return from_view(self.get_game(), deal.state.view(player), rng, stop)
+        view = deal.state.view(player)
+        world = from_view(self.get_game(), view, rng, stop)
+        # Not to move and not yet polled here, the player is not the one a window polls
+        # now: a world whose window polls it first is not this one (seen before: a world
+        # that said "you answer the claim window" where the player had nothing to answer).
+        for _ in range(RESAMPLE_TRIES):
+            if stop != "start" or deal.seat == player or world.current_player() != player:
+                return world
+            world = from_view(self.get_game(), view, rng, stop)
+        raise RuntimeError(f"no world of seat {player}'s information found in {RESAMPLE_TRIES} draws")
 
     def _resample_dealing(self, player: int, rng: random.Random) -> LaldState:
         n, size = self.rules.players, self.rules.hand_size
@@ -257,6 +266,10 @@ class LaldState(pyspiel.State):  # type: ignore[misc]
 
 
 Stop = Literal["start", "claim", "turn", "after_pass"]
+
+
+#: Draws :meth:`LaldState.resample` makes at most for a world of the player's information.
+RESAMPLE_TRIES = 1000
 
 
 def from_view(game: LaldGame, view: Any, rng: random.Random, stop: Stop = "start") -> LaldState:
