@@ -124,3 +124,22 @@ def test_a_legal_id_as_a_0d_array_is_played_and_no_action_id_is_refused_in_words
     legal = int(np.flatnonzero(info["action_mask"])[0])
     _obs, reward, terminated, _truncated, info = env.step(np.array(legal))
     assert not info.get("illegal_action") and reward != -10.0
+
+
+def test_a_bad_reset_option_is_refused_in_one_line() -> None:
+    """Seen before: {"deal": 3.7} was taken as 3, a negative seed and an absent seat
+    accepted, and a session's dealer silently ignored."""
+    from lald.rl.pettingzoo import raw_env
+
+    env = SeatEnv(opponents="random")
+    aec = raw_env()
+    for bad, words in (({"deal": 3.7}, "deal=3.7"), ({"deal": -1}, "deal=-1"), ({"dealer": 5}, "dealer=5"),
+                       ({"dealer": True}, "dealer=True"), ({"deal": "7"}, "deal='7'")):
+        with pytest.raises(ValueError, match=words):
+            env.reset(seed=1, options=bad)
+        with pytest.raises(ValueError, match=words):
+            aec.reset(seed=1, options=bad)
+    with pytest.raises(ValueError, match="cut chooses"):
+        SeatEnv(opponents="random", session=True).reset(seed=1, options={"dealer": 2})
+    _obs, _info = env.reset(seed=1, options={"deal": 7, "dealer": 2})
+    assert env.deal is not None and env.deal.state.dealer == 2

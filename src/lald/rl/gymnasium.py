@@ -43,7 +43,7 @@ from ..core import Session, State
 from ..sim.spec import parse_spec
 from .deal import Deal
 from .encoding import NUM_ACTIONS, Observation, as_action_id, observation_bounds, observe
-from .pettingzoo import deal_rewards, make_rules
+from .pettingzoo import deal_options, deal_rewards, make_rules
 from .text import render_text
 
 ENV_ID = "lald/Seat-v0"
@@ -89,7 +89,7 @@ class SeatEnv(gym.Env[Observation, int]):
         """A new deal (or session), played up to the learner's first decision.
         ``options`` may name the deal: ``{"deal": SEED, "dealer": SEAT}``."""
         super().reset(seed=seed)
-        options = options or {}
+        deal_seed, dealer = deal_options(options, self.rules.players, self.session_mode)
         rng, n = self.np_random, self.rules.players
         self.seat = int(rng.integers(n)) if self.fixed_seat is None else self.fixed_seat
         others = iter(self.opponents)
@@ -97,13 +97,16 @@ class SeatEnv(gym.Env[Observation, int]):
         self.bot_seeds = [None if s == self.seat else int(rng.integers(1 << 62)) for s in range(n)]
         self.bots = [None if seed is None else next(others).make(s, self.rules, random.Random(seed))
                      for s, seed in enumerate(self.bot_seeds)]
-        deal_seed = int(options.get("deal", rng.integers(1 << 62)))
+        if deal_seed is None:
+            deal_seed = int(rng.integers(1 << 62))
         if self.session_mode:
             self.session = Session(self.rules, deal_seed)
             state = self.session.start_deal()
         else:
             self.session = None
-            state = State.deal(self.rules, deal_seed, dealer=int(options.get("dealer", rng.integers(n))))
+            if dealer is None:
+                dealer = int(rng.integers(n))
+            state = State.deal(self.rules, deal_seed, dealer=dealer)
         self.deal = Deal(state)
         reward, over = self._play_bots()
         while over:  # the deal ended before the learner had a choice: deal again

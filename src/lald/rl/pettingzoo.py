@@ -42,6 +42,29 @@ from .encoding import NUM_ACTIONS, Mask, Observation, as_action_id, observation_
 from .text import render_text
 
 
+def deal_options(options: dict[str, Any] | None, players: int,
+                 session: bool) -> tuple[int | None, int | None]:
+    """``reset``'s options, checked: the deal's seed (``deal``, a whole number from 0 to
+    2**64 - 1) and its dealer (``dealer``, a seat; not in session mode, where the cut
+    chooses); None where not given. A bad value is a ValueError in one line (seen before:
+    3.7 taken as 3, a session's dealer ignored). Other keys are left alone: PettingZoo's
+    own tests pass some."""
+    options = dict(options or {})
+    if session and "dealer" in options:
+        raise ValueError("in session mode the cut chooses the first dealer: give only deal")
+    got: list[int | None] = []
+    for key, high, what in (("deal", 1 << 64, "a seed from 0 to 2**64 - 1"),
+                            ("dealer", players, f"a seat from 0 to {players - 1}")):
+        value = options.get(key)
+        if value is None:
+            got.append(None)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < high:
+            raise ValueError(f"reset option {key}={value!r}: give {what}")
+        got.append(int(value))
+    return got[0], got[1]
+
+
 def make_rules(preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
                options: dict[str, Any] | None = None) -> Rules:
     """The rules of an environment (as ``Rules.make`` reads them)."""
@@ -97,18 +120,20 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         "dealer": SEAT}`` deals ``State.deal(rules, SEED, dealer=SEAT)``."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        options = options or {}
+        deal_seed, dealer = deal_options(options, self.rules.players, self.session_mode)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        if deal_seed is None:
+            deal_seed = int(self._rng.integers(1 << 62))
         if self.session_mode:
-            self.session = Session(self.rules, int(options.get("deal", self._rng.integers(1 << 62))))
+            self.session = Session(self.rules, deal_seed)
             state = self.session.start_deal()
         else:
-            deal_seed = int(options.get("deal", self._rng.integers(1 << 62)))
-            dealer = int(options.get("dealer", self._rng.integers(self.rules.players)))
+            if dealer is None:
+                dealer = int(self._rng.integers(self.rules.players))
             state = State.deal(self.rules, deal_seed, dealer=dealer)
         self.deal = Deal(state)
         self.infos = {a: {"action_mask": np.zeros(NUM_ACTIONS, np.int8)} for a in self.agents}
