@@ -128,6 +128,14 @@ def test_play_refuses_a_time_that_is_no_time_in_one_line(flag: str, value: str) 
     assert out.stderr.strip().splitlines() == [f"lald play: argument {flag}: {said} (see lald play --help)"]
 
 
+@pytest.mark.parametrize("command", ["deal", "tournament", "readings"])
+def test_a_seed_of_more_than_64_bits_is_refused_by_every_command(command: str) -> None:
+    """Seen before: readings and tournament took 99999999999999999999999, which names
+    no deal a record can hold."""
+    out = lald(command, "--seed", "99999999999999999999999")
+    assert out.returncode == 2 and "is not a seed" in out.stderr and out.stderr.count("\n") == 1
+
+
 def test_demo_runs_to_settlement() -> None:
     out = lald("demo", "--seed", "3")
     assert out.returncode == 0, out.stderr

@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 from .bots import LEVELS, MENU_LEVELS
@@ -36,6 +37,29 @@ def in_range(kind: Callable[[str], float], low: float, high: float, what: str) -
             raise argparse.ArgumentTypeError(f"{text} is not {what} from {low:g} to {high:g}")
         return value
     return parse
+
+
+def seed_arg(text: str) -> int:
+    """A seed on the command line: a whole number of at most 64 bits (the shuffle reads
+    it modulo 2**64, so larger ones name no new deal)."""
+    try:
+        value = int(text) if len(text) <= 24 else None
+    except ValueError:
+        value = None
+    if value is None or not -(1 << 63) <= value < 1 << 64:
+        raise argparse.ArgumentTypeError(
+            f"{text[:30]!r} is not a seed: give a whole number from {-(1 << 63)} to {(1 << 64) - 1}")
+    return value
+
+
+def out_dir(path: Path) -> Path:
+    """A results directory, made if need be; a one-line error where it cannot be (seen
+    before: "[Errno 2] No such file or directory: '/proc/nope'")."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--out {path}: cannot write the results there ({e.strerror or e})")
+    return path
 
 
 #: Where the rules and every option are written down, for help texts.

@@ -25,6 +25,7 @@ from .args import (
     load_record,
     rules_arguments,
     rules_from_args,
+    seed_arg,
 )
 from .core import LaidDown, State
 from .record import Record, replay_summary
@@ -36,19 +37,6 @@ EXTENSIONS: list[str] = [
 
 #: The documents every help text points to (in the source tree, beside the README).
 DOCS = f"The rules, every option and preset: {RULES_DOC}. Game records: {RECORD_DOC}."
-
-
-def seed_arg(text: str) -> int:
-    """A seed on the command line: a whole number of at most 64 bits (the shuffle reads
-    it modulo 2**64, so larger ones name no new deal)."""
-    try:
-        value = int(text) if len(text) <= 24 else None
-    except ValueError:
-        value = None
-    if value is None or not -(1 << 63) <= value < 1 << 64:
-        raise argparse.ArgumentTypeError(
-            f"{text[:30]!r} is not a seed: give a whole number from {-(1 << 63)} to {(1 << 64) - 1}")
-    return value
 
 
 def cmd_replay(args: argparse.Namespace) -> None:

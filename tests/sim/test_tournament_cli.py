@@ -40,6 +40,7 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["--bots", "random", "--deals", "0"], "--deals 0"),
     # (seen before: a MemoryError's traceback, the deals' list built before the first)
     (["--bots", "random", "--deals", "1000000000"], "from 1 to 1,000,000"),
+    (["--bots", "random", "--out", "/proc/nope/x"], "cannot write the results there"),
     (["--bots", "random", "--timeout", "0"], "--timeout"),
     (["--bots", "random", "--jobs", "0"], "--jobs 0"),
     (["--bots", "random", "--address", "127.0.0.1:1"], "add --backend ray"),

@@ -10,7 +10,7 @@ from typing import Any
 
 def register(sub: Any) -> None:
     """Add ``tournament`` to the ``lald`` command."""
-    from ..args import rules_arguments
+    from ..args import rules_arguments, seed_arg
     from .batch import backend_arguments
 
     p = sub.add_parser(
@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
                    help="one more bot (repeatable): a level, LEVEL:-habit:key=value, or "
                         "'cmd:PROGRAM ARGS' for an outside program (docs/bot-protocol.md)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deal groups (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="names the deals (default 1)")
+    p.add_argument("--seed", type=seed_arg, default=1, help="names the deals (default 1)")
     backend_arguments(p)
     p.add_argument("--out", default=None, metavar="DIR",
                    help="results and checkpoint directory (default tournaments/<hash of the setup>)")
@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> None:
     """Run the tournament the flags describe, print its table and write its files."""
-    from ..args import fail, rules_from_args
+    from ..args import fail, out_dir, rules_from_args
     from ..bots.external import DEFAULT_TIMEOUT
     from . import report as rep
     from .batch import MAX_DEALS, BackendError, CheckpointError, workers_from_args
@@ -61,7 +61,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         fail(f"--timeout {args.timeout}: give a positive number of seconds")
     backend, jobs, address = workers_from_args(args, fail)
     t = Tournament(rules, tuple(bots), args.seed, timeout)
-    out = Path(args.out) if args.out else Path("tournaments") / t.key()
+    out = out_dir(Path(args.out) if args.out else Path("tournaments") / t.key())
     try:
         checkpoint = Checkpoint(out, t, fresh=args.fresh)
     except (CheckpointError, OSError) as e:

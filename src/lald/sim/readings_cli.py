@@ -23,6 +23,7 @@ command resumes."""
 
 def register(sub: Any) -> None:
     """Add ``readings`` to the ``lald`` command."""
+    from ..args import seed_arg
     from .batch import backend_arguments
 
     p = sub.add_parser("readings", help="what each reading of the rules does to the game (paired deals)",
@@ -40,7 +41,7 @@ def register(sub: Any) -> None:
     p.add_argument("--skill-deals", type=int, default=None, metavar="N",
                    help="deals per reading at the tables with a stronger bot among weaker ones "
                         "(default: --deals; a search bot is slow)")
-    p.add_argument("--seed", type=int, default=1, help="names the deals (default 1)")
+    p.add_argument("--seed", type=seed_arg, default=1, help="names the deals (default 1)")
     p.add_argument("--sessions", action="store_true",
                    help="play whole sessions (cut for the dealer, the pot and balances carried, "
                         "tie-break deals): needed for the pot and session measurements")
@@ -58,7 +59,7 @@ def register(sub: Any) -> None:
 
 def cmd_readings(args: argparse.Namespace) -> None:
     """Run the readings the flags name, print the overview and write the files."""
-    from ..args import fail
+    from ..args import fail, out_dir
     from .batch import MAX_DEALS, BackendError, CheckpointError, with_progress, workers_from_args
     from .measure import Plan, tables_of
     from .reading import STANDARD, parse_reading, parse_readings
@@ -88,7 +89,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
             fail(f"--base {args.base}: that reading is not among those played")
     backend, jobs, address = workers_from_args(args, fail)
     plan = Plan(tuple(readings), tables, args.seed, args.sessions)
-    out = Path(args.out) if args.out else Path("readings") / plan.key()
+    out = out_dir(Path(args.out) if args.out else Path("readings") / plan.key())
     try:  # refuse another set-up now, before any work
         checkpoint = Checkpoint(out, plan, fresh=args.fresh)
         checkpoint.close()
