@@ -163,3 +163,12 @@ def test_the_random_policy_only_chooses_legal_ids() -> None:
     mask = np.zeros(80, np.int8)
     mask[[3, 79]] = 1
     assert {policy(np.zeros(OBS_SIZE, np.float32), mask) for _ in range(50)} == {3, 79}
+
+
+def test_an_unknown_bot_is_told_every_level_that_plays_plug_ins_included() -> None:
+    """Seen before: the refusal listed the menus' levels only, not ismcts nor policy, which
+    play (the research extra installs them)."""
+    from lald.sim.spec import parse_spec
+
+    with pytest.raises(ValueError, match="ismcts.*policy:file=PATH.*or cmd:COMMAND"):
+        parse_spec("nonsense")

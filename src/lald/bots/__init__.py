@@ -81,6 +81,12 @@ class _Plugin:
 _PLUGINS: dict[str, _Plugin] = {}
 
 
+def level_names() -> list[str]:
+    """Every level a spec may name: the registered ones and the plug-in levels installed
+    (``ismcts``, ``policy`` with the research extra), sorted."""
+    return sorted({*LEVELS, *(e.name for e in entry_points(group=PLUGIN_GROUP))})
+
+
 def find_level(name: str) -> BotFactory | None:
     """The factory of a level: a registered one, or a plug-in level (None if neither)."""
     if name in LEVELS:

@@ -29,7 +29,7 @@ import inspect
 import random
 from collections.abc import Sequence
 
-from ..bots import LEVELS, Bot, find_level
+from ..bots import LEVELS, Bot, find_level, level_names
 from ..bots.external import DEFAULT_TIMEOUT, ExternalBot, check_command
 from ..core import Rules
 
@@ -69,7 +69,8 @@ class BotSpec:
 
 
 def _choices() -> str:
-    return ", ".join(sorted(LEVELS)) + " or cmd:COMMAND"
+    # (the plug-in levels too: seen before, ismcts and policy:file=PATH, which work, went unlisted)
+    return ", ".join(n + ":file=PATH" if n == "policy" else n for n in level_names()) + " or cmd:COMMAND"
 
 
 def _with_params(spec: BotSpec) -> dict[str, object]:
