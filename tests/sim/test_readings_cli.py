@@ -37,6 +37,7 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["survivor", "--deals", "1000000000"], "from 1 to 1,000,000"),
     (["survivor", "--skill-deals", "1000000000"], "--skill-deals 1000000000"),
     (["survivor", "--out", "/proc/nope/x"], "cannot write the results there"),  # (was "[Errno 2] ...")
+    (["survivor", "--skill-deals", "50"], "no table has a stronger bot"),  # (was ignored, unsaid)
     (["survivor", "--jobs", "0"], "--jobs 0"),
     (["survivor", "last-capture", "--base", "survivor/3"], "not among those played"),
     (["survivor", "--address", "127.0.0.1:1"], "add --backend ray"),

@@ -87,6 +87,10 @@ def cmd_readings(args: argparse.Namespace) -> None:
             fail(str(e))
         if base not in [r.text for r in readings]:
             fail(f"--base {args.base}: that reading is not among those played")
+    if args.skill_deals is not None and all(t.hero is None for t in tables):
+        # (seen before: ignored without a word)
+        fail(f"--skill-deals {args.skill_deals}: no table has a stronger bot among weaker ones "
+             "(give one with --bots, e.g. expert,heuristic)")
     backend, jobs, address = workers_from_args(args, fail)
     plan = Plan(tuple(readings), tables, args.seed, args.sessions)
     out = out_dir(Path(args.out) if args.out else Path("readings") / plan.key())
@@ -137,8 +141,17 @@ def cmd_readings(args: argparse.Namespace) -> None:
         except OSError as e:
             fail(f"cannot write the report in {out}: {e.strerror}")
     console.print("wrote " + ", ".join(str(p) for p in paths), highlight=False, soft_wrap=True)
-    console.print(f"played in {elapsed / 60:.1f} minutes; the workers used "
-                  f"{results.cpu_seconds / 60:.1f} processor-minutes", highlight=False)
+    console.print(f"played in {_duration(elapsed)}; the workers used "
+                  f"{_duration(results.cpu_seconds, 'processor-')}", highlight=False)
+
+
+def _duration(seconds: float, kind: str = "") -> str:
+    """``seconds`` for people: seconds under a minute (a short run "took 0.0 minutes").
+
+    >>> _duration(4.2), _duration(3000), _duration(42, "processor-")
+    ('4.2 seconds', '50.0 minutes', '42.0 processor-seconds')
+    """
+    return f"{seconds:.1f} {kind}seconds" if seconds < 60 else f"{seconds / 60:.1f} {kind}minutes"
 
 
 def _command(args: argparse.Namespace) -> str:
