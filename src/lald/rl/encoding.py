@@ -95,14 +95,15 @@ def legal_ids(actions: list[Any], table_mask: int) -> dict[int, Action]:
     return out
 
 
-def as_action_id(action: Any) -> int | None:
-    """An action ID as the adapters take it: a whole number (Python's, numpy's, or a
-    0-d integer array, as a policy's ``argmax`` gives); None for anything else (a bool,
-    a float, a string, a list)."""
+def as_action_id(action: Any) -> int:
+    """An action ID as the adapters take it: a whole number from 0 to ``NUM_ACTIONS - 1``
+    (Python's, numpy's, or a 0-d integer array, as a policy's ``argmax`` gives). Anything
+    else (a bool, a float, a string, a list, a number out of range) is a ValueError."""
     if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
-        return int(action)
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        return None
+        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {action!r} is not an action ID: "
+                         f"give a whole number from 0 to {NUM_ACTIONS - 1}")
     return int(action)
 
 

@@ -124,10 +124,7 @@ class SeatEnv(gym.Env[Observation, int]):
             raise RuntimeError("call reset() before step()")
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
-        chosen = as_action_id(action)
-        if chosen is None:  # not an action ID at all: the caller's mistake, not a move
-            raise ValueError(f"action {action!r} is not an action ID: "
-                             f"give a whole number from 0 to {NUM_ACTIONS - 1}")
+        chosen = as_action_id(action)  # (not an ID at all: the caller's mistake, not a move)
         if chosen not in deal.legal:
             self._ended = True
             info = self._info()

@@ -242,14 +242,13 @@ class LaldState(pyspiel.State):  # type: ignore[misc]
         elif self.passes[player] and self.passes[player][-1] == len(deal.state.actions):
             stop = "after_pass"
         view = deal.state.view(player)
-        world = from_view(self.get_game(), view, rng, stop)
         # Not to move and not yet polled here, the player is not the one a window polls
         # now: a world whose window polls it first is not this one (seen before: a world
         # that said "you answer the claim window" where the player had nothing to answer).
         for _ in range(RESAMPLE_TRIES):
-            if stop != "start" or deal.seat == player or world.current_player() != player:
-                return world
             world = from_view(self.get_game(), view, rng, stop)
+            if stop != "start" or world.current_player() != player:
+                return world
         raise RuntimeError(f"no world of seat {player}'s information found in {RESAMPLE_TRIES} draws")
 
     def _resample_dealing(self, player: int, rng: random.Random) -> LaldState:

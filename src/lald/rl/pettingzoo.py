@@ -169,9 +169,6 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         chosen = as_action_id(action)
-        if chosen is None or not 0 <= chosen < NUM_ACTIONS:
-            raise ValueError(f"action {action!r} is not an action ID: "
-                             f"give a whole number from 0 to {NUM_ACTIONS - 1}")
         if self.illegal_reward is not None and chosen not in deal.legal:
             self._end_illegal(agent)
             return

@@ -720,9 +720,17 @@ function renderLesson() {
 // New notes are read from their top: the lesson's panel is brought down below the header
 // if the page had scrolled past it (to the moves, on a phone).
 function showLesson() {
-  const header = document.querySelector("header.bar").getBoundingClientRect().bottom;
-  const by = $("lesson").getBoundingClientRect().top - header - 4;
-  if (by >= 0) return;
+  const by = belowHeader($("lesson"));
+  if (by < 0) scrollPage(by);
+}
+
+// How far an element's top is below the header stuck to the top (negative: under it).
+function belowHeader(el) {
+  return el.getBoundingClientRect().top - document.querySelector("header.bar").getBoundingClientRect().bottom - 4;
+}
+
+// The page scrolled by ``by`` pixels: smoothly, unless the person asked for less motion.
+function scrollPage(by) {
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
 }
@@ -900,12 +908,8 @@ function revealTable() {
   const wanted = oneColumn.matches ? cards.bottom - panel.top + 6  // the cards, out from under the panel
     : panel.bottom - innerHeight + 8;  // the panel's end, up from below the screen
   if (oneColumn.matches && panel.left >= cards.right) return;  // side by side
-  const header = document.querySelector("header.bar").getBoundingClientRect().bottom;
-  const room = document.querySelector(".table-panel").getBoundingClientRect().top - header - 4;
-  const by = Math.min(wanted, room);
-  if (by <= 0) return;
-  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+  const by = Math.min(wanted, belowHeader(document.querySelector(".table-panel")));
+  if (by > 0) scrollPage(by);
 }
 
 // -- start ------------------------------------------------------------------------------
