@@ -125,6 +125,8 @@ def test_german_words_keep_one_meaning() -> None:
     assert de["ledger_title"] != de["settlement_title"]
     assert de["web_ledger"] != de["web_settlement"]
     assert "Runde" in str(de["deal_of"]) and "Runde" in str(de["web_deal"])
+    # a record is an "Aufzeichnung" (seen before: also "Protokoll", on the replay's button)
+    assert "Protokoll" not in str(de) and "Aufzeichnung" in str(de["web_replay_load"])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
