@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual import events
+from textual._time import get_time
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -40,16 +41,27 @@ def run(app: TableApp, body: Callable[[Pilot[str]], Awaitable[None]],
     asyncio.run(main())
 
 
-def burst(app: TableApp, *keys: str) -> None:
+def burst(app: TableApp, *keys: str, at: float | None = None) -> None:
     """Keys in one input read, as a paste or a loaded machine delivers them: all of them
-    are queued before the app handles the first."""
+    are queued before the app handles the first. ``at`` stamps them as typed at that
+    moment (of Textual's clock), so a test of timing does not hang on the machine's load."""
     driver = app._driver
     assert driver is not None
     for key in keys:
         char = key if len(key) == 1 else ("\r" if key == "enter" else None)
         event = events.Key(key, char)
+        if at is not None:
+            event.time = at
         event.set_sender(app)
         driver.send_message(event)
+
+
+async def until(pilot: Pilot[str], done: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Let the app run until ``done()`` holds, or ``seconds`` have gone by."""
+    for _ in range(int(seconds / 0.05)):
+        if done():
+            return
+        await pilot.pause(0.05)
 
 
 def ours(app: TableApp) -> bool:
@@ -125,12 +137,15 @@ def test_a_double_enter_on_the_hand_over_does_not_reach_the_next_table(tmp_path:
             acted = len(game.state.actions)  # type: ignore[union-attr]
             if quick:
                 burst(app, "enter", "enter")
-                await pilot.pause()
             else:
+                first = get_time()
                 await pilot.press("enter")
-                await pilot.pause(0.15)
-                await pilot.press("enter")
-                await pilot.pause()
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+                # the second Enter 0.15 s after the first, stamped so: on a loaded machine
+                # a pause of 0.15 s can outlast the quiet time after a hand-over itself
+                burst(app, "enter", at=first + 0.15)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await pilot.pause()
             assert isinstance(app.screen, TableScreen) and app.table.prompt is not None
             assert len(game.state.actions) == acted  # type: ignore[union-attr]
 
