@@ -185,6 +185,30 @@ def test_the_counts_of_a_deal_add_up() -> None:
     assert trails > 0
 
 
+def test_chips_are_not_compared_with_a_reading_that_counts_none() -> None:
+    """Under low-stakes no chips move: seen before, the report called "survivor+low-stakes
+    against survivor: the dealer's chips -0.98" a real difference, which is only
+    survivor's own chips with the sign turned, and compared a hero's gain in cards with
+    one in chips."""
+    res = run(["survivor", "survivor+low-stakes", "last-capture", "last-capture+low-stakes"],
+              bots=["heuristic,random"], deals=30, seed=3, base=None)
+    for table in res.summary["tables"]:
+        measured: dict[tuple[str, str], set[str]] = {}
+        for d in table["differences"]:
+            measured.setdefault((d["a"], d["b"]), set()).add(d["measure"])
+        cards = "survivor+low-stakes", "last-capture+low-stakes"
+        for (a, b), names in measured.items():
+            money = {n for n in names if n.startswith("chips_") or n in ("pot_change", "gain")}
+            if (a in cards) != (b in cards):
+                assert not money, (a, b, money)
+                assert "turns" in names
+            elif a not in cards:
+                assert {f"chips_{p}" for p in range(5)} <= names, (a, b)
+        if table["hero"] is not None:
+            assert "gain" in measured[("survivor", "last-capture")]  # every pair, in order
+            assert "gain" in measured[("survivor+low-stakes", "last-capture+low-stakes")]
+
+
 def test_sessions_carry_the_pot_and_play_tie_breaks() -> None:
     res = run(["last-capture/4", "survivor"], bots=["random"], deals=80, seed=1, sessions=True)
     s4 = res.summary["tables"][0]["readings"][0]["session"]

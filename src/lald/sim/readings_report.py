@@ -348,7 +348,9 @@ def _difference_blocks(table: dict[str, Any]) -> list[Block]:
     real = [d for d in diffs if d["real"]]
     out.append(("p", f"{len(real)} of {len(diffs)} differences are real after Holm's correction for "
                      f"{len(diffs)} comparisons. Paired: the same deals in both readings; unpaired (Welch): "
-                     "readings with different numbers of players, which share no cards."))
+                     "readings with different numbers of players, which share no cards. Chips, the pot "
+                     "and the hero's gain are compared only between readings that score alike: under "
+                     "low-stakes no chips move, and the hero gains cards."))
     rows = [[d["a"], d["b"], d["measure"], cell(d, signed=True), p_text(d["p_holm"]),
              "paired" if d["paired"] else "Welch"] for d in real]
     if rows:

@@ -259,7 +259,8 @@ def differences(plan: Plan, rows: Mapping[tuple[int, int], Sequence[Row]], table
                 base: str | None) -> list[Difference]:
     """Reading against reading at one table, in every compared measure (and the hero's
     gain at a hero table), corrected together by Holm. ``base``: compare every reading
-    with this one (None: every pair)."""
+    with this one (None: every pair). Chips, the pot and the gain are compared only
+    between readings that score alike (chips, or cards under ``low-stakes``)."""
     readings = plan.readings
     texts = [r.text for r in readings]
     if base is None:
@@ -275,9 +276,13 @@ def differences(plan: Plan, rows: Mapping[tuple[int, int], Sequence[Row]], table
         if not ra or not rb:
             continue
         same = readings[a].players == readings[b].players
-        names: list[tuple[str, Callable[[Row], float] | None]] = [(m, None) for m in COMPARED]
+        # money only between readings that score alike: under card count no chips move,
+        # and a hero gains cards, not chips
+        money = readings[a].rules.scoring is readings[b].rules.scoring
+        names: list[tuple[str, Callable[[Row], float] | None]] = [
+            (m, None) for m in COMPARED if money or m != "pot_change"]
         na, nb = readings[a].players, readings[b].players
-        names += [(f"chips_{p}", None) for p in range(min(na, nb))]
+        names += [(f"chips_{p}", None) for p in range(min(na, nb)) if money]
         series: list[tuple[str, list[float], list[float]]] = []
         keys = sorted(ra.keys() & rb.keys()) if same else []
         for name, _ in names:
@@ -291,7 +296,7 @@ def differences(plan: Plan, rows: Mapping[tuple[int, int], Sequence[Row]], table
                 series.append((name, [f(ra[k]) for k in keys], [f(rb[k]) for k in keys]))
             else:
                 series.append((name, [f(r) for r in ra.values()], [f(r) for r in rb.values()]))
-        if base_table is not None:
+        if base_table is not None and money:
             ga = hero_gain(readings[a], rows.get((a, table), []), rows.get((a, base_table), []))
             gb = hero_gain(readings[b], rows.get((b, table), []), rows.get((b, base_table), []))
             if ga and gb:
