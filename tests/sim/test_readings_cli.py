@@ -88,6 +88,24 @@ def test_run_prints_the_overview_and_writes_the_files_and_report(
     assert "Machine:" in md
 
 
+def test_a_resumed_report_says_the_processor_time_of_all_its_play(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Seen before: a run that only wrote the report from saved results said "It took 0.2
+    minutes", and a run that finished an interrupted one gave only its own share."""
+    out = tmp_path / "run"
+    argv = ["readings", "survivor", "--bots", "heuristic", "--deals", "100", "--jobs", "1", "--quiet",
+            "--report", "--out", str(out)]
+    main([*argv[:5], "60", *argv[6:]])
+    first = capsys.readouterr().out
+    main(argv)
+    again = capsys.readouterr().out
+    assert "in all, with the saved results" not in first
+    assert "in all, with the saved results" in again
+    md = (out / "report.md").read_text()
+    assert "resuming saved results: their play took" in md and "processor-minutes in all." in md
+
+
 def test_ctrl_c_saves_and_the_same_command_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     argv = [sys.executable, "-m", "lald", "readings", "survivor/3", "last-capture/3", "--bots", "random",

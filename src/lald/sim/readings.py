@@ -74,6 +74,10 @@ class Results:
     cpu_seconds: float = 0.0
     """Processor seconds the workers spent on the batches played in this run (not data:
     it depends on the machine)."""
+    cpu_total: float = 0.0
+    """The same for every batch of the results, those saved by earlier runs included."""
+    resumed: bool = False
+    """Whether batches saved by an earlier run are among the results."""
 
     def deal_rows(self) -> Iterable[list[Any]]:
         """Every deal as a full row of :data:`~lald.sim.measure.COLUMNS`, in order."""
@@ -248,6 +252,7 @@ def run(
             raise ValueError(f"base reading {base!r} is not among the readings played")
     checkpoint = Checkpoint(Path(out), plan, fresh) if out is not None else None
     done = list(checkpoint.batches) if checkpoint else []
+    saved = len(done)
     counts = per_table(plan, deals, skill_deals)
     todo = batches_todo(plan, counts, done)
     total = sum(plan.units(r, counts[ti]) * (r.rules.deals if sessions else 1)
@@ -270,4 +275,6 @@ def run(
             checkpoint.close()
     results = collect(plan, counts, done, base)
     results.cpu_seconds = cpu
+    results.cpu_total = sum(float(b.get("cpu", 0.0)) for b in done)
+    results.resumed = saved > 0
     return results

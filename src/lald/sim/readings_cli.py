@@ -135,14 +135,17 @@ def cmd_readings(args: argparse.Namespace) -> None:
         from .readings_report import write_report
 
         run_info = {"command": _command(args), "seconds": elapsed, "cpu": results.cpu_seconds,
-                    "backend": backend, "jobs": jobs, "commit": _commit()}
+                    "cpu_total": results.cpu_total, "resumed": results.resumed, "backend": backend,
+                    "jobs": jobs, "commit": _commit()}
         try:
             paths += write_report(results.summary, out, run_info)
         except OSError as e:
             fail(f"cannot write the report in {out}: {e.strerror}")
     console.print("wrote " + ", ".join(str(p) for p in paths), highlight=False, soft_wrap=True)
     console.print(f"played in {_duration(elapsed)}; the workers used "
-                  f"{_duration(results.cpu_seconds, 'processor-')}", highlight=False)
+                  f"{_duration(results.cpu_seconds, 'processor-')}"
+                  + (f" ({_duration(results.cpu_total, 'processor-')} in all, with the saved results)"
+                     if results.resumed else ""), highlight=False)
 
 
 def _duration(seconds: float, kind: str = "") -> str:

@@ -215,10 +215,7 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
                    f"{', '.join(f'{k} {v}' for k, v in setup['versions'].items())}). "
                    + (f"Commit {run['commit']}. " if run.get("commit") else "")
                    + f"Machine: {run.get('machine', platform.platform())}. "
-                   + (f"It took {run['seconds'] / 60:.1f} minutes on {run.get('jobs', 1)} "
-                      f"{run.get('backend', 'process')} worker(s)" if run.get("seconds") else "")
-                   + (f", the workers using {run['cpu'] / 60:.1f} processor-minutes."
-                      if run.get("cpu") else "." if run.get("seconds") else "")
+                   + _took(run)
                    + (f" {run['note']}" if run.get("note") else "")))
     b.append(("h", 2, "The readings"))
     for text in setup["readings"]:
@@ -338,6 +335,25 @@ def _findings(table: dict[str, Any]) -> list[Block]:
         lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
     return [("p", "What is real (differences that survive Holm's correction, "
                   f"{against}, per deal):"), ("list", lines)]
+
+
+def _took(run: dict[str, Any]) -> str:
+    """The run's time, and the play's in all when it resumed saved results.
+
+    >>> _took({"seconds": 600, "jobs": 2, "cpu": 1080})
+    'It took 10.0 minutes on 2 process worker(s), the workers using 18.0 processor-minutes.'
+    >>> _took({"seconds": 30, "jobs": 2, "cpu": 0, "cpu_total": 4000, "resumed": True})[44:]
+    'resuming saved results: their play took 66.7 processor-minutes in all.'
+    """
+    if not run.get("seconds"):
+        return ""
+    text = (f"It took {run['seconds'] / 60:.1f} minutes on {run.get('jobs', 1)} "
+            f"{run.get('backend', 'process')} worker(s)")
+    cpu = run.get("cpu", 0.0)
+    if run.get("resumed"):
+        return text + (f", resuming saved results: their play took {run.get('cpu_total', cpu) / 60:.1f} "
+                       "processor-minutes in all.")
+    return text + (f", the workers using {cpu / 60:.1f} processor-minutes." if cpu else ".")
 
 
 def _difference_blocks(table: dict[str, Any]) -> list[Block]:
