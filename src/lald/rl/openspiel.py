@@ -409,7 +409,6 @@ class LaldObserver:
             return "; ".join(parts)
         deal = state.deal
         view = deal.state.view(player)
-        public = deal.state.view(None)  # (the history without the seat's own face-down sets)
         parts = [f"seat {player}"]
         if self.private:
             parts.append("hand " + format_cards(view.hand))
@@ -425,7 +424,8 @@ class LaldObserver:
             passes = set(state.passes[player]) if self.private else set()
             events = []
             k = 0
-            for op in (view if self.private else public).history:
+            # (public: the spectator's history, without the seat's own face-down sets)
+            for op in (view if self.private else deal.state.view(None)).history:
                 if _history_ids(op) is None:
                     continue
                 if k in passes:

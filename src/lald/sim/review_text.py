@@ -121,10 +121,9 @@ def rules_text(rules: Rules, catalog: Catalog) -> str:
     >>> rules_text(Rules.make("survivor", variants=["low-stakes"]), Catalog("en"))
     'survivor, low stakes (count cards, no chips)'
     """
-    if rules.scoring is Scoring.CARD_COUNT:  # no chips and no prize: the preset's name alone
-        words = [catalog.t("review_preset_" + rules.preset.replace("-", "_") + "_name")]
-    else:
-        words = [preset_text(rules.preset, catalog)]
+    key = "review_preset_" + rules.preset.replace("-", "_")
+    # no chips and no prize under card count: the preset's name alone
+    words = [catalog.t(key + "_name" if rules.scoring is Scoring.CARD_COUNT else key)]
     words += [catalog.t("variant_" + v.replace("-", "_")) for v in rules.variants]
     return ", ".join(words)
 
