@@ -2,7 +2,7 @@
 
 Positions come from deals the heuristic plays (dealers rotate): every turn of every seat
 where the moves do more than one thing, from the seat's view and legal actions alone, as
-both tables ask for it (:func:`lald.sim.hints.advise`).  Each position is timed twice in
+both tables ask for it (:func:`lald.coach.hints.advise`).  Each position is timed twice in
 the same run:
 
 * ``web``: the web table's budget (:class:`lald.web.tables.Settings`' ``hint_worlds``
@@ -24,11 +24,11 @@ import statistics
 import time
 
 from lald.bots import make_bot
+from lald.coach.hints import advise
 from lald.core import Action, Claim, PlayerView, Rules, State
 from lald.core.cards import mask_of
-from lald.core.fast import code_of
-from lald.sim.hints import advise
-from lald.sim.play import play_deal
+from lald.core.codes import code_of
+from lald.play.loop import play_deal
 from lald.web.tables import Settings
 
 

@@ -22,10 +22,10 @@ import os
 import statistics
 import time
 
-from lald.sim.batch import run_batches
-from lald.sim.measure import Plan, ReadingsJob, tables_of
-from lald.sim.reading import standard
-from lald.sim.readings import BATCH_DEALS
+from lald.lab.experiment import BATCH_DEALS
+from lald.lab.measure import Plan, ReadingsJob, tables_of
+from lald.lab.reading import standard
+from lald.play.batch import run_batches
 
 
 def batches(plan: Plan, deals: int) -> list[tuple[int, int, int, int]]:

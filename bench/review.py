@@ -7,7 +7,7 @@ default number of sampled deals unless ``--worlds``), and for comparison in the 
 
 * ``replay``: ``lald replay RECORD --json`` on the same record, the start-up and record
   loading every command pays;
-* ``in-process``: :func:`lald.sim.review.review_deal` alone, without the start-up.
+* ``in-process``: :func:`lald.coach.review.review_deal` alone, without the start-up.
 
 The review runs in one process on one core (pinned with ``taskset -c 0`` where that
 exists).  Prints, per preset, the median over the deals (with min and max), the decisions
@@ -29,10 +29,10 @@ import time
 from pathlib import Path
 
 from lald.bots import make_bot
+from lald.coach.review import DEFAULT_WORLDS, review_deal
 from lald.core import Rules, State
+from lald.play.loop import play_deal
 from lald.record import Record
-from lald.sim.play import play_deal
-from lald.sim.review import DEFAULT_WORLDS, review_deal
 
 
 def deal(rules: Rules, seed: int, player: str) -> State:

@@ -22,8 +22,9 @@ from lald.bots.heuristic import level_params
 from lald.bots.kernel import _claim, tables
 from lald.core import Rules, State
 from lald.core.cards import NUM_RANKS
+from lald.core.codes import HAND_CLAIM, TABLE_CLAIM
 from lald.core.fast import FastState
-from lald.core.rollout import HAND_CLAIM, TABLE_CLAIM, ClaimChooser, ClaimStep, scored_outcome, tables_for
+from lald.core.rollout import ClaimChooser, ClaimStep, scored_outcome, tables_for
 
 
 def variants(rules: Rules) -> dict[str, ClaimChooser]:

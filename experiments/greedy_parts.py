@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from lald.bots import LEVELS, BotFactory
 from lald.bots.heuristic import GreedyBot
 from lald.core import Action, Capture, PlayerView, Rules
-from lald.sim import tournament
-from lald.sim.report import difference_lines, summarize
-from lald.sim.spec import parse_specs
+from lald.play.spec import parse_specs
+from lald.tournament import duplicate as tournament
+from lald.tournament.report import difference_lines, summarize
 
 #: Variant name: the capture kinds it prefers, best first (others after, all alike).
 ORDERS = {

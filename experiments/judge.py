@@ -31,9 +31,10 @@ from lald.bots.knowledge import read
 from lald.bots.search import PimcBot
 from lald.core import Rules, State
 from lald.core.cards import mask_of
-from lald.core.fast import FastState, code_of
-from lald.sim.play import step
-from lald.sim.spec import BotSpec, parse_spec
+from lald.core.codes import code_of
+from lald.core.fast import FastState
+from lald.play.loop import step
+from lald.play.spec import BotSpec, parse_spec
 
 REFERENCE = 600
 """Worlds of the ``reference`` judge."""

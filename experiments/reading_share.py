@@ -25,8 +25,8 @@ import statistics
 from pathlib import Path
 
 from lald.core import Rules
-from lald.sim.spec import parse_specs
-from lald.sim.tournament import Tournament
+from lald.play.spec import parse_specs
+from lald.tournament.duplicate import Tournament
 
 
 def gains(directory: Path) -> tuple[str, dict[int, float]]:

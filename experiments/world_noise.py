@@ -22,7 +22,7 @@ from lald.bots.knowledge import Knowledge, read
 from lald.bots.search import PimcBot
 from lald.core import Rules, State
 from lald.core.fast import FastState
-from lald.sim.play import step
+from lald.play.loop import step
 
 REFERENCE = 400
 BUDGETS = (4, 8, 16, 64)

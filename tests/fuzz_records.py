@@ -1,7 +1,7 @@
 """Hypothesis strategies of broken game records (issue 10): arbitrary JSON (deep nesting,
 wrong types, huge and non-finite numbers, long and odd Unicode), good records with one part
 changed, the text notation's lines, and raw bytes. Shared by tests/test_record.py (the
-reader) and tests/test_cli.py (lald replay and lald legal)."""
+reader) and tests/cli/test_commands.py (lald replay and lald legal)."""
 
 from __future__ import annotations
 

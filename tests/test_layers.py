@@ -1,6 +1,8 @@
-"""The house is layered (BRIEF.md, STYLE.md): core <- bots <- sim <- the faces <- cli, and
-nothing imports upward. Read from the source itself, every import counted, those inside
-functions too (a lazy import is still a dependency)."""
+"""The house is layered (README "The code"): the core, the players on it, the capabilities
+(one package for each person served), the faces, and the command on top. A module may import
+only what lies in a lower layer, or its own part: nothing upward, nothing sideways (no face
+imports another face, no capability another capability). Read from the source itself, every
+import counted, those inside functions too (a lazy import is still a dependency)."""
 
 from __future__ import annotations
 
@@ -17,10 +19,11 @@ PACKAGE = SRC / "lald"
 LAYERS: dict[str, int] = {
     "core": 0,                                   # the game: standard library only
     "i18n": 1, "record": 1, "bots": 1,           # catalogs, records, players: on the core
+    "stats": 1,                                  # intervals and tests: standard library only
     "narrate": 2,                                # the game in words (catalogs and core)
-    "args": 2,                                   # the command line's shared flags (bots' levels)
-    "sim": 3,                                    # play loops, tournaments
-    "store": 4,                                  # the database, under the web
+    "play": 3,                                   # the turn loop, bot specs, batches of deals
+    "tournament": 4, "lab": 4, "coach": 4,       # the capabilities, one per person served
+    "store": 4,                                  # the database (the web's, on nothing of lald)
     "tui": 5, "web": 5, "rl": 5,                 # the faces
     "cli": 6,                                    # the command: the top of the house
     "__main__": 7,                               # ``python -m lald`` runs the command
@@ -91,7 +94,73 @@ def test_nothing_imports_the_command_line() -> None:
 def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
     # The test above must be able to fail: an import of the command from the argument
     # helpers, written both ways, is found.
-    probe = tmp_path / "lald" / "sim" / "probe.py"
+    probe = tmp_path / "lald" / "play" / "probe.py"
     probe.parent.mkdir(parents=True)
     probe.write_text("def f():\n    from ..cli import main\n    import lald.tui.app\n")
-    assert _imports("lald.sim.probe", probe) >= {"lald.cli", "lald.tui.app"}
+    assert _imports("lald.play.probe", probe) >= {"lald.cli", "lald.tui.app"}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected parts of two or more modules
+    (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Who imports whom among the modules that are not a package's ``__init__``: a package
+    may name its members (and make the plug-in levels on first use) without that counting
+    as a circle, but no two modules may need each other."""
+    plain = {m for m, path in MODULES.items() if path.name != "__init__.py"}
+    return {m: _imports(m, MODULES[m]) & plain for m in plain}
+
+
+def test_no_two_modules_import_each_other() -> None:
+    assert _cycles(_module_graph()) == []
+
+
+def test_the_circle_finder_sees_a_circle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+TESTS = SRC.parent / "tests"
+#: Top-level test files that check the house as a whole, not one module of it.
+WHOLE = {"test_docs", "test_layers"}
+
+
+def test_the_test_tree_mirrors_the_source_tree() -> None:
+    # tests/PART/ holds the tests of the package lald.PART; tests/test_NAME.py those of the
+    # module lald.NAME (or of the whole house); so the tests of any change are in one place.
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    folders = {p.name for p in TESTS.iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    assert folders <= packages, f"{sorted(folders - packages)} name no package of lald"
+    files = {p.stem.removeprefix("test_") for p in TESTS.glob("test_*.py")}
+    assert files - {w.removeprefix("test_") for w in WHOLE} <= modules, "a test file names no module"

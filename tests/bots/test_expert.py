@@ -14,9 +14,10 @@ from lald.bots.knowledge import fill, read
 from lald.bots.sampler import consistent
 from lald.bots.search import OracleBot
 from lald.core import PrizeRule, Rules, State
-from lald.core.fast import FastState, choose_action, code_of
-from lald.sim.play import step
-from lald.sim.spec import parse_spec
+from lald.core.codes import choose_action, code_of
+from lald.core.fast import FastState
+from lald.play.loop import step
+from lald.play.spec import parse_spec
 
 
 def _positions(rules: Rules, deals: int, keep: int = 3) -> list[State]:

@@ -12,8 +12,9 @@ from lald.bots.heuristic import HABITS, HeuristicBot, HeuristicPolicy
 from lald.bots.kernel import HEURISTIC, TUNED, tables
 from lald.bots.search import PimcBot
 from lald.core import Rules
-from lald.core.fast import HAND_CLAIM, PAIR, SINGLE, TABLE_CLAIM, FastState, make_code
-from lald.sim.spec import parse_spec
+from lald.core.codes import HAND_CLAIM, PAIR, SINGLE, TABLE_CLAIM, make_code
+from lald.core.fast import FastState
+from lald.play.spec import parse_spec
 
 A, FIVE, SEVEN, NINE, QUEEN, KING = 0, 4, 6, 8, 11, 12
 

@@ -17,7 +17,8 @@ import pytest
 from lald.bots.heuristic import DROPPED, RolloutPolicy, level_params
 from lald.bots.kernel import heuristic_outcome
 from lald.bots.search import PimcBot
-from lald.core.fast import LIE, TABLE_CLAIM, TRAIL, FastState
+from lald.core.codes import LIE, TABLE_CLAIM, TRAIL
+from lald.core.fast import FastState
 
 from ..core.test_fast import IDS, RULESETS, _rules, _start
 

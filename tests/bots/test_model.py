@@ -15,8 +15,8 @@ from lald.bots.knowledge import keepers, read
 from lald.bots.sampler import consistent, sample
 from lald.core import Rules, State
 from lald.core.fast import FastState
-from lald.sim.play import step
-from lald.sim.spec import parse_spec
+from lald.play.loop import step
+from lald.play.spec import parse_spec
 
 _TRUE: dict[int, list[list[int]]] = {}
 

@@ -12,7 +12,7 @@ from collections import Counter
 from lald.bots.knowledge import HiddenSet, Removal, read
 from lald.bots.sampler import consistent, sample
 from lald.core import Claimed, Rules, State, Trail
-from lald.core.fast import counts, presence
+from lald.core.codes import counts, presence
 
 
 def _random_deal_views(rules: Rules, seed: int) -> list[tuple[State, list[tuple[int, int]]]]:

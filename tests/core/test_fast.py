@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 
 from lald.core import Rules, State
-from lald.core.fast import (
+from lald.core.codes import (
     HAND_CLAIM,
     LIE,
     TABLE_CLAIM,
-    FastState,
     action_of,
     choose_action,
     code_of,
@@ -26,6 +25,7 @@ from lald.core.fast import (
     make_code,
     presence,
 )
+from lald.core.fast import FastState
 
 RULESETS: list[tuple[str, int, tuple[str, ...], dict[str, Any]]] = [
     ("survivor", 5, (), {}),

@@ -1,6 +1,6 @@
 """The shared encoding: every legal action has an ID, every masked ID is legal, decoding
 then encoding is the identity, the fast observation is the view's, and the claim window
-polls exactly as lald.sim.play.step offers claims."""
+polls exactly as lald.play.loop.step offers claims."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 
 from lald.bots import Bot
 from lald.core import Action, Claim, PlayerView, Rules, State, cards_of
-from lald.core.fast import action_of, code_of
+from lald.core.codes import action_of, code_of
 from lald.core.rules import PRESET_NAMES, VARIANT_NAMES
+from lald.play.loop import play_deal
 from lald.rl.deal import Deal
 from lald.rl.encoding import (
     ACTION_NAMES,
@@ -28,7 +29,6 @@ from lald.rl.encoding import (
     observe,
     observe_view,
 )
-from lald.sim.play import play_deal
 
 VARIANT_SETS = [c for k in range(len(VARIANT_NAMES) + 1) for c in itertools.combinations(VARIANT_NAMES, k)]
 CONFIGS = [(p, n, v) for p in PRESET_NAMES for n in (3, 4, 5) for v in VARIANT_SETS]
@@ -135,7 +135,7 @@ class _Scripted(Bot):
 
 @pytest.mark.parametrize("config", CONFIGS[::3], ids=lambda c: f"{c[0]}-{c[1]}-{'+'.join(c[2]) or 'plain'}")
 def test_claim_window_polls_as_sim_play_step(config: tuple[str, int, tuple[str, ...]]) -> None:
-    """The same choices through the claim window and through lald.sim.play give the same
+    """The same choices through the claim window and through lald.play.loop give the same
     actions move by move and the same chips: the window polls the same seats in the same
     order with the same claims."""
     rules = _rules(config)

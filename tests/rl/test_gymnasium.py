@@ -1,5 +1,5 @@
 """The Gymnasium environment passes gymnasium's env_checker, is registered as an id, and
-plays the same deals as lald.sim.play with the same bots."""
+plays the same deals as lald.play.loop with the same bots."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from gymnasium.utils.env_checker import check_env
 from lald.bots import Bot
 from lald.core import Action, Claim, PlayerView, Rules, State
 from lald.core.rules import PRESET_NAMES, VARIANT_NAMES
+from lald.play.loop import play_deal
+from lald.play.spec import parse_spec
 from lald.rl.encoding import OBS_SIZE, PASS, legal_ids, observe_view
 from lald.rl.gymnasium import ENV_ID, SeatEnv
-from lald.sim.play import play_deal
-from lald.sim.spec import parse_spec
 
 VARIANT_SETS = [c for k in range(len(VARIANT_NAMES) + 1) for c in itertools.combinations(VARIANT_NAMES, k)]
 CONFIGS = [(p, n, v) for p in PRESET_NAMES for n in (3, 4, 5) for v in VARIANT_SETS]
@@ -60,7 +60,7 @@ class _Replay(Bot):
 @pytest.mark.parametrize("config", CONFIGS[::6], ids=_name)
 def test_the_seat_env_plays_lald_sim_plays_deal(config: tuple[str, int, tuple[str, ...]]) -> None:
     """The learner's choices replayed with the same bots (same seeds) through
-    lald.sim.play give the same actions and chips; each observation is the view's."""
+    lald.play.loop give the same actions and chips; each observation is the view's."""
     preset, players, variants = config
     rules = Rules.make(preset, players, variants)
     env = SeatEnv(preset=preset, players=players, variants=variants, seat=None, opponents="heuristic")

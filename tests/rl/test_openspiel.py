@@ -200,8 +200,8 @@ def test_ismcts_searches_the_game() -> None:
 
 def test_ismcts_level_plays_a_tournament_deal() -> None:
     from lald.bots import make_bot
-    from lald.sim.play import play_deal
-    from lald.sim.spec import parse_spec
+    from lald.play.loop import play_deal
+    from lald.play.spec import parse_spec
 
     rules = Rules.make(players=3)
     # one simulation only expands the root: the bot runs two at least, even out of time
@@ -219,7 +219,7 @@ def test_ismcts_goes_on_when_no_world_replays(monkeypatch: pytest.MonkeyPatch) -
     root's world, and with no root world the decision is random; both are counted."""
     import lald.rl.ismcts as bot_module
     from lald.bots import make_bot
-    from lald.sim.play import play_deal
+    from lald.play.loop import play_deal
 
     rules = Rules.make(players=3)
     bot = bot_module.IsmctsBot(0, rules, random.Random(0), simulations=6)

@@ -17,10 +17,10 @@ import pytest
 
 from lald.bots import make_bot
 from lald.core import Rules, State
+from lald.play.loop import play_deal
+from lald.play.spec import parse_spec
 from lald.rl.encoding import OBS_SIZE
 from lald.rl.policy import PolicyBot, RandomPolicy, load_policy
-from lald.sim.play import play_deal
-from lald.sim.spec import parse_spec
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "lald"
 
@@ -126,7 +126,7 @@ def test_named_policies_are_levels_of_the_menus_and_the_web_table(tmp_path: Path
         "from lald.bots import LEVELS, MENU_LEVELS, make_bot\n"
         "from lald.web.hub import levels\n"
         "from lald.core import Rules, State\n"
-        "from lald.sim.play import play_deal\n"
+        "from lald.play.loop import play_deal\n"
         "assert 'mine' in LEVELS and 'mine' in MENU_LEVELS and 'mine' in levels(), levels()\n"
         "assert 'policy' not in levels() and 'ismcts' not in levels()\n"
         "rules = Rules.make(players=3)\n"
@@ -148,7 +148,7 @@ def test_nothing_outside_lald_rl_imports_it() -> None:
             if stripped.startswith(("import ", "from ")):
                 assert "lald.rl" not in stripped and "..rl" not in stripped and not stripped.startswith(
                     "from .rl"), f"{path}: {stripped}"
-    code = ("import sys, lald.cli, lald.bots, lald.sim.spec\n"
+    code = ("import sys, lald.cli, lald.bots, lald.play.spec\n"
             "lald.cli.build_parser()\n"
             "names = ('lald.rl', 'pyspiel', 'pettingzoo', 'gymnasium')\n"
             "heavy = [m for m in sys.modules if m.startswith(names)]\n"
@@ -168,7 +168,7 @@ def test_the_random_policy_only_chooses_legal_ids() -> None:
 def test_an_unknown_bot_is_told_every_level_that_plays_plug_ins_included() -> None:
     """Seen before: the refusal listed the menus' levels only, not ismcts nor policy, which
     play (the research extra installs them)."""
-    from lald.sim.spec import parse_spec
+    from lald.play.spec import parse_spec
 
     with pytest.raises(ValueError, match="ismcts.*policy:file=PATH.*or cmd:COMMAND"):
         parse_spec("nonsense")

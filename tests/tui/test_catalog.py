@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import lald.tui
+from lald.coach.hints import playable_levels
 from lald.core import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES, Rules, Status
 from lald.i18n import LANGUAGES, Catalog, detect_language, messages, plural_categories
-from lald.sim.hints import playable_levels
 
 TUI = Path(lald.tui.__file__).parent
 SOURCES = sorted(TUI.glob("*.py"))

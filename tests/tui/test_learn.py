@@ -3,7 +3,7 @@ a settlement, at the full-screen table (Textual's pilot, by key presses) and in 
 (answered as a person reading the lines would answer).
 
 The lesson is played end to end in each language: every note is checked at the moment
-lald.sim.lesson gives it, a move other than the lesson's is refused and changes nothing,
+lald.coach.lesson gives it, a move other than the lesson's is refused and changes nothing,
 the settlement is explained, and the normal deal is offered and starts with hints on.
 """
 
@@ -22,12 +22,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
+from lald.coach.lesson import Lesson, Note
+from lald.coach.review import review_deal
+from lald.coach.words import review_lines
 from lald.core import Action, Capture, Card, Claim, Rules, State
 from lald.i18n import LANGUAGES, Catalog
 from lald.narrate import describe, explain_settlement
-from lald.sim.lesson import Lesson, Note
-from lald.sim.review import review_deal
-from lald.sim.review_text import review_lines
 from lald.tui.app import TableApp, TableScreen
 from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.lesson import DO, NEXT, WELCOME, LessonGame
@@ -44,7 +44,7 @@ WORLDS = 6
 EN = Catalog("en")
 
 
-# -- what the lesson says when, from lald.sim.lesson itself ------------------------------
+# -- what the lesson says when, from lald.coach.lesson itself ------------------------------
 
 
 def moments() -> tuple[Lesson, list[State], list[list[Note]]]:

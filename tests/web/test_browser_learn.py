@@ -18,8 +18,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
+from lald.coach.lesson import Lesson
 from lald.i18n import Catalog
-from lald.sim.lesson import Lesson
 from lald.web.lesson import default_names, note_words
 
 from .conftest import Server

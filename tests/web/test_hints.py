@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from lald.coach import hints as coach_hints
 from lald.core import Action, Card, IllegalActionError, PlayerView, Rules, State, cards_of, parse_action
 from lald.i18n import Catalog
-from lald.sim import hints as sim_hints
 from lald.web import hints as web_hints
 from lald.web.app import create_app
 from lald.web.tables import Settings, Table
@@ -78,9 +78,9 @@ def test_a_hint_is_the_shared_modules_from_the_seats_view_in_the_pages_language(
         assert hint["type"] == "hint" and hint["v"] == frame["v"] and hint["deal"] == frame["deal"]
         # The hint the terminal would give from this view (same seed, same budget).
         seed = f"lald/hint/{table.id}/{frame['deal']}/{len(view.history)}/0"
-        expected = sim_hints.advise(view, legal, seed=seed, worlds=QUICK.hint_worlds,
+        expected = coach_hints.advise(view, legal, seed=seed, worlds=QUICK.hint_worlds,
                                     time_limit=QUICK.hint_seconds)
-        assert hint["hint"] == sim_hints.hint_json(expected)
+        assert hint["hint"] == coach_hints.hint_json(expected)
         assert expected.action is not None
         assert frame["legal"][hint["index"]] == expected.action.to_json()
         assert hint["text"].startswith("Hint: ") and "\n" not in hint["text"]
@@ -143,7 +143,7 @@ def test_the_hint_is_made_from_frozen_copies_of_the_seats_view(quick: TestClient
     seen: list[tuple[Any, tuple[Action, ...], dict[str, Any]]] = []
     real = web_hints.advise
 
-    def spy(view: PlayerView, legal: tuple[Action, ...], **budget: Any) -> sim_hints.Hint:
+    def spy(view: PlayerView, legal: tuple[Action, ...], **budget: Any) -> coach_hints.Hint:
         seen.append((view, legal, budget))
         return real(view, legal, **budget)
 
@@ -281,7 +281,7 @@ class Gate:
         self.started = threading.Semaphore(0)
         real = web_hints.advise
 
-        def held(view: PlayerView, legal: tuple[Action, ...], **budget: Any) -> sim_hints.Hint:
+        def held(view: PlayerView, legal: tuple[Action, ...], **budget: Any) -> coach_hints.Hint:
             self.started.release()
             assert self.go.wait(20)
             return real(view, legal, **budget)
@@ -365,7 +365,7 @@ def test_a_hint_past_its_time_is_given_up_in_words_and_its_seat_waits_for_it(
 
 def test_a_failing_expert_is_said_in_words_and_the_table_plays_on(quick: TestClient,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(view: PlayerView, legal: tuple[Action, ...], **budget: Any) -> sim_hints.Hint:
+    def broken(view: PlayerView, legal: tuple[Action, ...], **budget: Any) -> coach_hints.Hint:
         raise RuntimeError("a defect")
 
     monkeypatch.setattr(web_hints, "advise", broken)
@@ -392,20 +392,20 @@ def test_the_hint_message_is_the_move_in_the_buttons_words_and_the_reason(lang: 
     legal = state.legal_actions(seat)
     kinds = action_kinds(state, legal)
     for index, (action, kind) in enumerate(zip(legal, kinds, strict=True)):
-        hint = sim_hints.Hint(seat, action, sim_hints.Reason("why_trail"), "expert", worth=0.5,
+        hint = coach_hints.Hint(seat, action, coach_hints.Reason("why_trail"), "expert", worth=0.5,
                               margin=0.25, weighed=True)
         made = web_hints.Made(7, 2, hint, index, kind, state.hand(seat))
         message = made.message(catalog)
         words = action_words(action, kind, state.hand(seat), catalog)
         assert set(message) == {"type", "v", "deal", "index", "text", "hint"}
         assert (message["type"], message["v"], message["deal"], message["index"]) == ("hint", 7, 2, index)
-        assert message["text"] == sim_hints.hint_text(hint, words, catalog)
+        assert message["text"] == coach_hints.hint_text(hint, words, catalog)
         assert message["text"].startswith(catalog.t("hint_do", action=words))
         assert catalog.t("why_trail") in message["text"] and "\n" not in message["text"]
-        assert message["hint"] == sim_hints.hint_json(hint)
+        assert message["hint"] == coach_hints.hint_json(hint)
         assert json.loads(json.dumps(message)) == message
     # Letting the claims pass: no move, no index.
-    passing = sim_hints.Hint(seat, None, sim_hints.Reason("why_pass"), "expert")
+    passing = coach_hints.Hint(seat, None, coach_hints.Reason("why_pass"), "expert")
     message = web_hints.Made(7, 2, passing, None, None, state.hand(seat)).message(catalog)
     assert message["index"] is None and message["hint"]["action"] is None
     assert message["text"].startswith(catalog.t("hint_do", action=catalog.t("act_pass")))

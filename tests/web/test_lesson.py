@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from lald.coach.lesson import Lesson
 from lald.core import action_from_json
 from lald.i18n import LANGUAGES, Catalog
-from lald.sim.lesson import Lesson
 from lald.web.app import create_app
 from lald.web.lesson import default_names, note_words
 from lald.web.tables import Settings

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from lald.coach.lesson import Lesson
+from lald.coach.review import review_deal
+from lald.coach.words import review_json, review_lines
 from lald.i18n import Catalog
 from lald.record import load
-from lald.sim.lesson import Lesson
-from lald.sim.review import review_deal
-from lald.sim.review_text import review_json, review_lines
 from lald.web import reviews as reviews_module
 from lald.web.app import create_app
 from lald.web.reviews import Reviews

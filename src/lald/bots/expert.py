@@ -54,7 +54,8 @@ from math import comb, exp, inf, log
 
 from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
-from ..core.fast import FastState, choose_action, code_of
+from ..core.codes import choose_action, code_of
+from ..core.fast import FastState
 from ..core.rollout import tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from ..core import Action, Capture, CaptureKind, Claim, PlayerView, PrizeRule, Rules
 from ..core.cards import NUM_RANKS, mask_of
-from ..core.fast import (
+from ..core.codes import (
     HAND_CLAIM,
     LIE,
     PAIR,
@@ -27,10 +27,10 @@ from ..core.fast import (
     SHAPES,
     SINGLE,
     TABLE_CLAIM,
-    FastState,
     choose_action,
     code_of,
 )
+from ..core.fast import FastState
 from . import Bot
 from .kernel import HEURISTIC, TUNED, Params, heuristic_outcome, score_of, tables
 from .knowledge import fill, read

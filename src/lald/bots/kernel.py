@@ -14,7 +14,7 @@ reads a table per rank instead of building lists and scores:
   The level plays :data:`TUNED` (version 3 played :data:`HEURISTIC`, where ``deny`` adds
   ``0.6`` per card others hold, at most two, for taking the table's last, and a safe
   capture loses ``2``).  The first best move in the engine's order (ranks upwards, kinds
-  in :data:`~lald.core.fast.SHAPES` order) is played.  The score depends on the mover and
+  in :data:`~lald.core.codes.SHAPES` order) is played.  The score depends on the mover and
   the rank's state alone, so it is precomputed per (mover, rank state); the heuristic
   takes the ``safe`` malus off only when an unsafe capture is open, but taking it off
   every safe capture orders the moves the same, since with no unsafe capture open every
@@ -38,9 +38,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..core.cards import NUM_RANKS
+from ..core.codes import SHAPES, TABLE_CLAIM
 from ..core.rollout import (
-    SHAPES,
-    TABLE_CLAIM,
     Capture,
     ClaimStep,
     Outcome,

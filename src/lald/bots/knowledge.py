@@ -23,7 +23,8 @@ from ..core import (
     Trail,
 )
 from ..core.cards import NUM_RANKS
-from ..core.fast import RANKS_OF, FastState, counts, presence
+from ..core.codes import RANKS_OF, counts, presence
+from ..core.fast import FastState
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ class CaptureChoice:
 
     seat: int
     kind: int
-    """The capture's kind (:data:`~lald.core.fast.SINGLE` ... :data:`~lald.core.fast.PRIAL`)."""
+    """The capture's kind (:data:`~lald.core.codes.SINGLE` ... :data:`~lald.core.codes.PRIAL`)."""
     rank: int
     table: tuple[int, ...]
     """Per rank, the table's cards just before it."""

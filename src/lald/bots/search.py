@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 
 from ..core import Action, Claim, PlayerView, Rules, State
 from ..core.cards import mask_of
-from ..core.fast import FastState, choose_action, code_of
+from ..core.codes import choose_action, code_of
+from ..core.fast import FastState
 from . import Bot
 from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
 from .heuristic import DROPPED, HeuristicPolicy, RolloutPolicy, level_params
@@ -126,7 +127,7 @@ class OracleBot(ExpertBot):
 def _describe(code: int, view: PlayerView) -> str:
     kind, rank = code & 7, code >> 3 & 15
     from ..core.cards import RANK_PLURALS
-    from ..core.fast import SHAPES, TABLE_CLAIM, TRAIL
+    from ..core.codes import SHAPES, TABLE_CLAIM, TRAIL
 
     name = RANK_PLURALS[rank]
     if kind < 4:

@@ -33,9 +33,8 @@ weighs them; only the order in which the kernel lists them differs, which leaves
 claim's probability the same.
 
 >>> import random
->>> from .fast import FastState
->>> from .rules import Rules
->>> from .state import State
+>>> from lald.core import Rules, State
+>>> from lald.core.fast import FastState
 >>> fs = FastState.from_state(State.deal(Rules.make(), seed=1))
 >>> won, survivor, last_capture, last_actor, foreplay, lain = random_outcome(fs, random.Random(2), 0.5, None)
 >>> sum(won), fs.over
@@ -48,20 +47,35 @@ from collections.abc import Callable
 from itertools import product
 from math import comb, floor, inf
 from operator import getitem
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .cards import NUM_RANKS
+from .codes import HAND_CLAIM, LIE, PAIR, PRIAL, RANKS_OF, SHAPES, SINGLE, SWEEP, TABLE_CLAIM, TRAIL
 from .rules import DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
 
 if TYPE_CHECKING:
     from random import Random
 
-    from .fast import FastState
 
-SINGLE, SWEEP, PAIR, PRIAL, LIE, TRAIL, HAND_CLAIM, TABLE_CLAIM = range(8)
-SHAPES = ((1, 1), (1, 3), (2, 2), (3, 1))
-RANKS_OF: tuple[tuple[int, ...], ...] = tuple(
-    tuple(r for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS))
+class Deal(Protocol):
+    """What a play-out starts from: the fields of :class:`~lald.core.fast.FastState` it
+    reads (the kernel never changes them; the caller applies the outcome)."""
+
+    rules: Rules
+    dealer: int
+    eldest: int
+    hc: list[list[int]]
+    tc: list[int]
+    lc: list[int]
+    hs: list[int]
+    won: list[int]
+    to_move: int
+    foreplay: bool
+    over: bool
+    last_capture: int
+    last_actor: int
+
+
 FIELD = (1 << NUM_RANKS) - 1
 BOTH = (1 << 2 * NUM_RANKS) - 1
 WON_BITS = 8
@@ -308,7 +322,7 @@ def _claims(
             return f, m, seat, holders, -1
 
 
-def _begin(k: Tables, fs: FastState) -> tuple[list[int], int, int]:
+def _begin(k: Tables, fs: Deal) -> tuple[list[int], int, int]:
     """The rank states of ``fs``, its F (with the won piles), and the bit mask of the
     seats that hold cards."""
     rs = list(map(getitem, k.local, zip(*fs.hc, fs.tc, strict=True)))
@@ -330,7 +344,7 @@ def _lie_down(k: Tables, rs: list[int], f: int, m: int, lain: list[int], trace: 
     return f
 
 
-def _won(k: Tables, f: int, fs: FastState) -> list[int]:
+def _won(k: Tables, f: int, fs: Deal) -> list[int]:
     """The won piles at the end of a play-out of ``fs`` whose F is ``f``: the survivor's
     hand and the table (every card not yet won) go to the dealer."""
     won = list((f & k.won_mask).to_bytes(k.n, "little"))
@@ -338,7 +352,7 @@ def _won(k: Tables, f: int, fs: FastState) -> list[int]:
     return won
 
 
-def random_outcome(fs: FastState, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
+def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
     """Play the deal ``fs`` (which stays unchanged) to its end as
     :meth:`FastState.random_playout` documents; ``fs`` must not be over."""
     k = tables_for(fs.rules)
@@ -417,7 +431,7 @@ the order claims are offered: the claim to make, or None to let them all pass.""
 
 
 def scored_outcome(
-    fs: FastState, best: Best, trail_key: list[list[int]], choose_claim: ClaimChooser,
+    fs: Deal, best: Best, trail_key: list[list[int]], choose_claim: ClaimChooser,
     trace: list[int] | None = None,
 ) -> Outcome:
     """Play a copy of the deal ``fs`` (unchanged; not over) to its end with a policy given

@@ -1,9 +1,11 @@
 """What one seat may know (RULES.md §9): the censored view bots and UIs draw from.
 
->>> from .rules import Rules
->>> from .state import State
+A :class:`PlayerView` is plain data; :meth:`State.view <lald.core.state.State.view>` makes it,
+and :func:`censor` is how an operation looks to a seat that may not see all of it.
+
+>>> from lald.core import Rules, State
 >>> s = State.deal(Rules.make(), seed=1)
->>> v = view(s, 2)
+>>> v = s.view(2)
 >>> v.hand == s.hand(2), v.hand_sizes, v.to_move
 (True, (8, 8, 8, 8, 8), 1)
 """
@@ -13,10 +15,9 @@ from __future__ import annotations
 import dataclasses
 
 from .actions import Claimed, Operation, Status
-from .cards import Card, cards_of
+from .cards import Card
 from .rules import Rules
 from .scoring import DealResult
-from .state import State
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -59,31 +60,3 @@ def censor(op: Operation, seat: int | None) -> Operation:
     if isinstance(op, Claimed) and op.face_down and op.seat != seat:
         return dataclasses.replace(op, cards=None)
     return op
-
-
-def view(state: State, seat: int | None) -> PlayerView:
-    """The view of ``seat`` (``None``: a spectator, who sees no hand)."""
-    n = state.n
-    chips = state.chips()
-    hidden = [0 if s == seat else state.face_down[s] for s in range(n)]
-    return PlayerView(
-        seat=-1 if seat is None else seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        eldest=state.eldest,
-        to_move=state.to_move,
-        foreplay=state.foreplay,
-        over=state.over,
-        hand=() if seat is None else cards_of(state.hands[seat]),
-        table=cards_of(state.table_mask),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        won_sizes=tuple(w.bit_count() for w in state.won),
-        won_seen=tuple(cards_of(state.won[s] & ~hidden[s]) for s in range(n)),
-        statuses=tuple(state.status(s) for s in range(n)),
-        last_capture=state.last_capture,
-        claim_order=tuple(state.claim_order()),
-        pot=state.pot,
-        balances=tuple(b + c for b, c in zip(state.balances_before, chips, strict=True)),
-        history=tuple(censor(op, seat) for op in state.history),
-        result=state.result,
-    )

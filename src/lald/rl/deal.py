@@ -1,7 +1,7 @@
 """A deal as a sequence of one-seat decisions: the claim window, then the turn.
 
 Claims may be made out of turn.  The adapters turn that into a *claim window*, polled
-exactly as :func:`lald.sim.play.step` offers claims: before every turn, the seats that
+exactly as :func:`lald.play.loop.step` offers claims: before every turn, the seats that
 may claim are asked one at a time in the engine's claim order (clockwise from the left of
 the seat that acted last), each choosing one of its claims or to pass; a claim is made at
 once and the window opens again from the claimant's left; when every polled seat has

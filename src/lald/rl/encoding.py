@@ -46,7 +46,7 @@ import numpy.typing as npt
 
 from ..core import Action, PlayerView, State, Status
 from ..core.cards import NUM_CARDS, NUM_RANKS, RANK_SYMBOLS
-from ..core.fast import HAND_CLAIM, LIE, PAIR, PRIAL, SINGLE, SWEEP, TABLE_CLAIM, TRAIL, code_of
+from ..core.codes import HAND_CLAIM, LIE, PAIR, PRIAL, SINGLE, SWEEP, TABLE_CLAIM, TRAIL, code_of
 from ..core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Rules, Scoring
 from ..core.rules import SingleTakesThree as Sweep
 

@@ -5,7 +5,7 @@ chooses an action ID (:mod:`lald.rl.encoding`) at its turns and at every claim w
 polled in; the other seats are bots of the levels named in ``opponents`` (one spec for all,
 or one per other seat, as ``lald tournament --bot`` reads them: ``"expert"``,
 ``"pimc:worlds=8"``, ...), and play between the learner's decisions as
-:func:`lald.sim.play.step` has them play.  The reward is the learner's chips for the deal
+:func:`lald.play.loop.step` has them play.  The reward is the learner's chips for the deal
 (or for each deal of a session, with ``session=True``), paid when it ends.
 ``action_masks()`` gives the legal mask as maskable learners expect it (bool), and
 ``info["action_mask"]`` the int8 one.  An illegal action ends the episode with
@@ -40,7 +40,7 @@ from gymnasium import spaces
 
 from ..bots import Bot
 from ..core import Session, State
-from ..sim.spec import parse_spec
+from ..play.spec import parse_spec
 from .deal import Deal
 from .encoding import NUM_ACTIONS, Observation, as_action_id, observation_bounds, observe
 from .pettingzoo import deal_options, deal_rewards, make_rules

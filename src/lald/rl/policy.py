@@ -15,7 +15,7 @@ A policy file is either a Python file defining ``policy(observation, mask)`` (or
 >>> from lald.core import Rules
 >>> first_legal = lambda observation, mask: int(np.flatnonzero(mask)[0])
 >>> bot = PolicyBot(0, Rules.make(), random.Random(0), policy=first_legal)
->>> from lald.sim.play import play_deal
+>>> from lald.play.loop import play_deal
 >>> from lald.core import State
 >>> from lald.bots import make_bot
 >>> bots = [bot] + [make_bot("random", s, Rules.make(), random.Random(s)) for s in range(1, 5)]

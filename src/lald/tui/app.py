@@ -28,11 +28,11 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..coach.lesson import Note
+from ..coach.review import DEFAULT_WORLDS, Review
 from ..core import Action, LaidDown, LieDown, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
-from ..sim.lesson import Note
-from ..sim.review import DEFAULT_WORLDS, Review
 from .game import Game, Prompt, PromptKind
 from .hints import Hint, advise
 from .lesson import DO, NEXT, WELCOME, LessonGame

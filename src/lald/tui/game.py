@@ -1,5 +1,5 @@
 """The table's driver, shared by the full-screen table and ``--plain``: a session, who sits
-where, and the turn loop of :func:`lald.sim.play.step` with people in some seats.
+where, and the turn loop of :func:`lald.play.loop.step` with people in some seats.
 
 The loop offers open claims in :meth:`State.claim_order` before each turn action, as
 ``step`` does; a person's seat is asked like a bot's, except that the question waits for an
@@ -18,9 +18,9 @@ from enum import StrEnum, unique
 from typing import Any
 
 from ..bots import Bot, make_bot
+from ..coach.hints import playable_levels
+from ..coach.lesson import Note
 from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
-from ..sim.hints import playable_levels
-from ..sim.lesson import Note
 
 HUMAN = "human"
 

@@ -1,6 +1,6 @@
 """The hint key: what the best available bot would do here, and why, in sentences.
 
-The hint itself is :mod:`lald.sim.hints`' (shared with the web table): made from the
+The hint itself is :mod:`lald.coach.hints`' (shared with the web table): made from the
 seat's view and the prompt's choices alone; here it is found in the menu and worded.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from ..coach import hints
 from ..core import State
 from ..i18n import Catalog
-from ..sim import hints
 from .game import Prompt
 from .words import Choice, action_label, outcome_code
 

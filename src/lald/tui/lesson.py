@@ -1,8 +1,8 @@
-"""The guided first deal at the table: :mod:`lald.sim.lesson`'s teaching deal, played
+"""The guided first deal at the table: :mod:`lald.coach.lesson`'s teaching deal, played
 through the table's own driver.
 
 :class:`LessonGame` is a :class:`~lald.tui.game.Game` of one deal: the lesson's layout,
-the learner in seat 0 and :class:`~lald.sim.lesson.ScriptedBot` s in the others, so the
+the learner in seat 0 and :class:`~lald.coach.lesson.ScriptedBot` s in the others, so the
 turn loop (claims in the engine's claim order, then the turn) keeps the script's order.
 A choice of the learner's other than the lesson's is refused (:meth:`LessonGame.refusal`)
 and changes nothing.  :meth:`LessonGame.news` hands each moment's notes to the face once;
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..coach.lesson import Lesson, Note
 from ..core import Action, Capture, Card, Claim, Session, State, mask_of
-from ..sim.lesson import Lesson, Note
 from .game import HUMAN, Game, SeatSpec
 
 #: The seat kind of the lesson's scripted players.
@@ -90,7 +90,7 @@ class LessonGame(Game):
         return None if want is None else Note("lesson_try", want.seat, (), want)
 
     def news(self) -> list[Note]:
-        """The notes of this moment (:meth:`lald.sim.lesson.Lesson.notes`), the first time
+        """The notes of this moment (:meth:`lald.coach.lesson.Lesson.notes`), the first time
         they are asked for; an empty list after that."""
         state = self.state or self.last_deal
         if state is None:

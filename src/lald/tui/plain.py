@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ..coach.review import DEFAULT_WORLDS, Review, review_deal
+from ..coach.words import review_lines
 from ..core import Action, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
-from ..sim.review import DEFAULT_WORLDS, Review, review_deal
-from ..sim.review_text import review_lines
 from .game import Game, Prompt
 from .hints import advise
 from .lesson import DO, NEXT, LessonGame

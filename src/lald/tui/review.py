@@ -1,8 +1,8 @@
 """The expert's review of one's own play, after a deal's settlement (``r``).
 
-:class:`ReviewScreen` runs :func:`lald.sim.review.review_deal` in a Textual thread worker,
+:class:`ReviewScreen` runs :func:`lald.coach.review.review_deal` in a Textual thread worker,
 with a progress bar fed by the review's progress callback, then shows
-:func:`lald.sim.review_text.review_lines` in a scrolling view.  Esc or ``q`` goes back
+:func:`lald.coach.words.review_lines` in a scrolling view.  Esc or ``q`` goes back
 (and stops a review still running: the callback ends the worker at the next decision).
 A finished review is kept by the app, so opening it again is instant.  In a hot-seat
 game, :class:`SeatChoiceScreen` asks whose play: each person reviews their own seat.
@@ -22,10 +22,10 @@ from textual.widgets import OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
+from ..coach.review import Review, review_deal
+from ..coach.words import review_lines
 from ..core import State
 from ..i18n import Catalog
-from ..sim.review import Review, review_deal
-from ..sim.review_text import review_lines
 from .screens import Closing, KeyBar
 from .widgets import IndentedLinesView
 

@@ -19,9 +19,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from ..coach.hints import best_level, playable_levels
 from ..core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
 from ..i18n import Catalog
-from ..sim.hints import best_level, playable_levels
 from .game import HUMAN, Game, SeatSpec
 from .lesson import LessonGame
 from .plain import HELP_KEYS, RULES_DOC

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
+from ..coach.lesson import Note
 from ..core import (
     Action,
     Capture,
@@ -30,10 +31,9 @@ from ..core import (
     Status,
 )
 from ..core.cards import RANK_SYMBOLS
-from ..core.fast import action_of, code_of
+from ..core.codes import action_of, code_of
 from ..i18n import Catalog
 from ..narrate import describe, glyphs, join_names
-from ..sim.lesson import Note
 from .game import Game, Prompt, PromptKind
 
 
@@ -107,13 +107,13 @@ def action_label(action: Action, state: State, catalog: Catalog) -> str:
 
 def outcome_code(action: Action, state: State) -> int:
     """The engine's code for what ``action`` does in play: actions that differ only in
-    suits share it (:func:`lald.core.fast.code_of`)."""
+    suits share it (:func:`lald.core.codes.code_of`)."""
     return code_of(action, state.table_mask)
 
 
 def canonical(actions: Sequence[Action], state: State) -> list[Action]:
     """One action per different outcome, in the order the engine lists them: the engine's
-    own choice of cards (:func:`lald.core.fast.action_of`, the lowest suits) where it is
+    own choice of cards (:func:`lald.core.codes.action_of`, the lowest suits) where it is
     among ``actions``, else the first one."""
     groups: dict[int, list[Action]] = {}
     for action in actions:
@@ -155,7 +155,7 @@ def lesson_menu(menu: Sequence[Choice], want: Action | None, state: State) -> tu
 
 
 def note_text(note: Note, state: State, names: Sequence[str], catalog: Catalog) -> str:
-    """A note of the lesson (:class:`lald.sim.lesson.Note`) in words: the seat's name, its
+    """A note of the lesson (:class:`lald.coach.lesson.Note`) in words: the seat's name, its
     cards, and the move it asks for as the menu words it."""
     move = action_label(note.action, state, catalog) if note.action is not None else ""
     name = names[note.seat] if note.seat is not None else ""

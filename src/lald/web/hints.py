@@ -1,7 +1,7 @@
 """Hints at a web table: the expert's recommended move for a person's own seat, asked for
 with the page's Hint button (``{"type": "hint", "v": V}``), at a table opened with hints on.
 
-The hint is :mod:`lald.sim.hints`' (the terminal's too), made from the seat's
+The hint is :mod:`lald.coach.hints`' (the terminal's too), made from the seat's
 :class:`~lald.core.PlayerView` and legal actions as they were at version V: frozen
 values copied on the event loop, so the worker thread never touches the live table. It is
 bounded three ways (:class:`Hints`): one hint per seat at a time, at most
@@ -14,7 +14,7 @@ version they were made at, so asking again (another language, a reloaded page) i
 The page is sent ``{"type": "hint", "v", "deal", "index", "text", "hint"}``: the version
 and deal it was made for, the move's place in that version's legal actions (None: let
 the claims pass), the sentence in the page's language, and the hint as data
-(:func:`lald.sim.hints.hint_json`). A hint names only the seat's own cards and the
+(:func:`lald.coach.hints.hint_json`). A hint names only the seat's own cards and the
 table's: nothing the seat's frames have not shown it.
 """
 
@@ -29,9 +29,9 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..coach.hints import Hint, advise, hint_json, hint_text
 from ..core import Action, Card, PlayerView
 from ..i18n import Catalog
-from ..sim.hints import Hint, advise, hint_json, hint_text
 from .wire import action_kinds, action_words
 
 if TYPE_CHECKING:

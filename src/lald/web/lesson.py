@@ -1,9 +1,9 @@
-"""The guided first deal at a web table: :mod:`lald.sim.lesson`'s teaching deal, played by
+"""The guided first deal at a web table: :mod:`lald.coach.lesson`'s teaching deal, played by
 the table's own driver, its notes carried by the learner's frames.
 
-A lesson table seats the learner in seat 0 and :class:`~lald.sim.lesson.ScriptedBot` s
+A lesson table seats the learner in seat 0 and :class:`~lald.coach.lesson.ScriptedBot` s
 in the others (seat 0 too has one, should the learner hand the seat to its bot). The
-driver offers claims in the engine's claim order as :func:`lald.sim.play.step` does, and
+driver offers claims in the engine's claim order as :func:`lald.play.loop.step` does, and
 acts only when the script's next action is a bot's, so the script holds; no turn timer
 and no claim window run. :class:`LessonSession` is a session of that one deal.
 
@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bots import Bot
+from ..coach.lesson import Lesson, Note, ScriptedBot
 from ..core import Action, Capture, Claim, Session, State, mask_of
 from ..i18n import Catalog
 from ..narrate import glyphs
-from ..sim.lesson import Lesson, Note, ScriptedBot
 from .wire import action_kinds, action_words
 
 __all__ = ["DO", "LEARNER_KEYS", "Lesson", "LessonSession", "default_names", "held_moment",

@@ -1,4 +1,4 @@
-"""The expert's review of a finished deal, for the replay viewer (:mod:`lald.sim.review`).
+"""The expert's review of a finished deal, for the replay viewer (:mod:`lald.coach.review`).
 
 A review takes a second or more of one core, so the server makes one at a time, in a
 worker thread (the event loop and every table go on meanwhile), from a bounded queue:
@@ -22,11 +22,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from ..coach.review import DEFAULT_WORLDS, Review, review_deal
+from ..coach.words import review_json, review_lines
 from ..core import State
 from ..i18n import Catalog
 from ..record import Record
-from ..sim.review import DEFAULT_WORLDS, Review, review_deal
-from ..sim.review_text import review_json, review_lines
 
 log = logging.getLogger("lald.web")
 

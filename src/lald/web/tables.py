@@ -14,7 +14,7 @@ finished deal's record included, tells anything of a deal not yet over. A table 
 with a seed is a *practice* table: whoever chose the seed knows every hand, and every
 page is told so.
 
-A driver task per table runs the turn loop of :func:`lald.sim.play.step` in real time:
+A driver task per table runs the turn loop of :func:`lald.play.loop.step` in real time:
 before each turn action the open claims are offered to the bot seats in
 ``state.claim_order()``, then the seat to move acts if a bot plays it; a human seat is
 waited for (or played by the bot of its level when its turn timer runs out).

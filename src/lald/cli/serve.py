@@ -1,0 +1,130 @@
+"""``lald serve``: run the web service under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from .args import in_range
+
+if TYPE_CHECKING:
+    from ..web.tables import Settings
+
+#: The largest websocket message uvicorn reads; a longer one closes the socket (1009).
+MAX_WS_MESSAGE = 64 * 1024
+
+
+def _origin(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an origin like https://cards.example.org")
+    return text.rstrip("/")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` sub-command."""
+    p = subparsers.add_parser("serve", help="play online: run the web service (lobby, tables, bots)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=in_range(int, 1, 65535, "a port number"), default=8000,
+                   help="port, 1 to 65535 (default 8000)")
+    p.add_argument("--db", default="sqlite:///lald.db",
+                   help="SQLAlchemy database URL (default sqlite:///lald.db; "
+                        "PostgreSQL: postgresql+psycopg://user@host/db)")
+    p.add_argument("--bot-delay", type=in_range(float, 0, 60, "a number of seconds"), default=0.6,
+                   metavar="SECONDS", help="how long a bot waits before it acts (default 0.6)")
+    p.add_argument("--claim-window", type=in_range(float, 0, 60, "a number of seconds"), default=1.5,
+                   metavar="SECONDS",
+                   help="how long bots hold back when a person has a new claim (default 1.5)")
+    p.add_argument("--deal-pause", type=in_range(float, 0, 600, "a number of seconds"), default=4.0,
+                   metavar="SECONDS", help="pause between deals at a table of bots only (default 4)")
+    p.add_argument("--idle-hours", type=in_range(float, 0.01, 24 * 365, "a number of hours"), default=24.0,
+                   metavar="HOURS",
+                   help="close a table no page has been connected to for this long (default 24)")
+    p.add_argument("--allow-origin", action="append", default=[], type=_origin, metavar="ORIGIN",
+                   help="also accept posts and websockets from pages of this origin (repeatable; "
+                        "by default only the server's own pages)")
+    p.add_argument("--tables-per-hour", type=in_range(float, 1, 1e6, "a number of tables"), default=30.0,
+                   metavar="N", help="tables one client address may open an hour (default 30)")
+    p.add_argument("--tables-at-once", type=in_range(int, 1, 1_000_000, "a number of tables"), default=10,
+                   metavar="N", help="tables one client address may open in a burst (default 10)")
+    p.add_argument("--review-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=1000,
+                   metavar="N", help="sampled deals per decision in the expert's review of a deal "
+                                     "(default 1000; fewer is faster and rougher)")
+    p.add_argument("--hint-seconds", type=in_range(float, 0.05, 10, "a number of seconds"), default=0.5,
+                   metavar="SECONDS", help="the expert's time for one hint at a table with hints on "
+                                           "(default 0.5; less is quicker and rougher)")
+    p.add_argument("--hint-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=256,
+                   metavar="N", help="sampled deals at most per hint (default 256)")
+    p.add_argument("--hints-at-once", type=in_range(int, 1, 1000, "a number of hints"), default=8,
+                   metavar="N", help="hints being made or waiting in the whole server; more are "
+                                     "refused as busy until there is room (default 8)")
+    p.add_argument("--log-level", default="info",
+                   choices=["critical", "error", "warning", "info", "debug", "trace"],
+                   help="uvicorn's log level (default info)")
+    p.set_defaults(func=cmd_serve)
+
+
+def _fail(message: str) -> None:
+    print(f"lald serve: {message}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def shown_url(url: str) -> str:
+    """A database URL to print: its password hidden."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return url
+
+
+def check_database(url: str) -> None:
+    """Open the database once (creating or updating its schema); a one-line error and
+    exit status 1 if it cannot be used."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from ..store import Store, StoreError
+
+    shown = shown_url(url)
+    try:
+        Store(url).close()
+    except (ArgumentError, NoSuchModuleError):
+        _fail(f"{shown!r} is not a database URL this server can use "
+              "(sqlite:///FILE or postgresql+psycopg://user@host/db)")
+    except StoreError as e:
+        _fail(f"cannot use the database {shown}: {e}")
+    except (SQLAlchemyError, OSError, ImportError) as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()
+        _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}")
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The server's settings from ``lald serve``'s arguments."""
+    from ..web.tables import Settings
+
+    return Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
+                    deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,
+                    allow_origins=tuple(args.allow_origin),
+                    create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
+                    review_worlds=args.review_worlds, hint_seconds=args.hint_seconds,
+                    hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once)
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    """Run the service until interrupted."""
+    import uvicorn
+
+    from ..web.app import create_app
+
+    check_database(args.db)
+    app = create_app(args.db, settings_of(args))
+    print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,
+                ws_max_size=MAX_WS_MESSAGE,
+                # Frames are small; compressing each one costs more CPU than it saves.
+                ws_per_message_deflate=False)

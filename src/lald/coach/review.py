@@ -1,0 +1,566 @@
+"""A review of one seat's decisions in a finished deal, as a chess site reviews a game.
+
+For every decision the seat made with a real choice (a turn with two or more different
+moves, and every claim window it was offered: claim now, or let the claims pass), the
+expert (:class:`~lald.bots.expert.ExpertBot`) rates every legal choice: the seat's
+expected chips for the deal with a 95% interval, over worlds drawn from what the seat
+could know *then*, its :class:`~lald.core.PlayerView` at that moment (through
+:func:`lald.bots.knowledge.read` and the expert's own draw), never the hands the record
+reveals.  The decision's cost is the best choice's value minus the value of the move made,
+per world (common random numbers, so the interval of a difference is narrow), and the
+:func:`reason` says in words why the best choice was better.
+
+The API is plain data: :func:`review_deal` walks a finished :class:`~lald.core.State`
+and returns a :class:`Review`; :func:`review_decision` rates one decision from a view.
+Both are deterministic for a given ``seed`` (each decision draws from its own generator,
+seeded by ``seed`` and the decision's place in the deal, never by the clock), so the
+review of a decision does not depend on the rest of the deal or on hidden cards.
+:mod:`lald.coach.words` turns a review into sentences of any catalog language.
+
+How the expert is asked, so that it stays in step with the bot: an
+:class:`~lald.bots.expert.ExpertBot` with ``worlds=1`` and no time limit answers
+:meth:`~lald.bots.expert.ExpertBot.evaluate` with each choice's value in one world it
+draws; asked ``worlds`` times, that gives the per-world values.  Without a time limit, its
+exact end-position solve stops only at its node cap, so the answer never depends on the
+machine's speed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum, unique
+from statistics import fmean, stdev
+
+from ..bots.expert import PASS, ExpertBot, Player
+from ..bots.knowledge import Knowledge, fill, read
+from ..bots.sampler import sample
+from ..core import (
+    Action,
+    Claim,
+    NoCapture,
+    PlayerView,
+    PrizeRule,
+    Rules,
+    Scoring,
+    State,
+    cards_of,
+    mask_of,
+)
+from ..core.cards import RANK_SYMBOLS
+from ..core.codes import HAND_CLAIM, LIE, SHAPES, SINGLE, TABLE_CLAIM, code_of
+from ..core.fast import FastState
+
+FORMAT = "lald-review/1"
+
+#: Worlds per decision by default: a standard deal is reviewed in a few seconds on one
+#: core (docs/review.md has the measurement).
+DEFAULT_WORLDS = 1000
+
+#: Bounds on ``worlds`` that a command accepts.
+MAX_WORLDS = 20_000
+
+#: Seconds the expert may think per world: none in effect (see the module's text).
+_NO_LIMIT = 1e9
+
+#: Worlds drawn (at most) to find the reason for a choice.
+_REASON_WORLDS = 160
+
+Z95 = 1.959963984540054
+
+
+@unique
+class DecisionKind(StrEnum):
+    """What the seat was deciding."""
+
+    TURN = "turn"
+    """Its turn action: which capture (or trail)."""
+    CLAIM = "claim"
+    """A claim window: which claim to make now, or to let the claims pass."""
+
+
+@unique
+class Verdict(StrEnum):
+    """A decision's grade, by its estimated cost in chips."""
+
+    BEST = "best"
+    """The move made is the one the expert rates highest."""
+    GOOD = "good"
+    """Not the best, but the difference is within the estimate's noise (its interval
+    reaches zero) or under a tenth of a chip."""
+    INACCURACY = "inaccuracy"
+    """Costs under half a chip."""
+    MISTAKE = "mistake"
+    """Costs half a chip to a chip and a half."""
+    BLUNDER = "blunder"
+    """Costs a chip and a half or more."""
+    FORCED = "forced"
+    """The only move: nothing to decide."""
+
+
+#: The verdicts of a move that measurably cost chips: the summary's costliest are among them.
+COSTLY = frozenset({Verdict.INACCURACY, Verdict.MISTAKE, Verdict.BLUNDER})
+
+#: (verdict, the cost from which it applies), costliest first.
+_GRADES = ((Verdict.BLUNDER, 1.5), (Verdict.MISTAKE, 0.5), (Verdict.INACCURACY, 0.1))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean over sampled worlds and the half-width of its 95% interval."""
+
+    mean: float
+    half: float
+
+    @property
+    def low(self) -> float:
+        """The interval's lower end."""
+        return self.mean - self.half
+
+    @property
+    def high(self) -> float:
+        """The interval's upper end."""
+        return self.mean + self.half
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Estimate:
+        """The mean of ``values`` and the normal 95% interval of that mean."""
+        mean = fmean(values)
+        half = Z95 * stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+        return cls(mean, half)
+
+    def to_json(self) -> dict[str, float]:
+        """``{"mean", "low", "high"}``, rounded to thousandths."""
+        return {"mean": round(self.mean, 3), "low": round(self.low, 3), "high": round(self.high, 3)}
+
+
+ZERO = Estimate(0.0, 0.0)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Option:
+    """One choice and the expert's estimate of the seat's chips for the deal after it."""
+
+    action: Action | None
+    """An action standing for the choice (every choice of suits plays the same); None
+    stands for letting the claims pass."""
+    value: Estimate
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reason:
+    """Why the best choice beat the move made: a catalog key and its values.
+
+    ``args`` holds plain values: ``seat`` a seat number, ``rank`` a rank as the catalogs
+    write it (``7``, ``10``, ``Q``), ``percent``/``best``/``made`` whole percentages or
+    card counts.  :func:`lald.coach.words.reason_text` words
+    it, with the move made and the best move, in any catalog language."""
+
+    key: str
+    args: tuple[tuple[str, int | float | str | tuple[str, ...]], ...] = ()
+
+    def get(self, name: str) -> int | float | str | tuple[str, ...]:
+        """The value named ``name``."""
+        return dict(self.args)[name]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the seat and what the expert thinks of it."""
+
+    at: int
+    """How many of the record's actions came before it (its position in the deal)."""
+    kind: DecisionKind
+    made: Action | None
+    """The action taken; None: the seat let the claims pass."""
+    best: Action | None
+    """The choice the expert rates highest (None: letting the claims pass)."""
+    options: tuple[Option, ...]
+    """Every distinct choice, best first (empty for a forced move)."""
+    cost: Estimate
+    """The best choice's value minus the made move's, per world: chips lost here."""
+    verdict: Verdict
+    reason: Reason | None
+    """Why the best choice was better (None when the move made was the best or forced;
+    ``review_why_close`` when the difference is within the estimate's noise)."""
+
+    @property
+    def action_index(self) -> int | None:
+        """The index in the record of the action made here (None for a pass)."""
+        return None if self.made is None else self.at
+
+    @property
+    def made_value(self) -> Estimate | None:
+        """The estimate of the move made (None for a forced move)."""
+        return next((o.value for o in self.options if o.action == self.made), None)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Review:
+    """A seat's decisions in one deal and the summary."""
+
+    seat: int
+    rules: Rules
+    seed: int
+    worlds: int
+    decisions: tuple[Decision, ...]
+    """Every decision in the deal's order, forced turn moves included."""
+    lost: Estimate
+    """The estimated chips lost over the deal: the sum of the costs (independent
+    estimates, so the interval's half-widths add in quadrature)."""
+    costliest: tuple[int, ...]
+    """Indices into :attr:`decisions` of the (at most) three costliest, costliest first,
+    among the moves that measurably cost chips (:data:`COSTLY`)."""
+    result: float
+    """What the deal gave the seat: its chips, antes included (card-count scoring: its
+    share of the win)."""
+
+    @property
+    def unit(self) -> str:
+        """``chips``, or ``wins`` under card-count scoring (a win's share per deal)."""
+        return "wins" if self.rules.scoring is Scoring.CARD_COUNT else "chips"
+
+    @property
+    def choices(self) -> list[Decision]:
+        """The decisions that had a real choice."""
+        return [d for d in self.decisions if d.verdict is not Verdict.FORCED]
+
+
+Progress = Callable[[int, int], None]
+"""Hears ``(decisions done, decisions to do)`` as the review goes."""
+
+
+# -- walking a finished deal -------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Point:
+    """A place in the deal where the seat decided: the view it had, what it could do
+    (the engine's legal actions), and what it did."""
+
+    at: int
+    kind: DecisionKind
+    view: PlayerView
+    legal: tuple[Action, ...]
+    made: Action | None
+
+
+def start_of(state: State) -> State:
+    """The deal of ``state`` as dealt, before any action."""
+    return State.from_layout(state.rules, [cards_of(h) for h in state.dealt_hands],
+                             cards_of(state.dealt_table), state.dealer, state.pot_before,
+                             state.balances_before)
+
+
+def decision_points(state: State, seat: int) -> Iterator[Point]:
+    """Every decision ``seat`` made in the deal of ``state``, replayed from its start.
+
+    A claim window counts where the seat had claims open and was asked, as the engine's
+    turn loop asks (RULES.md §5.3): the next action is its claim, a turn action (every seat
+    let the claims pass), or a claim by a seat after it in the claim order.  A turn counts
+    where the next action is the seat's own turn action."""
+    replay = start_of(state)
+    for at, action in enumerate(state.actions):
+        claims = replay.claims(seat)
+        if claims:
+            made: Action | None = None
+            asked = True
+            if isinstance(action, Claim):
+                order = replay.claim_order()
+                if action.seat == seat:
+                    made = action
+                else:
+                    asked = order.index(seat) < order.index(action.seat)
+            if asked:
+                yield Point(at, DecisionKind.CLAIM, replay.view(seat), tuple(claims), made)
+        if not isinstance(action, Claim) and action.seat == seat:
+            yield Point(at, DecisionKind.TURN, replay.view(seat), tuple(replay.turn_actions()), action)
+        replay.apply(action)
+
+
+# -- rating one decision ----------------------------------------------------------------
+
+
+class _Remembering(Player):
+    """The expert's own player (every setting shared), remembering what each position
+    played on is worth: late in a deal the same world is drawn again and again, and its
+    exact solve is the costly part.  Playing a position on is deterministic (the
+    roll-out's choices, the solve's node cap; no deadline is set), so a remembered value
+    is the value the player would compute again."""
+
+    def __init__(self, player: Player) -> None:  # no super().__init__: a copy of ``player``
+        self.__dict__.update(vars(player))
+        self.known: dict[tuple[object, ...], float] = {}
+
+    def finish(self, fs: FastState, seat: int, skip_claims: bool = False, looks: int | None = None,
+               passed: int = -1) -> float:
+        """:meth:`Player.finish`, remembered by position."""
+        key = (tuple(map(tuple, fs.hc)), tuple(fs.tc), tuple(fs.won), tuple(fs.lain), fs.to_move,
+               fs.foreplay, fs.last_capture, fs.last_actor, fs.over, seat, skip_claims, looks, passed)
+        value = self.known.get(key)
+        if value is None:
+            value = self.known[key] = super().finish(fs, seat, skip_claims, looks, passed)
+        return value
+
+
+
+def decision_seed(seed: int, at: int, kind: DecisionKind) -> int:
+    """The seed of one decision's draws: the review's seed and the decision's place."""
+    return (seed * 1_000_003 + at) * 2 + (kind is DecisionKind.CLAIM)
+
+
+def ante(view: PlayerView) -> int:
+    """The seat's ante this deal (0 under card-count scoring)."""
+    rules = view.rules
+    if rules.scoring is Scoring.CARD_COUNT:
+        return 0
+    return rules.ante_dealer if view.seat == view.dealer else rules.ante_other
+
+
+def review_decision(view: PlayerView, legal: Sequence[Action], made: Action | None,
+                    kind: DecisionKind, *, at: int | None = None, seed: int = 0,
+                    worlds: int = DEFAULT_WORLDS) -> Decision:
+    """What the expert thinks of one decision, from ``view`` alone.
+
+    ``legal`` is what the engine allowed then (the turn actions, or the open claims of a
+    claim window), ``made`` what the seat did (None: it let the claims pass).  ``at``
+    places the decision in the deal (default: the view's history length) and, with
+    ``seed``, seeds its draws."""
+    if worlds < 1:
+        raise ValueError("worlds must be at least 1")
+    if at is None:
+        at = len(view.history)
+    table = mask_of(view.table)
+    choices: dict[int, Action | None] = {}
+    for action in legal:
+        choices.setdefault(code_of(action, table), action)
+    if kind is DecisionKind.CLAIM:
+        choices[PASS] = None
+    made_code = PASS if made is None else code_of(made, table)
+    if made_code not in choices:
+        raise ValueError(f"{made} is not one of the legal choices")
+    choices[made_code] = made
+    codes = list(choices)
+    if len(codes) == 1:
+        return Decision(at, kind, made, made, (), ZERO, Verdict.FORCED, None)
+
+    rng = random.Random(decision_seed(seed, at, kind))
+    bot = ExpertBot(view.seat, view.rules, rng, worlds=1, time_limit=_NO_LIMIT)
+    bot.player = _Remembering(bot.player)
+    k = read(view)
+    acting = kind is DecisionKind.TURN
+    offset = ante(view)
+    per_world: list[list[float]] = [[] for _ in codes]
+    for _ in range(worlds):
+        for column, value in zip(per_world, bot.evaluate(k, codes, acting), strict=True):
+            column.append(value - offset)
+    estimates = [Estimate.of(column) for column in per_world]
+    made_i = codes.index(made_code)
+    best_i = max(range(len(codes)), key=lambda i: (estimates[i].mean, i == made_i))  # ties: the move made
+    order = sorted(range(len(codes)), key=lambda i: (-estimates[i].mean, i != made_i, i))
+    options = tuple(Option(choices[codes[i]], estimates[i]) for i in order)
+    best = choices[codes[best_i]]
+    if best_i == made_i:
+        return Decision(at, kind, made, made, options, ZERO, Verdict.BEST, None)
+    cost = Estimate.of([b - m for b, m in zip(per_world[best_i], per_world[made_i], strict=True)])
+    verdict = grade(cost)
+    if verdict is Verdict.GOOD:  # no cause to name for a difference the estimate cannot tell
+        why = Reason("review_why_close")
+    else:
+        why = reason(k, codes[made_i], codes[best_i], bot, random.Random(decision_seed(seed, at, kind) + 1),
+                     min(worlds, _REASON_WORLDS))
+    return Decision(at, kind, made, best, options, cost, verdict, why)
+
+
+def grade(cost: Estimate) -> Verdict:
+    """The verdict on a move that was not the best, by its cost."""
+    if cost.low <= 0 or cost.mean < _GRADES[-1][1]:
+        return Verdict.GOOD
+    return next(v for v, floor in _GRADES if cost.mean >= floor)
+
+
+# -- why ----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(slots=True)
+class _Tally:
+    """What followed one choice over the reason's worlds."""
+
+    deny: int = 0
+    """Worlds where the next seat to move could not capture right after it."""
+    prize: int = 0
+    lain: int = 0
+    won: float = 0.0
+
+
+def reason(k: Knowledge, made: int, best: int, bot: ExpertBot, rng: random.Random, worlds: int) -> Reason:
+    """Why ``best`` (a move code, or :data:`~lald.bots.expert.PASS`) beat ``made``, in
+    the seat's knowledge ``k``: the first of these that holds.
+
+    1. Claims: the claim made emptied the hand; a dead rank kept while the seat had to lie
+       down; a pair on the table left for anyone to spot.
+    2. ``deny``: the best move leaves the next seat without a capture in at least half
+       of the worlds more than the move made.
+    3. The move made spent a capture nobody else could take while the best move was
+       another capture, or took one of three (two left for any seat to spot).
+    4. After the move made the seat had to lie down at least a quarter of the worlds more.
+    5. The larger gain of the prize (more often the survivor, or the last capture) or of
+       cards won by the end, in chips.
+    6. More cards now; else the expert's play-outs simply rate it higher.
+
+    Worlds are drawn uniformly among those consistent with ``k`` (:func:`sample`), and
+    each choice is played on by the expert's roll-out policy."""
+    view, seat, rules = k.view, k.seat, k.view.rules
+    mk, mr = made & 7, made >> 3 & 15
+    bk, br = best & 7, best >> 3 & 15
+    if made != PASS and mk == HAND_CLAIM and _claim_size(k, mr) == k.sizes[seat]:
+        return Reason("review_why_emptied")
+    if made == PASS and best != PASS and bk == HAND_CLAIM and view.to_move == seat \
+            and rules.no_capture is NoCapture.LIE_DOWN and _must_lie(k):
+        return Reason("review_why_lay_first")
+    if made == PASS and best != PASS and bk == TABLE_CLAIM:
+        return Reason("review_why_spot")
+
+    made_t, best_t = _Tally(), _Tally()
+    nexts: list[int] = []
+    for _ in range(worlds):
+        (hands, _), _ = sample(k, rng)
+        world = k.world(hands)
+        for code, tally in ((made, made_t), (best, best_t)):
+            nxt = _follow(world, code, seat, bot, tally)
+            if code == best and nxt is not None:
+                nexts.append(nxt)
+    share = 1.0 / worlds
+    deny = (best_t.deny - made_t.deny) * share
+    if deny >= 0.5 and nexts:
+        percent = round(100 * best_t.deny * share)
+        seat_next = max(set(nexts), key=nexts.count)
+        if percent >= 95:
+            return Reason("review_why_deny", (("seat", seat_next),))
+        return Reason("review_why_deny_likely", (("seat", seat_next), ("percent", percent)))
+    if made != PASS and mk < LIE and k.unknown[mr] == 0 and best != PASS and bk < LIE and k.unknown[br] > 0:
+        return Reason("review_why_safe", (("rank", rank_symbol(mr)),))
+    if made != PASS and mk == SINGLE and k.table[mr] == 3 and rules.spotter_claims:
+        return Reason("review_why_gift", (("rank", rank_symbol(mr)),))
+    lain = (made_t.lain - best_t.lain) * share
+    if lain >= 0.25 and rules.no_capture is NoCapture.LIE_DOWN:
+        return Reason("review_why_lie", (("made", round(100 * made_t.lain * share)),
+                                         ("best", round(100 * best_t.lain * share))))
+    chips = rules.scoring is Scoring.CHIPS
+    prize_gain = rules.prize * (best_t.prize - made_t.prize) * share if chips else 0.0
+    cards_gain = (best_t.won - made_t.won) * share / 2
+    if max(prize_gain, cards_gain) >= 0.1:
+        if prize_gain >= cards_gain:
+            key = "review_why_survive" if rules.prize_rule is PrizeRule.SURVIVOR else "review_why_last"
+            return Reason(key, (("best", round(100 * best_t.prize * share)),
+                                ("made", round(100 * made_t.prize * share))))
+        return Reason("review_why_cards", (("best", round(best_t.won * share, 1)),
+                                           ("made", round(made_t.won * share, 1))))
+    now_made, now_best = _cards_now(k, made), _cards_now(k, best)
+    if now_best > now_made:
+        return Reason("review_why_now", (("best", now_best), ("made", now_made)))
+    return Reason("review_why_other")
+
+
+def rank_symbol(rank: int) -> str:
+    """``A``, ``2`` .. ``10``, ``J``, ``Q``, ``K``: how the catalogs write a rank."""
+    r = RANK_SYMBOLS[rank]
+    return "10" if r == "T" else r
+
+
+def _follow(world: FastState, code: int, seat: int, bot: ExpertBot, tally: _Tally) -> int | None:
+    """Play ``code`` in a copy of ``world`` and on to the end, counting in ``tally``;
+    the seat to move right after it, if another."""
+    fs = world.copy()
+    if code == PASS:
+        fs.apply(bot.player.turn(fs, fs.turn_codes()))
+    else:
+        fs.apply(code)
+    nxt = None
+    if not fs.over and fs.to_move != seat:
+        nxt = fs.to_move
+        if fs.turn_codes()[0] & 7 >= LIE:
+            tally.deny += 1
+    bot.player.play(fs)
+    prize_to = fs.survivor if fs.rules.prize_rule is PrizeRule.SURVIVOR else fs.last_capture
+    tally.prize += prize_to == seat
+    tally.lain += fs.lain[seat]
+    tally.won += fs.won[seat]
+    return nxt
+
+
+def _claim_size(k: Knowledge, rank: int) -> int:
+    held = k.hand[rank]
+    return 2 if held == 3 else held
+
+
+def _must_lie(k: Knowledge) -> bool:
+    """Whether the seat, to move, has no capture."""
+    fs = k.world(fill(k))
+    return fs.turn_codes()[0] & 7 >= LIE
+
+
+def _cards_now(k: Knowledge, code: int) -> int:
+    """Cards a choice puts into the seat's won pile at once."""
+    if code == PASS:
+        return 0
+    kind, rank = code & 7, code >> 3 & 15
+    if kind < LIE:
+        return sum(SHAPES[kind])
+    if kind == HAND_CLAIM:
+        return _claim_size(k, rank)
+    if kind == TABLE_CLAIM:
+        return k.table[rank]
+    return 0
+
+
+# -- a whole deal ---------------------------------------------------------------------------
+
+
+def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = DEFAULT_WORLDS,
+                progress: Progress | None = None) -> Review:
+    """Review ``seat``'s decisions in the finished deal ``state``.
+
+    Raises ValueError if the deal is not over or there is no such seat."""
+    if not state.over or state.result is None:
+        raise ValueError("the deal is not over: a review needs a finished deal")
+    if not 0 <= seat < state.n:
+        raise ValueError(f"there is no seat {seat}: seats are 0 to {state.n - 1}")
+    points = list(decision_points(state, seat))
+    todo = sum(1 for p in points if _has_choice(p))
+    done = 0
+    if progress is not None:
+        progress(done, todo)
+    decisions = []
+    for p in points:
+        decisions.append(review_decision(p.view, p.legal, p.made, p.kind, at=p.at, seed=seed, worlds=worlds))
+        if decisions[-1].verdict is not Verdict.FORCED:
+            done += 1
+            if progress is not None:
+                progress(done, todo)
+    lost = Estimate(sum(d.cost.mean for d in decisions), math.sqrt(sum(d.cost.half ** 2 for d in decisions)))
+    ranked = sorted((i for i, d in enumerate(decisions) if d.verdict in COSTLY),
+                    key=lambda i: (-decisions[i].cost.mean, i))
+    result = state.result
+    if state.rules.scoring is Scoring.CARD_COUNT:
+        best = max(result.won)
+        value = 1.0 / result.won.count(best) if result.won[seat] == best else 0.0
+    else:
+        value = float(result.chips[seat])
+    return Review(seat, state.rules, seed, worlds, tuple(decisions), lost, tuple(ranked[:3]), value)
+
+
+def _has_choice(p: Point) -> bool:
+    if p.kind is DecisionKind.CLAIM:
+        return True
+    table = mask_of(p.view.table)
+    return len({code_of(a, table) for a in p.legal}) > 1
+
+
+__all__ = [
+    "COSTLY", "DEFAULT_WORLDS", "FORMAT", "MAX_WORLDS", "Decision", "DecisionKind", "Estimate", "Option",
+    "Point", "Progress", "Reason", "Review", "Verdict", "ante", "decision_points", "grade",
+    "reason", "review_deal", "review_decision", "start_of",
+]
