@@ -5,7 +5,7 @@ where the moves do more than one thing, from the seat's view and legal actions a
 both tables ask for it (:func:`lald.coach.hints.advise`).  Each position is timed twice in
 the same run:
 
-* ``web``: the web table's budget (:class:`lald.web.tables.Settings`' ``hint_worlds``
+* ``web``: the web table's budget (:class:`lald.web.settings.Settings`' ``hint_worlds``
   sampled deals and ``hint_seconds``), what a Hint button waits for;
 * ``terminal``: the expert's own budget as it plays, the terminal's hint key.
 
@@ -29,7 +29,7 @@ from lald.core import Action, Claim, PlayerView, Rules, State
 from lald.core.cards import mask_of
 from lald.core.codes import code_of
 from lald.play.loop import play_deal
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 
 def positions(rules: Rules, deals: int) -> list[tuple[PlayerView, list[Action], str]]:

@@ -51,7 +51,7 @@ def test_the_hints_budget_reaches_the_server() -> None:
 
     from lald.cli.serve import register, settings_of
     from lald.web.hints import Hints
-    from lald.web.tables import Settings
+    from lald.web.settings import Settings
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())

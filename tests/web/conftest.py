@@ -22,7 +22,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from lald.web.app import create_app
 from lald.web.hub import Hub
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 from ..conftest import free_port
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from lald.web.app import create_app
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 from .conftest import create, hub_of, recv
 

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from lald.web.app import MAX_BODY, create_app
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 from .conftest import FAST, Server, create, hub_of, recv, state_at
 

@@ -23,7 +23,8 @@ from lald.core import Action, Card, IllegalActionError, PlayerView, Rules, State
 from lald.i18n import Catalog
 from lald.web import hints as web_hints
 from lald.web.app import create_app
-from lald.web.tables import Settings, Table
+from lald.web.settings import Settings
+from lald.web.tables import Table
 from lald.web.wire import action_kinds, action_words
 
 from .conftest import FAST, create, hub_of, poll, recv, until

@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from lald.store import Store, token_hash
 from lald.web.app import create_app
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 from .conftest import FAST, create, hub_of, recv, state_at
 

@@ -18,7 +18,7 @@ from lald.core import action_from_json
 from lald.i18n import LANGUAGES, Catalog
 from lald.web.app import create_app
 from lald.web.lesson import default_names, note_words
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 from .conftest import FAST, create, hub_of, poll, recv
 

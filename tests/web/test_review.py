@@ -22,7 +22,7 @@ from lald.record import load
 from lald.web import reviews as reviews_module
 from lald.web.app import create_app
 from lald.web.reviews import Reviews
-from lald.web.tables import Settings
+from lald.web.settings import Settings
 
 from .conftest import FAST, create
 from .test_lesson import HELD, Learner, open_lesson

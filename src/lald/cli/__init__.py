@@ -1,7 +1,10 @@
 """The ``lald`` command: demo, replay, legal, deal, and the commands of the other parts.
 
-Every sub-command is a ``register(subparsers)`` function; the parts that need heavy
-libraries (the terminal table, the server, tournaments) import them only when run.
+Every sub-command is a ``register(subparsers)`` function in a module of this package
+(:mod:`.play`, :mod:`.serve`, :mod:`.tournament`, :mod:`.readings`, :mod:`.review`), with the
+flags they share in :mod:`.args`; the parts that need heavy libraries (the terminal table,
+the server, tournaments) import them only when run. The top of the house: it may import
+every part of lald, and nothing imports it.
 """
 
 from __future__ import annotations

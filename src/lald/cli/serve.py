@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from .args import in_range
 
 if TYPE_CHECKING:
-    from ..web.tables import Settings
+    from ..web.settings import Settings
 
 #: The largest websocket message uvicorn reads; a longer one closes the socket (1009).
 MAX_WS_MESSAGE = 64 * 1024
@@ -104,7 +104,7 @@ def check_database(url: str) -> None:
 
 def settings_of(args: argparse.Namespace) -> Settings:
     """The server's settings from ``lald serve``'s arguments."""
-    from ..web.tables import Settings
+    from ..web.settings import Settings
 
     return Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
                     deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,

@@ -17,7 +17,7 @@ in Portuguese and Spanish), chosen by the value ``count`` through Babel's plural
 '-1 Paar'
 
 Other engineers add keys at the end of each catalog, in a block; a plain string is a
-message, an object of categories a plural entry.  ``tests/tui/test_catalog.py`` keeps
+message, an object of categories a plural entry.  ``tests/i18n/test_catalog.py`` keeps
 every catalog complete and every plural entry on its language's categories.
 """
 

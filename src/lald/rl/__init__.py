@@ -1,6 +1,7 @@
 """Research adapters: PettingZoo, Gymnasium and OpenSpiel on one shared encoding.
 
-An optional extra (``pip install 'lald[rl]'``); nothing else in lald imports it.
+An optional extra (``pip install 'lald[rl]'``); nothing else in lald imports it. A face, for
+researchers: it may import the core, the bots and :mod:`lald.play`; never another face.
 
 - :mod:`lald.rl.encoding`: the action IDs, the observation and the legal mask;
 - :mod:`lald.rl.deal`: a deal as one-seat decisions, with the claim window;

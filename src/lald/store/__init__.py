@@ -7,6 +7,9 @@ actions through the engine, so a restored table is exactly the table that was sa
 checked move by move. Seat and host tokens are stored only as their SHA-256 digests
 (:func:`token_hash`): the database holds no link that lets anyone in.
 
+It serves the web server, which is its only user, and imports nothing of lald: it keeps
+what it is given (JSON configurations, action lists) and knows no rule.
+
 The schema has a version (in ``lald_meta``); opening a database of an older version
 brings it up to date in one transaction (version 1, before the version was kept: its
 tokens are replaced by their digests, so the links already handed out keep working, and

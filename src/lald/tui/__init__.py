@@ -4,4 +4,9 @@
 engine's views into the table's words (all from :mod:`lald.i18n`); :mod:`.app`,
 :mod:`.screens` and :mod:`.widgets` are the full-screen table; :mod:`.plain` is the text
 table for screen readers, pipes and scripts; :mod:`.store` saves, resumes and exports.
+
+A face, for players at a terminal: it may import the core, the bots, records, the
+catalogs, :mod:`lald.narrate`, :mod:`lald.play` and :mod:`lald.coach` (the lesson, hints
+and review it shows); never another face (:mod:`lald.web`, :mod:`lald.rl`). ``lald play``
+is :mod:`lald.cli.play`.
 """

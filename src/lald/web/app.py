@@ -40,21 +40,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import LANGUAGES, Catalog, messages
 from ..record import Record, RecordError
 from ..store import Store
-from .hub import (
-    MAX_NAME,
-    Hub,
-    LobbyError,
-    RequestError,
-    _depth,
-    host_answer,
-    lesson_answer,
-    parse_json,
-    seat_links,
-)
+from . import protocol
+from .conn import Conn
+from .hub import MAX_NAME, Hub, LobbyError, host_answer, lesson_answer, seat_links
 from .openapi import spec
 from .replay import replay_frames
 from .reviews import Reviews
-from .tables import Buckets, Conn, Settings
+from .settings import Buckets, Settings
+from .tables import Table
+from .wire import RequestError, depth, parse_json
 
 log = logging.getLogger("lald.web")
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
@@ -382,7 +376,7 @@ async def api_replay(request: Request) -> Response:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
         return refuse(400, "the record is not UTF-8 text", "record")
-    if text.lstrip().startswith(("{", "[")) and _depth(text) > 16:
+    if text.lstrip().startswith(("{", "[")) and depth(text) > 16:
         return refuse(400, "the record is nested too deeply", "record")
     try:
         record = Record.parse(text)
@@ -479,7 +473,7 @@ async def play_socket(ws: WebSocket) -> None:
     """One page's websocket: messages in, frames out through :meth:`Conn.pump`."""
     hub = _hub(ws)
     await ws.accept()
-    conn = Conn(ws, hub.settings)
+    conn: Conn[Table] = Conn(ws, hub.settings)
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed and conn.ending is None:
@@ -489,7 +483,7 @@ async def play_socket(ws: WebSocket) -> None:
             text = message.get("text")
             if text is None:
                 text = (message.get("bytes") or b"").decode("utf-8", "replace")
-            hub.handle(conn, text)
+            protocol.handle(hub, conn, text)
     except WebSocketDisconnect:
         pass
     finally:

@@ -5,9 +5,9 @@ The hint is :mod:`lald.coach.hints`' (the terminal's too), made from the seat's
 :class:`~lald.core.PlayerView` and legal actions as they were at version V: frozen
 values copied on the event loop, so the worker thread never touches the live table. It is
 bounded three ways (:class:`Hints`): one hint per seat at a time, at most
-:attr:`~lald.web.tables.Settings.hint_queue` waiting or being made in the whole server
+:attr:`~lald.web.settings.Settings.hint_queue` waiting or being made in the whole server
 (more are refused: the expert is busy), and a time budget per hint (the expert's own time
-limit, :attr:`~lald.web.tables.Settings.hint_seconds`). Hints are made one at a time in a
+limit, :attr:`~lald.web.settings.Settings.hint_seconds`). Hints are made one at a time in a
 thread of their own (a review, seconds long, never holds one up) and kept for the
 version they were made at, so asking again (another language, a reloaded page) is instant.
 
@@ -35,7 +35,9 @@ from ..i18n import Catalog
 from .wire import action_kinds, action_words
 
 if TYPE_CHECKING:
-    from .tables import Conn, Settings, Table
+    from .conn import Conn
+    from .settings import Settings
+    from .tables import Table
 
 __all__ = ["Hints", "Made", "Refused", "advise"]
 
@@ -82,13 +84,13 @@ class Hints:
         self.working: dict[Key, asyncio.Task[None]] = {}
         self.asked_at: dict[Key, int] = {}
         """The table version each hint being made is for."""
-        self.again: dict[Key, Conn] = {}
+        self.again: dict[Key, Conn[Table]] = {}
         """Seats asking at a newer version while a hint is made for an older one: asked
         again once it is done (a bot's claim moves the table on during a seat's turn)."""
         self.executor: concurrent.futures.ThreadPoolExecutor | None = None
         self.closed = False
 
-    def ask(self, conn: Conn, table: Table, seat: int) -> None:
+    def ask(self, conn: Conn[Table], table: Table, seat: int) -> None:
         """Start the hint for ``seat`` at the table's current version, or send the one
         made for it; while one is made for an older version, this one is started once
         that is done. Raise :class:`Refused` when one is already being made for the seat
@@ -124,7 +126,7 @@ class Hints:
         self.working[key] = asyncio.create_task(self._make(key, conn, table, job, done),
                                                 name=f"hint {table.id}/{seat}")
 
-    async def _make(self, key: Key, conn: Conn, table: Table, job: Callable[[], Hint],
+    async def _make(self, key: Key, conn: Conn[Table], table: Table, job: Callable[[], Hint],
                     done: Callable[[Hint], Made]) -> None:
         try:
             if self.executor is None:
@@ -184,6 +186,6 @@ def _job(view: PlayerView, legal: Sequence[Action], seed: str, worlds: int,
     return job
 
 
-def _tell(conn: Conn, table: Table, seat: int, code: str, key: str) -> None:
+def _tell(conn: Conn[Table], table: Table, seat: int, code: str, key: str) -> None:
     if conn.table is table and conn.seat == seat:
         conn.send({"type": "error", "code": code, "message": Catalog(conn.lang).t(key)})

@@ -1,34 +1,5 @@
-"""The registry of live tables, the lobby's table factory, hosts, and the websocket protocol.
-
-Messages are JSON objects with a ``type``. From the page:
-
-- ``{"type": "join", "token": T}``: take the seat whose secret invitation token is T. A
-  page already on that seat is told ``taken_over`` and closed: a seat is played from one
-  device at a time.
-- ``{"type": "watch", "table": ID}``: watch a table as a spectator (no hand is shown).
-- ``{"type": "act", "v": V, "action": {...}}``: an action in the record's form (RECORD.md),
-  built on version V of the table; a claim may be sent at any moment.
-- ``{"type": "next_deal"}``, ``{"type": "take"}`` (a person takes the seat back from its
-  bot), ``{"type": "leave"}`` (the seat's bot plays on), ``{"type": "lang", "lang": L}``,
-  ``{"type": "ping"}`` (with ``"id"``, a short text or number, echoed in the ``pong``).
-- ``{"type": "go_on"}``: at a lesson table, the learner has read the lesson's note where
-  play stood still for it (the frame's ``lesson.held``); play goes on.
-- ``{"type": "hint", "v": V}``: at a table opened with hints on, the expert's hint for this
-  seat's decision at version V (its turn, or a claim it may make): answered by a ``hint``
-  message once made (:mod:`.hints`), or refused with an ``error``.
-- ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
-
-To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
-the new log lines; at a lesson table the learner's also carry ``lesson``, the lesson's
-words at that moment: :func:`.lesson.lesson_part`), ``error`` (with a ``code`` and a
-``message`` in the page's language; nothing changed; a learner's move other than the
-lesson's is refused with code ``lesson`` and the lesson's sentence naming its move),
-``pong``, ``hint`` (:mod:`.hints`). A message that cannot be read gets an ``error`` and the
-connection stays open, except in three cases, each told by an ``error`` first:
-``taken_over`` (the seat was opened on another device, close code 4001), ``reissued`` (the
-host replaced the seat's link, 4002) and ``flooding`` (more messages than
-:attr:`Settings.ws_rate` allows, 1008). A message longer than the server's frame limit
-closes the connection (1009) before it is read.
+"""The registry of live tables, the lobby's table factory, and hosts. The websocket
+protocol that the pages speak to the tables is :mod:`.protocol`.
 
 The creator of a table is its *host*: the host's token (its own secret, kept only as a
 digest) lists the seats, who has joined and who is connected, brings back every seat's
@@ -42,7 +13,6 @@ import asyncio
 import base64
 import contextlib
 import hmac
-import json
 import logging
 import math
 import re
@@ -52,23 +22,21 @@ import unicodedata
 from typing import Any
 
 from ..bots import LEVELS
-from ..core import ActionSyntaxError, IllegalActionError, Rules, RulesError, action_from_json
-from ..i18n import LANGUAGES, Catalog
+from ..core import Rules, RulesError
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
-from .hints import Hints, Refused
+from .conn import Conn
+from .hints import Hints
 from .journal import Journal
 from .lesson import Lesson
-from .tables import Conn, Settings, Table
+from .settings import Settings
+from .tables import Table
+from .wire import shown
 
 log = logging.getLogger("lald.web")
 
 #: Levels never offered to people: the oracle sees every hand.
 HIDDEN_LEVELS = frozenset({"oracle"})
 MAX_NAME = 40
-MAX_MESSAGE = 8192
-"""The longest message read (characters); a longer one is refused with an error."""
-MAX_DEPTH = 16
-"""The deepest nesting of arrays and objects a message may have."""
 TURN_SECONDS = (5, 600)
 """A turn timer is off (0) or this many seconds, both ends included."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -91,63 +59,9 @@ class LobbyError(ValueError):
         self.code, self.values = code, values
 
 
-class RequestError(ValueError):
-    """A message or body that is not JSON of a sane shape; the message says why."""
-
-
 def levels() -> list[str]:
     """The bot levels a table may seat, as registered in :data:`lald.bots.LEVELS`."""
     return [name for name in LEVELS if name not in HIDDEN_LEVELS]
-
-
-def _no_constant(name: str) -> Any:
-    raise RequestError(f"{name} is not a number JSON allows")
-
-
-def _number(text: str) -> int | float:
-    """A JSON number with a fraction or exponent: a whole one (``5.0``, ``1e3``) is the
-    whole number it is, as JSON means it."""
-    value = float(text)
-    if value.is_integer() and abs(value) < 2**63:
-        return int(value)
-    return value
-
-
-def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
-    """``text`` as JSON, refusing what no client of ours sends: nesting deeper than
-    ``max_depth``, ``NaN`` and ``Infinity``, numbers too long to read. A whole number is
-    an ``int`` however it is written. Raises :class:`RequestError`.
-
-    >>> parse_json('{"type": "ping", "v": 5.0}')
-    {'type': 'ping', 'v': 5}
-    >>> parse_json("[" * 40 + "]" * 40)
-    Traceback (most recent call last):
-      ...
-    lald.web.hub.RequestError: the JSON is nested too deeply
-    """
-    if text.count("[") + text.count("{") > max_depth and _depth(text) > max_depth:
-        raise RequestError("the JSON is nested too deeply")
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_number)
-    except RequestError:
-        raise
-    except (ValueError, RecursionError):
-        raise RequestError("the text is not JSON") from None
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets outside strings (an upper bound if unbalanced)."""
-    depth = deepest = 0
-    for ch in re.sub(r"[^\[\]{}]", "", _STRING.sub("", text)):
-        if ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
 
 
 def clean_text(value: str) -> bool:
@@ -274,7 +188,7 @@ class Hub:
         unknown = set(request) - {"preset", "players", "variants", "options", "seats",
                                   "turn_seconds", "seed", "hints"}
         if unknown:
-            raise LobbyError(f"unknown field {_shown(sorted(unknown)[0])}")
+            raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
         absent = [key for key, value in request.items() if value is None]
         if absent:
             raise LobbyError(f"'{absent[0]}' is null: leave it out for its default")
@@ -323,7 +237,7 @@ class Hub:
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
         if request:
-            raise LobbyError(f"unknown field {_shown(sorted(request)[0])}: a lesson takes none")
+            raise LobbyError(f"unknown field {shown(sorted(request)[0])}: a lesson takes none")
         rules = Lesson().rules
         token = secrets.token_urlsafe(24)
         seats = [SeatData(s, token_hash(token if s == 0 else secrets.token_urlsafe(24)), s == 0,
@@ -354,7 +268,7 @@ class Hub:
             if not isinstance(human, bool):
                 raise LobbyError(f"seat {i}: 'human' must be true or false")
             if not isinstance(level, str) or level not in allowed:
-                raise LobbyError(f"seat {i}: unknown bot level {_shown(level)}: choose {', '.join(allowed)}")
+                raise LobbyError(f"seat {i}: unknown bot level {shown(level)}: choose {', '.join(allowed)}")
             if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME
                                      or not clean_text(name)):
                 raise LobbyError(f"seat {i}: a name is text of at most {MAX_NAME} characters "
@@ -372,7 +286,7 @@ class Hub:
         if not table.open:
             raise LobbyError("the table is closed", "table_closed")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
-            raise LobbyError(f"there is no seat {_shown(seat)}: seats are 0 to {len(table.seats) - 1}")
+            raise LobbyError(f"there is no seat {shown(seat)}: seats are 0 to {len(table.seats) - 1}")
         data = table.seats[seat]
         if not self.linked(table, host, seat):
             raise LobbyError(f"seat {seat} is played by a bot: it has no link")
@@ -384,7 +298,7 @@ class Hub:
         data.token_hash, data.generation = digest, generation
         for conn in list(table.conns):
             if conn.seat == seat:
-                _end(conn, "reissued", "web_error_reissued", 4002)
+                conn.close_with("reissued", "web_error_reissued", 4002)
                 self.detach(conn)
 
     @staticmethod
@@ -421,7 +335,7 @@ class Hub:
 
     # -- the websocket protocol ---------------------------------------------------------
 
-    def attach(self, conn: Conn, table: Table, seat: int | None) -> None:
+    def attach(self, conn: Conn[Table], table: Table, seat: int | None) -> None:
         """Bind ``conn`` to a table (and seat) and send it everything from the start."""
         self.detach(conn)
         conn.table, conn.seat, conn.cursor = table, seat, 0
@@ -433,7 +347,7 @@ class Hub:
                    "lesson": table.lesson is not None, "hints": table.hints})
         table.notify()
 
-    def detach(self, conn: Conn) -> None:
+    def detach(self, conn: Conn[Table]) -> None:
         """Unbind ``conn`` from its table (the seat stays; its page may come back)."""
         if conn.table is not None:
             table = conn.table
@@ -442,226 +356,6 @@ class Hub:
             if table.open:
                 table.seen()
             table.notify()
-
-    def handle(self, conn: Conn, text: str) -> None:
-        """One message from a page; every refusal is an ``error`` message to it alone."""
-        if conn.ending is not None:
-            return
-        if not conn.bucket.take(time.monotonic()):
-            _end(conn, "flooding", "web_error_flooding", 1008)
-            return
-        if len(text) > MAX_MESSAGE:
-            return _error(conn, "malformed", "web_error_too_long")
-        try:
-            msg = parse_json(text)
-        except RequestError:
-            return _error(conn, "malformed", "web_error_not_json")
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return _error(conn, "malformed", "web_error_no_type")
-        kind = msg["type"]
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            return _error(conn, "unknown_type", "web_error_unknown_type", detail=_shown(kind))
-        unknown = set(msg) - _FIELDS[kind] - {"type"}
-        if unknown:
-            return _error(conn, "malformed", "web_error_fields", detail=_shown(sorted(unknown)[0]))
-        try:
-            handler(self, conn, msg)
-        except IllegalActionError as e:
-            _error(conn, "illegal", "web_error_illegal", detail=str(e))
-        except ActionSyntaxError as e:
-            _error(conn, "malformed", "web_error_bad_action", detail=str(e))
-        except Exception:  # a defect: the table must not stop for it
-            log.exception("a %s message failed", kind)
-            _error(conn, "internal", "web_error_internal")
-
-
-def _shown(value: Any, limit: int = 40) -> str:
-    """A value for a message, as short JSON."""
-    try:
-        text = json.dumps(value, ensure_ascii=True)
-    except (TypeError, ValueError, RecursionError):
-        text = type(value).__name__
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _error(conn: Conn, code: str, key: str, detail: str | None = None, extra: dict[str, Any] | None = None,
-           **values: Any) -> None:
-    """Tell ``conn`` why its message changed nothing, in its language."""
-    message: dict[str, Any] = {"type": "error", "code": code, "message": Catalog(conn.lang).t(key, **values)}
-    if detail is not None:
-        message["detail"] = detail[:300]
-    conn.send(message | (extra or {}))
-
-
-def _said(conn: Conn, code: str, message: str) -> None:
-    """Tell ``conn`` why its message changed nothing, in words already made."""
-    conn.send({"type": "error", "code": code, "message": message})
-
-
-def _end(conn: Conn, code: str, key: str, close_code: int) -> None:
-    """Tell ``conn`` why, then close it."""
-    _error(conn, code, key)
-    conn.end(close_code)
-
-
-def _seated(conn: Conn) -> tuple[Table, int] | None:
-    if conn.table is None:
-        _error(conn, "not_joined", "web_error_not_joined")
-        return None
-    if conn.seat is None:
-        _error(conn, "spectator", "web_error_spectator")
-        return None
-    return conn.table, conn.seat
-
-
-def _on_join(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    hit = hub.seat_of(msg.get("token"))
-    _lang(conn, msg)
-    if hit is None:
-        return _error(conn, "bad_token", "web_error_bad_token")
-    table, seat = hit
-    for other in list(table.conns):
-        if other.seat == seat and other is not conn:
-            _end(other, "taken_over", "web_error_taken_over", 4001)
-            hub.detach(other)
-    hub.attach(conn, table, seat)
-    if table.open and table.seats[seat].human and not table.seats[seat].joined:
-        table.set_seat(seat, joined=True)
-
-
-def _on_watch(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    table = hub.table(msg.get("table"))
-    _lang(conn, msg)
-    if table is None:
-        return _error(conn, "no_table", "web_error_no_table")
-    hub.attach(conn, table, None)
-
-
-def _on_act(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    seated = _seated(conn)
-    if seated is None:
-        return
-    table, seat = seated
-    if set(msg) != {"type", "v", "action"}:
-        return _error(conn, "malformed", "web_error_act_fields")
-    version = msg["v"]
-    if isinstance(version, bool) or not isinstance(version, int):
-        return _error(conn, "malformed", "web_error_version")
-    action = action_from_json(msg["action"])
-    if action.seat != seat:
-        return _error(conn, "wrong_seat", "web_error_wrong_seat", seat=seat)
-    if not table.seats[seat].human:
-        return _error(conn, "bot_seat", "web_error_bot_seat")
-    if version != table.version:
-        return _error(conn, "stale", "web_error_stale", extra={"v": table.version})
-    refused = table.refusal(seat, action, Catalog(conn.lang))
-    if refused is not None:
-        return _said(conn, "lesson", refused)
-    table.submit(action, "human")
-
-
-def _on_next_deal(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    seated = _seated(conn)
-    if seated is None:
-        return
-    table, seat = seated
-    if not table.seats[seat].human:
-        return _error(conn, "bot_seat", "web_error_bot_seat")
-    if table.status == "waiting":
-        return _error(conn, "not_now", "web_error_waiting")
-    table.next_deal()
-
-
-def _on_go_on(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    seated = _seated(conn)
-    if seated is None:
-        return
-    table, seat = seated
-    if table.lesson is None or seat != table.lesson.learner:
-        return _error(conn, "not_now", "web_error_no_lesson")
-    if not table.held():
-        return _error(conn, "not_now", "web_error_not_held")
-    table.go_on()
-
-
-def _on_hint(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    seated = _seated(conn)
-    if seated is None:
-        return
-    table, seat = seated
-    if set(msg) != {"type", "v"}:
-        return _error(conn, "malformed", "web_error_hint_fields")
-    version = msg["v"]
-    if isinstance(version, bool) or not isinstance(version, int):
-        return _error(conn, "malformed", "web_error_version")
-    if not table.hints:
-        return _error(conn, "hints_off", "web_error_hints_off")
-    if not table.seats[seat].human:
-        return _error(conn, "bot_seat", "web_error_bot_seat")
-    if version != table.version:
-        return _error(conn, "stale", "web_error_stale", extra={"v": table.version})
-    if table.decision(seat) is None:
-        return _error(conn, "not_now", "web_error_no_decision")
-    try:
-        hub.hints.ask(conn, table, seat)
-    except Refused as e:
-        _error(conn, e.code, e.key)
-
-
-def _on_take(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    seated = _seated(conn)
-    if seated is not None:
-        table, seat = seated
-        if table.status == "closed":
-            return _error(conn, "not_now", "web_error_table_over")
-        table.set_seat(seat, human=True, joined=True)
-
-
-def _on_leave(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    seated = _seated(conn)
-    if seated is not None:
-        table, seat = seated
-        if table.status == "closed":
-            return _error(conn, "not_now", "web_error_table_over")
-        table.set_seat(seat, human=False)
-
-
-def _lang(conn: Conn, msg: dict[str, Any]) -> None:
-    lang = msg.get("lang")
-    if isinstance(lang, str) and lang in LANGUAGES:
-        conn.lang = lang
-
-
-def _on_lang(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    lang = msg.get("lang")
-    if not isinstance(lang, str) or lang not in LANGUAGES:
-        return _error(conn, "malformed", "web_error_lang", languages=", ".join(LANGUAGES))
-    _lang(conn, msg)
-    conn.cursor = 0
-    conn.touch()
-
-
-def _on_ping(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
-    mark = msg.get("id")
-    if mark is None:
-        return conn.send({"type": "pong"})
-    if isinstance(mark, bool) or not isinstance(mark, int | str) or len(str(mark)) > 32:
-        return _error(conn, "malformed", "web_error_fields", detail="id")
-    conn.send({"type": "pong", "id": mark})
-
-
-#: The fields each message may have besides its type.
-_FIELDS: dict[str, set[str]] = {
-    "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
-    "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"}, "go_on": set(),
-    "hint": {"v"},
-}
-_HANDLERS = {
-    "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
-    "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping, "go_on": _on_go_on,
-    "hint": _on_hint,
-}
 
 
 def seat_links(base: str, table: Table, host: str) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """A live table: its session, its seats, the bots that play server-side, and the
-connections that watch it.
+connections that watch it (each a :class:`~lald.web.conn.Conn`).
 
 The engine is the only authority. Every action, whoever sends it, goes through
 :meth:`Table.submit`: checked by the engine, applied, queued to the :class:`Journal`, and
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import dataclasses
 import json
 import logging
 import random
@@ -49,102 +48,18 @@ from ..core import (
 from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
+from .conn import Conn
 from .journal import Journal, Saved
 from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
+from .settings import Settings
 from .wire import action_kinds, op_json, view_json
 
 if TYPE_CHECKING:
-    from starlette.websockets import WebSocket
+    pass
 
 log = logging.getLogger("lald.web")
 T = TypeVar("T")
 Step = Callable[[], Awaitable[None]]
-
-
-@dataclasses.dataclass
-class Settings:
-    """The pace of the server's bots (seconds)."""
-
-    bot_delay: float = 0.6
-    """How long a bot waits before it acts, so people can follow the play."""
-    claim_window: float = 1.5
-    """How long bots hold back when a human seat has just been given a new claim."""
-    deal_pause: float = 4.0
-    """The pause before the next deal at a table of bots only."""
-    threaded_bots: bool = True
-    """Let slow bots think in a worker thread, so they do not stall other tables (quick
-    ones think inline either way: see :class:`ThinkTimes`)."""
-    max_backlog: int = 256
-    """Messages queued for one connection before it is dropped (it reconnects)."""
-    idle_seconds: float = 24 * 3600.0
-    """A table no page has been connected to for this long is closed."""
-    reap_every: float = 60.0
-    """How often idle tables are looked for (seconds)."""
-    ws_rate: float = 20.0
-    """Messages a second one page may send on average; a page that sends more, beyond
-    :attr:`ws_burst`, is flooding and is disconnected."""
-    ws_burst: float = 100.0
-    """Messages one page may send at once."""
-    create_rate: float = 30 / 3600
-    """Tables a second one client address may open on average (30 an hour)."""
-    create_burst: float = 10.0
-    """Tables one client address may open at once."""
-    allow_origins: tuple[str, ...] = ()
-    """Origins besides the server's own from which pages may post and connect."""
-    review_worlds: int = 1000
-    """Sampled deals per decision in the expert's review of a finished deal (docs/review.md)."""
-    review_queue: int = 16
-    """Reviews that may wait for the expert at once; more are refused until there is room."""
-    hint_worlds: int = 256
-    """Sampled deals at most per hint (:mod:`lald.web.hints`)."""
-    hint_seconds: float = 0.5
-    """The expert's time budget per hint (seconds)."""
-    hint_queue: int = 8
-    """Hints that may wait for the expert or be made at once in the whole server; more are
-    refused until there is room (one per seat at a time in any case)."""
-
-
-class Bucket:
-    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second.
-
-    >>> b = Bucket(1.0, 2.0, now=0.0)
-    >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
-    [True, True, False, True]
-    """
-
-    __slots__ = ("rate", "burst", "tokens", "at")
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
-
-    def take(self, now: float) -> bool:
-        """Take one token if there is one."""
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class Buckets:
-    """One :class:`Bucket` per key (a client's address), at most ``size`` of them: when
-    full, the least recently used is forgotten (it comes back full)."""
-
-    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
-        self.rate, self.burst, self.size = rate, burst, size
-        self.buckets: collections.OrderedDict[str, Bucket] = collections.OrderedDict()
-
-    def take(self, key: str, now: float | None = None) -> bool:
-        """Take a token from ``key``'s bucket."""
-        now = time.monotonic() if now is None else now
-        bucket = self.buckets.pop(key, None)
-        if bucket is None:
-            bucket = Bucket(self.rate, self.burst, now)
-            while len(self.buckets) >= self.size:
-                self.buckets.popitem(last=False)
-        self.buckets[key] = bucket
-        return bucket.take(now)
 
 
 class ThinkTimes:
@@ -199,70 +114,6 @@ class Entry(NamedTuple):
     """The operation's index in the deal's history (op), or a seat (timer, laugh)."""
 
 
-class Conn:
-    """One websocket: who it is at which table, its language, and what it was sent.
-
-    Frames are built lazily by :meth:`pump`: a burst of actions becomes one frame holding
-    the latest view and every new log line, so a slow reader never makes work pile up.
-    """
-
-    def __init__(self, ws: WebSocket, settings: Settings) -> None:
-        self.ws = ws
-        self.settings = settings
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.lang = "en"
-        self.cursor = 0
-        self.dirty = False
-        self.outbox: collections.deque[str] = collections.deque()
-        self.wake = asyncio.Event()
-        self.closed = False
-        self.ending: int | None = None
-        """The close code once the connection is to end after its queued messages."""
-        self.bucket = Bucket(settings.ws_rate, settings.ws_burst, time.monotonic())
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (errors, replies) ahead of the next state frame."""
-        if len(self.outbox) >= self.settings.max_backlog:
-            self.closed = True
-        self.outbox.append(json.dumps(message))
-        self.wake.set()
-
-    def touch(self) -> None:
-        """The table changed: send a fresh frame when the socket is free."""
-        self.dirty = True
-        self.wake.set()
-
-    def end(self, code: int) -> None:
-        """Close with ``code`` once the messages queued so far are sent."""
-        if self.ending is None:
-            self.ending = code
-        self.wake.set()
-
-    async def _until_saved(self) -> None:
-        while self.table is not None and self.table.unsaved:
-            await self.table.until_saved()
-
-    async def pump(self) -> None:
-        """Write queued messages and frames to the socket until it closes."""
-        while not self.closed:
-            await self.wake.wait()
-            self.wake.clear()
-            # Nothing leaves before the writes it could tell of are committed: wait, then
-            # read the table and send without an ``await`` in between.
-            while self.outbox and not self.closed:
-                await self._until_saved()
-                await self.ws.send_text(self.outbox.popleft())
-            if self.ending is not None:
-                break
-            await self._until_saved()
-            if self.dirty and self.table is not None and not self.closed:
-                self.dirty = False
-                await self.ws.send_text(self.table.frame(self))
-        self.closed = True
-        await self.ws.close(code=self.ending or 1013)
-
-
 class Table(Saved):
     """One table: session, seats, bots, log, connections and the driver task."""
 
@@ -304,7 +155,7 @@ class Table(Saved):
         self.entries: list[Entry] = []
         self.sources: list[list[str]] = []
         self.version = 0
-        self.conns: set[Conn] = set()
+        self.conns: set[Conn[Table]] = set()
         self.epoch = 0
         """Counts the changes told to the connections; the frame parts cached are this epoch's."""
         self._parts: dict[tuple[Any, ...], str] = {}
@@ -686,7 +537,7 @@ class Table(Saved):
         return {"pot": session.pot, "balances": list(session.balances), "results": results,
                 "over": session.over, "winners": list(session.winners), "laugh": self.rules.laugh}
 
-    def frame(self, conn: Conn) -> str:
+    def frame(self, conn: Conn[Table]) -> str:
         """The state frame for ``conn``: its own view, its legal actions, new log lines.
 
         The parts that are the same for several recipients (the table's summary per

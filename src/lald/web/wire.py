@@ -1,4 +1,5 @@
-"""What goes on the wire: an engine view, legal actions and log lines as JSON.
+"""What goes on the wire, both ways: an engine view, legal actions and log lines as JSON
+to the pages; what a page or a client sends, read as JSON of a sane shape.
 
 Everything a recipient receives is built from ``state.view(seat)`` (``None`` for a
 spectator) and the censored operations of that view, so a frame holds no card the
@@ -13,6 +14,8 @@ engine would not show that recipient.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -116,3 +119,72 @@ def action_words(action: Action, kind: str | None, hand: Sequence[Card], catalog
         return t("act_lie_down", cards=glyphs(hand))
     assert isinstance(action, Trail)
     return t("act_trail", card=action.card.glyph)
+
+
+# -- what comes in ------------------------------------------------------------------
+
+MAX_DEPTH = 16
+"""The deepest nesting of arrays and objects a message may have."""
+
+
+class RequestError(ValueError):
+    """A message or body that is not JSON of a sane shape; the message says why."""
+
+
+def _no_constant(name: str) -> Any:
+    raise RequestError(f"{name} is not a number JSON allows")
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent: a whole one (``5.0``, ``1e3``) is the
+    whole number it is, as JSON means it."""
+    value = float(text)
+    if value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """``text`` as JSON, refusing what no client of ours sends: nesting deeper than
+    ``max_depth``, ``NaN`` and ``Infinity``, numbers too long to read. A whole number is
+    an ``int`` however it is written. Raises :class:`RequestError`.
+
+    >>> parse_json('{"type": "ping", "v": 5.0}')
+    {'type': 'ping', 'v': 5}
+    >>> parse_json("[" * 40 + "]" * 40)
+    Traceback (most recent call last):
+      ...
+    lald.web.wire.RequestError: the JSON is nested too deeply
+    """
+    if text.count("[") + text.count("{") > max_depth and depth(text) > max_depth:
+        raise RequestError("the JSON is nested too deeply")
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_number)
+    except RequestError:
+        raise
+    except (ValueError, RecursionError):
+        raise RequestError("the text is not JSON") from None
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (an upper bound if unbalanced)."""
+    depth = deepest = 0
+    for ch in re.sub(r"[^\[\]{}]", "", _STRING.sub("", text)):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value for a message, as short JSON."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= limit else text[:limit - 1] + "…"

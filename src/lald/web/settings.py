@@ -1,0 +1,98 @@
+"""The server's settings, and the token buckets that hold pages and clients to their rates.
+
+:class:`Settings` is everything ``lald serve`` may set: the bots' pace, the limits on
+messages, tables and connections, the review's and the hint's budgets. A :class:`Bucket`
+limits one page's messages; :class:`Buckets` one per client address, for the lobby.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import time
+
+
+@dataclasses.dataclass
+class Settings:
+    """The pace of the server's bots (seconds)."""
+
+    bot_delay: float = 0.6
+    """How long a bot waits before it acts, so people can follow the play."""
+    claim_window: float = 1.5
+    """How long bots hold back when a human seat has just been given a new claim."""
+    deal_pause: float = 4.0
+    """The pause before the next deal at a table of bots only."""
+    threaded_bots: bool = True
+    """Let slow bots think in a worker thread, so they do not stall other tables (quick
+    ones think inline either way: see :class:`ThinkTimes`)."""
+    max_backlog: int = 256
+    """Messages queued for one connection before it is dropped (it reconnects)."""
+    idle_seconds: float = 24 * 3600.0
+    """A table no page has been connected to for this long is closed."""
+    reap_every: float = 60.0
+    """How often idle tables are looked for (seconds)."""
+    ws_rate: float = 20.0
+    """Messages a second one page may send on average; a page that sends more, beyond
+    :attr:`ws_burst`, is flooding and is disconnected."""
+    ws_burst: float = 100.0
+    """Messages one page may send at once."""
+    create_rate: float = 30 / 3600
+    """Tables a second one client address may open on average (30 an hour)."""
+    create_burst: float = 10.0
+    """Tables one client address may open at once."""
+    allow_origins: tuple[str, ...] = ()
+    """Origins besides the server's own from which pages may post and connect."""
+    review_worlds: int = 1000
+    """Sampled deals per decision in the expert's review of a finished deal (docs/review.md)."""
+    review_queue: int = 16
+    """Reviews that may wait for the expert at once; more are refused until there is room."""
+    hint_worlds: int = 256
+    """Sampled deals at most per hint (:mod:`lald.web.hints`)."""
+    hint_seconds: float = 0.5
+    """The expert's time budget per hint (seconds)."""
+    hint_queue: int = 8
+    """Hints that may wait for the expert or be made at once in the whole server; more are
+    refused until there is room (one per seat at a time in any case)."""
+
+
+class Bucket:
+    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second.
+
+    >>> b = Bucket(1.0, 2.0, now=0.0)
+    >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
+    [True, True, False, True]
+    """
+
+    __slots__ = ("rate", "burst", "tokens", "at")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
+
+    def take(self, now: float) -> bool:
+        """Take one token if there is one."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Buckets:
+    """One :class:`Bucket` per key (a client's address), at most ``size`` of them: when
+    full, the least recently used is forgotten (it comes back full)."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self.buckets: collections.OrderedDict[str, Bucket] = collections.OrderedDict()
+
+    def take(self, key: str, now: float | None = None) -> bool:
+        """Take a token from ``key``'s bucket."""
+        now = time.monotonic() if now is None else now
+        bucket = self.buckets.pop(key, None)
+        if bucket is None:
+            bucket = Bucket(self.rate, self.burst, now)
+            while len(self.buckets) >= self.size:
+                self.buckets.popitem(last=False)
+        self.buckets[key] = bucket
+        return bucket.take(now)
