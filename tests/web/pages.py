@@ -51,8 +51,11 @@ def at_top(page: Page) -> None:
     """Back at the top of the page, once any scroll the page began for the decision that
     came (it may bring the table above the player's panel) has started."""
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    page.evaluate("() => window.scrollTo({ top: 0, behavior: 'instant' })")
-    page.wait_for_function("() => window.scrollY === 0")
+    # A scroll the page began later (a frame that came meanwhile) would carry it down again
+    # after one scroll to the top: scroll at every poll until the top holds.
+    page.wait_for_function(
+        "() => { if (window.scrollY !== 0) window.scrollTo({ top: 0, behavior: 'instant' });"
+        " return window.scrollY === 0; }")
 
 
 def settled(page: Page, quiet: float = 1.0) -> int:
