@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Select
 from lald.core import LaidDown, Rules, State
 from lald.i18n import Catalog
 from lald.narrate import describe, explain_settlement, join_names
-from lald.tui.app import TableApp, TableScreen
+from lald.tui.app import TableApp
 from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.screens import (
     ConfirmScreen,
@@ -26,6 +26,7 @@ from lald.tui.screens import (
     SetupScreen,
 )
 from lald.tui.store import Store
+from lald.tui.table import TableScreen
 from lald.tui.widgets import CardsView, LedgerView, LinesView, LogView, SeatsView
 from lald.tui.words import outcome_code
 

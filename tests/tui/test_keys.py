@@ -16,10 +16,11 @@ from textual.widgets import OptionList
 
 from lald.core import LieDown, Rules, State
 from lald.i18n import LANGUAGES, Catalog
-from lald.tui.app import TableApp, TableScreen
+from lald.tui.app import TableApp
 from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SettlementScreen
 from lald.tui.store import Store
+from lald.tui.table import TableScreen
 from lald.tui.widgets import LinesView
 
 EN = Catalog("en")

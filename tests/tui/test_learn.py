@@ -28,13 +28,14 @@ from lald.coach.words import review_lines
 from lald.core import Action, Capture, Card, Claim, Rules, State
 from lald.i18n import LANGUAGES, Catalog
 from lald.narrate import describe, explain_settlement
-from lald.tui.app import TableApp, TableScreen
+from lald.tui.app import TableApp
 from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.lesson import DO, NEXT, WELCOME, LessonGame
 from lald.tui.plain import RULES_DOC, PlainTable, run_plain
 from lald.tui.review import ReviewScreen, SeatChoiceScreen
 from lald.tui.screens import ConfirmScreen, HelpScreen, LessonIntroScreen, SettlementScreen
 from lald.tui.store import Store
+from lald.tui.table import TableScreen
 from lald.tui.widgets import IndentedLinesView, LessonView, LinesView
 from lald.tui.words import action_label, default_names, note_text
 
