@@ -46,8 +46,8 @@ from .rules import (
 )
 from .scoring import DealResult, settle
 from .session import Session, Standing, cut_for_dealer
-from .state import IllegalActionError, LayoutError, State, view
-from .view import PlayerView, censor
+from .state import IllegalActionError, LayoutError, State
+from .view import PlayerView, censor, view
 
 __all__ = [
     "CARDS", "OPTION_NAMES", "PRESET_NAMES", "VARIANT_NAMES", "Action", "ActionSyntaxError",

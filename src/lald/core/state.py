@@ -50,9 +50,9 @@ from .moves import (
 from .rng import PortableRandom
 from .rules import DeadClaims, HandSetTiming, NoCapture, Rules
 from .scoring import DealResult, settle
-from .view import PlayerView, censor
+from .view import PlayerView, view
 
-__all__ = ["IllegalActionError", "LayoutError", "State", "view"]
+__all__ = ["IllegalActionError", "LayoutError", "State"]
 
 
 class State(Checks):
@@ -607,31 +607,3 @@ class State(Checks):
         hands = " / ".join(format_cards(self.hand(s)) for s in range(self.n))
         return (f"<State dealer={self.dealer} to_move={self.to_move} over={self.over} "
                 f"hands=[{hands}] table=[{format_cards(self.table)}]>")
-
-
-def view(state: State, seat: int | None) -> PlayerView:
-    """The view of ``seat`` (``None``: a spectator, who sees no hand)."""
-    n = state.n
-    chips = state.chips()
-    hidden = [0 if s == seat else state.face_down[s] for s in range(n)]
-    return PlayerView(
-        seat=-1 if seat is None else seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        eldest=state.eldest,
-        to_move=state.to_move,
-        foreplay=state.foreplay,
-        over=state.over,
-        hand=() if seat is None else cards_of(state.hands[seat]),
-        table=cards_of(state.table_mask),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        won_sizes=tuple(w.bit_count() for w in state.won),
-        won_seen=tuple(cards_of(state.won[s] & ~hidden[s]) for s in range(n)),
-        statuses=tuple(state.status(s) for s in range(n)),
-        last_capture=state.last_capture,
-        claim_order=tuple(state.claim_order()),
-        pot=state.pot,
-        balances=tuple(b + c for b, c in zip(state.balances_before, chips, strict=True)),
-        history=tuple(censor(op, seat) for op in state.history),
-        result=state.result,
-    )
