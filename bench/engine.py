@@ -13,8 +13,8 @@ import argparse
 import random
 import statistics
 import time
-import timeit
 
+import machine
 from lald.core import Rules, State
 
 
@@ -70,8 +70,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5)
     args = parser.parse_args()
     rules = Rules.make(args.preset, args.players)
-    calibration = statistics.median(
-        timeit.repeat("sum(range(1000))", number=2000, repeat=7)) / 2000 * 1e6
+    calibration = machine.reference_us()
     rates, move_rates = [], []
     for run in range(args.runs):
         seconds, moves = play_deals(rules, args.deals, seed=run + 1)
@@ -79,8 +78,7 @@ def main() -> None:
         move_rates.append(moves / seconds)
     deal_rate = statistics.median(rates)
     print(f"rules: {args.preset}, {args.players} players; {args.runs} runs of {args.deals} deals")
-    print(f"machine:           sum(range(1000)) takes {calibration:.1f} µs here (a baseline "
-          "for comparing machines)")
+    print(machine.line(calibration))
     print(f"checked play:      {deal_rate:10,.0f} deals/s  (median; min {min(rates):,.0f}, "
           f"max {max(rates):,.0f})")
     print(f"                   {statistics.median(move_rates):10,.0f} moves/s")

@@ -23,6 +23,7 @@ import random
 import statistics
 import time
 
+import machine
 from lald.bots import make_bot
 from lald.coach.hints import advise
 from lald.core import Action, Claim, PlayerView, Rules, State
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--preset", action="append", default=[])
     args = parser.parse_args()
+    print(machine.line())
     web = Settings()
     print(f"hints at turns with a choice, {args.deals} heuristic deals per preset, {args.runs} runs; "
           f"web: {web.hint_worlds} worlds, {web.hint_seconds} s; terminal: the expert's own budget")

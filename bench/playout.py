@@ -38,8 +38,8 @@ import argparse
 import random
 import statistics
 import time
-import timeit
 
+import machine
 from lald.bots.heuristic import DROPPED, RolloutPolicy
 from lald.bots.kernel import heuristic_outcome
 from lald.core import Action, Capture, Rules, State
@@ -140,8 +140,7 @@ def main() -> None:
           f"(median of per-run ratios {statistics.median(ratios):.1f}x)")
     print(f"ratio heuristic fused / calls:  {median['fused'] / median['calls']:10.1f}x")
     print(f"dealing (portable shuffle), not in the rates: {deal_us:.1f} µs per deal")
-    calib = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
-    print(f"machine speed: sum(range(1000)) takes {calib:.1f} µs here (scale the rates by it)")
+    print(machine.line())
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import os
 import statistics
 import time
 
+import machine
 from lald.lab.experiment import BATCH_DEALS
 from lald.lab.measure import Plan, ReadingsJob, tables_of
 from lald.lab.reading import standard
@@ -54,6 +55,7 @@ def main() -> None:
     ap.add_argument("--bots", default="heuristic")
     ap.add_argument("--expert", type=int, default=0, metavar="N", help="also time N deals at expert tables")
     args = ap.parse_args()
+    print(machine.line())
     print(f"load average at the start: {os.getloadavg()[0]:.2f} (other work slows the figures)")
     plan = Plan(tuple(standard()), tables_of([args.bots]), seed=1)
     rows: list[tuple[str, int, float]] = []

@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import machine
 from lald.bots import make_bot
 from lald.coach.review import DEFAULT_WORLDS, review_deal
 from lald.core import Rules, State
@@ -58,6 +59,7 @@ def main() -> None:
     parser.add_argument("--player", default="greedy")
     parser.add_argument("--preset", action="append", default=[])
     args = parser.parse_args()
+    print(machine.line())
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     lald = [*pin, sys.executable, "-m", "lald"]
     print(f"lald review --seat 1 --worlds {args.worlds}; seat 1 plays {args.player}, the others heuristic; "

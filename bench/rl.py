@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+import machine
 from lald.core import Rules, State
 from lald.rl.deal import Deal
 from lald.rl.encoding import observe
@@ -194,6 +195,7 @@ def main() -> None:
     parser.add_argument("--preset", default="survivor")
     parser.add_argument("--players", type=int, default=5)
     args = parser.parse_args()
+    print(machine.line())
     rules = Rules.make(args.preset, args.players)
     print(f"{rules.preset}, {rules.players} players; {args.episodes} episodes per run, "
           f"median of {args.runs} runs; agent steps per second on one core")

@@ -40,6 +40,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+import machine
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -186,6 +188,7 @@ def main() -> None:
     parser.add_argument("--before", metavar="DIR",
                         help="also run the server of this source tree before each loaded run")
     args = parser.parse_args()
+    print(machine.line())
     print(f"lald serve load: tables of 1 person + 4 {args.level} bots, bot delay {args.bot_delay} s, "
           f"{args.duration:.0f} s per run ({args.warmup:.0f} s warm-up), median of {args.runs} runs; "
           f"{os.cpu_count()} cores; database {args.db or 'SQLite file'}")

@@ -135,3 +135,27 @@ def test_the_licence_is_an_spdx_expression_with_its_text() -> None:
     assert any(r.startswith("setuptools>=") and int(r.split(">=")[1].split(".")[0]) >= 77
                for r in project["build-system"]["requires"])
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_the_research_ladder_is_the_strength_documents() -> None:
+    # docs/research.md once kept figures of bots since replaced (and so said greedy loses
+    # to random, which docs/strength.md measured false): every interval its ladder gives
+    # must be one docs/strength.md reports, in the same row order of presets.
+    research = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    strength = (ROOT / "docs" / "strength.md").read_text(encoding="utf-8")
+    ladder = research[research.index("## The bot ladder"):research.index("## Speed")]
+    figures = re.findall(r"[+−-]\d+\.\d+ ± \d+\.\d+", ladder)
+    assert len(figures) >= 12
+    missing = [f for f in figures if f not in strength]
+    assert not missing, f"docs/research.md's ladder has figures docs/strength.md does not: {missing}"
+    assert "greedy` loses to `random" not in research
+
+
+def test_every_benchmark_prints_the_machine_beside_its_figures() -> None:
+    # Absolute figures mean nothing without the machine's speed and load (docs/research.md's
+    # speed table came out 3.1–3.4× lower on another machine, its ratios the same): every
+    # script in bench/ prints bench/machine.py's line.
+    scripts = sorted(p for p in (ROOT / "bench").glob("*.py") if p.name != "machine.py")
+    assert scripts
+    silent = [p.name for p in scripts if "machine.line(" not in p.read_text(encoding="utf-8")]
+    assert not silent, f"these benchmarks print no machine line: {silent}"

@@ -170,3 +170,35 @@ def test_a_step_before_reset_after_the_end_or_of_no_action_id_is_refused_in_word
             e.step(int(np.flatnonzero(e.infos[agent]["action_mask"])[0]))
     with pytest.raises(RuntimeError, match="over"):
         e.step(0)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_global_state_passes_pettingzoos_state_checks(players: int) -> None:
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    e = env(players=players)
+    test_state_space(e)
+    test_state(e, num_cycles=20)
+
+
+def test_the_global_state_is_every_seats_observation_and_holds_every_hand() -> None:
+    # For a centralized critic: the seats' observations one after another, so it tells
+    # every hand apart (two deals that differ only in hidden hands have different states,
+    # while the spectator's render and each other seat's observation cannot tell them).
+    e = raw_env(players=4)
+    e.reset(options={"deal": 11, "dealer": 0})
+    deal = e.deal
+    assert deal is not None
+    state = e.state()
+    assert state.shape == (4 * 451,) and e.state_space.contains(state)
+    parts = np.split(state, 4)
+    for s, part in enumerate(parts):
+        assert np.array_equal(part, e.observe(f"seat_{s}"))
+    for _ in range(12):
+        e.step(int(e.action_mask(e.agent_selection).nonzero()[0][0]))
+        assert np.array_equal(np.split(e.state(), 4)[1], e.observe("seat_1"))
+
+
+def test_the_global_state_before_reset_is_refused_in_words() -> None:
+    with pytest.raises(RuntimeError, match="call reset"):
+        raw_env(players=3).state()

@@ -101,6 +101,9 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         low, high = observation_bounds()
         self._obs_space = spaces.Box(low, high, dtype=np.float32)
         self._act_space = spaces.Discrete(NUM_ACTIONS)
+        self.state_space = spaces.Box(np.tile(low, self.rules.players), np.tile(high, self.rules.players),
+                                      dtype=np.float32)
+        """The space of :meth:`state`: every seat's observation, one after another."""
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: self._act_space for a in self.possible_agents}
         self.deal: Deal | None = None
@@ -151,6 +154,17 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         assert deal is not None, "call reset() first"
         seat = self.possible_agents.index(agent)
         return observe(deal.state, seat, deal.deciding if seat == deal.seat else "none")
+
+    def state(self) -> Observation:
+        """The global state, for a centralized critic during training: every seat's
+        observation, seat 0 first, concatenated (each as :meth:`observe` gives it, so
+        together they hold every hand). It is the trainer's, never an agent's: an agent
+        that acts on it sees the others' cards."""
+        deal = self.deal
+        if deal is None:
+            raise RuntimeError("call reset() before state()")
+        return np.concatenate([observe(deal.state, s, deal.deciding if s == deal.seat else "none")
+                               for s in range(self.rules.players)])
 
     def action_mask(self, agent: str) -> Mask:
         """The agent's int8 legal mask (zeros unless it is the agent to decide)."""
