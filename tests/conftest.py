@@ -107,3 +107,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'lald.db'}"
     server: Postgres = request.getfixturevalue("postgres")
     return server.database()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def saves_never_in_the_users_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``lald play`` saves into the user's data folder by default: every test (and every
+    ``lald`` a test starts, which inherits the environment) saves into a temporary folder
+    instead, unless it names its own; in this process the default folder itself is one
+    (a test that clears ``LALD_SAVE_DIR`` for a ``lald`` it starts sets ``XDG_DATA_HOME``)."""
+    from lald.tui import store
+
+    patch = pytest.MonkeyPatch()
+    patch.setenv("LALD_SAVE_DIR", str(tmp_path_factory.mktemp("lald-saves")))
+    default = tmp_path_factory.mktemp("user-data") / "saves"
+    patch.setattr(store, "default_dir", lambda: default)
+    yield
+    patch.undo()

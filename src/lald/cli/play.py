@@ -14,7 +14,7 @@ from typing import Any
 from ..coach.hints import best_level
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
-from ..tui.game import HUMAN, Game, SeatSpec
+from ..tui.game import HUMAN, Game, SeatSpec, TableSettings
 from ..tui.store import SaveError, Store, save_dir
 from ..tui.words import default_names
 from .args import fail, in_range, rules_arguments, rules_from_args
@@ -33,9 +33,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--plain", action="store_true",
                    help="no full-screen table: lines of text and numbered choices on stdin")
     p.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
-                   help="resume a saved session (default: the latest save)")
+                   help="resume a saved session (default: the latest save), in its language and "
+                        "with its hints unless --lang or --hints says otherwise")
     p.add_argument("--save-dir", default=None, metavar="DIR",
-                   help="where saves and exported records go (default: $LALD_SAVE_DIR or ./lald-saves)")
+                   help="where saves and exported records go (default: $LALD_SAVE_DIR, else "
+                        "the user's data folder, e.g. ~/.local/share/lald/saves)")
     p.add_argument("--export", action="store_true", help="export every finished deal as a record")
     p.add_argument("--pace", type=in_range(float, 0, 60, "a number of seconds"), default=0.8,
                    metavar="SECONDS",
@@ -105,6 +107,10 @@ def cmd_play(args: argparse.Namespace) -> None:
             except SaveError as e:
                 fail(f"the session saved in {path} is over, and {e}")
             fail(f"the session saved in {path} is over: its deals are kept as records in {records}")
+        # the session's own language and hints, unless a flag says otherwise
+        if args.lang is None and game.settings.lang is not None:
+            catalog = Catalog(game.settings.lang)
+        hints = args.hints or game.settings.hints
     else:
         rules = rules_from_args(args)
         try:
@@ -113,6 +119,8 @@ def cmd_play(args: argparse.Namespace) -> None:
             game = Game.new(rules, seats, seed)
         except ValueError as e:
             fail(str(e))
+        hints = args.hints
+    game.settings = TableSettings(catalog.lang, hints)
     lesson = None
     if args.learn:
         from ..tui.lesson import LessonGame
@@ -122,12 +130,12 @@ def cmd_play(args: argparse.Namespace) -> None:
         from ..tui.plain import run_plain
 
         raise SystemExit(run_plain(lesson or game, catalog, sys.stdin, sys.stdout, store.root,
-                                   args.export, hints=args.hints, after_lesson=game))
+                                   args.export, hints=hints, after_lesson=game))
     from ..tui.app import TableApp
 
     app = TableApp(lesson or game, catalog, store, pace=args.pace, claim_window=args.claim_window,
                    setup=args.resume is None and not args.no_setup and lesson is None,
-                   export=args.export, hints=args.hints, after_lesson=game if lesson else None)
+                   export=args.export, hints=hints, after_lesson=game if lesson else None)
     said = app.run()
     if said:
         print(said)

@@ -12,6 +12,7 @@ seconds more), every screen acts only while it is the active one, and a dialog c
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -21,7 +22,7 @@ from textual.binding import Binding
 from ..coach.review import DEFAULT_WORLDS, Review
 from ..i18n import Catalog
 from ..narrate import explain_settlement
-from .game import Game
+from .game import Game, TableSettings
 from .lesson import NEXT, LessonGame
 from .review import ReviewScreen, SeatChoiceScreen
 from .screens import HelpScreen, SettlementScreen, SetupScreen
@@ -131,7 +132,7 @@ class TableApp(App[str]):
             if game.session.over:
                 status.append(catalog.t("session_closed", path=str(self.store.close(game))))
             else:
-                self.store.save(game)
+                self._save(game)
         except SaveError as e:
             status.append(catalog.t("save_failed", reason=e.words(catalog)))
         screen = SettlementScreen(lines, ledger(game, catalog), outcome_lines(game, catalog),
@@ -190,10 +191,15 @@ class TableApp(App[str]):
         if self.teaching:
             return self.catalog.t("lesson_not_saved")
         try:
-            path = self.store.save(self.game)
+            path = self._save(self.game)
         except SaveError as e:
             return self.catalog.t("save_failed", reason=e.words(self.catalog))
         return self.store.saved_words(path, self.catalog)
+
+    def _save(self, game: Game) -> Path:
+        """Save ``game`` with the table's language and hints, so that it resumes in them."""
+        game.settings = TableSettings(self.catalog.lang, self.hints)
+        return self.store.save(game)
 
     def action_save_quit(self) -> None:
         """Save and leave, saying where the session was saved and how to resume it (the

@@ -41,6 +41,16 @@ class SeatSpec:
         return self.kind == HUMAN
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableSettings:
+    """How the session is shown, kept with its save so that a resumed session looks as
+    it did: the table's language (None: the locale's) and whether hints are shown at
+    every decision."""
+
+    lang: str | None = None
+    hints: bool = False
+
+
 @unique
 class PromptKind(StrEnum):
     """What a person is asked."""
@@ -74,9 +84,11 @@ class Game:
     """A session at one table: seats, bots, the current deal and the turn loop."""
 
     def __init__(self, session: Session, seats: Sequence[SeatSpec],
-                 bots: Mapping[int, Bot] | None = None) -> None:
+                 bots: Mapping[int, Bot] | None = None,
+                 settings: TableSettings | None = None) -> None:
         """``bots`` plays the seats that are not people (default: a bot of each seat's
-        level, seeded by the session)."""
+        level, seeded by the session); ``settings``, how the table shows the session (the
+        table that plays it keeps them up to date, and they are saved with it)."""
         rules = session.rules
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats given for {rules.players} players")
@@ -85,6 +97,7 @@ class Game:
                 raise ValueError(f"unknown bot level {spec.kind!r}: choose human, "
                                  f"{', '.join(playable_levels())}")
         self.session = session
+        self.settings = settings or TableSettings()
         self.seats = tuple(seats)
         self.names = [s.name for s in seats]
         self.bots: dict[int, Bot] = {
@@ -241,6 +254,8 @@ class Game:
             "version": SAVE_VERSION,
             "session": self.session.snapshot(),
             "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
+            # (added within format 1: older saves have none, and older lald ignores it)
+            "table": {"lang": self.settings.lang, "hints": self.settings.hints},
         }
 
     @classmethod
@@ -260,6 +275,10 @@ class Game:
             raise ValueError("the save is damaged: its seats are not a list of kinds and names")
         if not isinstance(session, dict):
             raise ValueError("the save is damaged: it holds no session")
+        table = data.get("table", {})
+        if not (isinstance(table, dict) and isinstance(table.get("lang"), str | None)
+                and isinstance(table.get("hints", False), bool)):
+            raise ValueError("the save is damaged: its table settings are not a language and hints")
         rules, seed, deals = session.get("rules"), session.get("seed"), session.get("deals")
         if not (isinstance(rules, dict) and isinstance(rules.get("preset", ""), str)
                 and isinstance(rules.get("players", 5), int)
@@ -278,7 +297,8 @@ class Game:
         if len(deals) > len(restored.schedule) or (
                 restored.over and restored.deal_number < len(deals)):
             raise ValueError("the save is damaged: it holds more deals than the session has")
-        return cls(restored, [SeatSpec(s["kind"], s["name"]) for s in seats])
+        return cls(restored, [SeatSpec(s["kind"], s["name"]) for s in seats],
+                   settings=TableSettings(table.get("lang"), table.get("hints", False)))
 
 
 def _short(value: object) -> str:

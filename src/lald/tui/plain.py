@@ -22,7 +22,7 @@ from ..coach.words import review_lines
 from ..core import Action, Operation, State
 from ..i18n import Catalog
 from ..narrate import explain_settlement
-from .game import Game, Prompt
+from .game import Game, Prompt, TableSettings
 from .hints import advise
 from .lesson import DO, NEXT, LessonGame
 from .store import SaveError, Store
@@ -109,10 +109,15 @@ class PlainTable:
         if self.lesson is not None:
             return self.t("lesson_not_saved")
         try:
-            path = self.store.save(self.game)
+            path = self._keep(self.game)
         except SaveError as e:
             return self.t("save_failed", reason=e.words(self.catalog))
         return self.store.saved_words(path, self.catalog)
+
+    def _keep(self, game: Game) -> Path:
+        """Save ``game`` with the table's language and hints, so that it resumes in them."""
+        game.settings = TableSettings(self.catalog.lang, self.hints)
+        return self.store.save(game)
 
     def _viewer(self, seat: int | None = None) -> int | None:
         humans = self.game.humans
@@ -211,7 +216,7 @@ class PlainTable:
             if game.session.over:
                 self.say(t("session_closed", path=str(self.store.close(game))))
             else:
-                self.store.save(game)
+                self._keep(game)
         except SaveError as e:
             self.say(t("save_failed", reason=e.words(self.catalog)))
         if not game.session.over:

@@ -168,7 +168,7 @@ class SettlementScreen(Closing, Screen[None]):
         settle.show(self.settlement)
         ledger = LedgerView(id="ledger-lines", classes="panel")
         ledger.border_title = t("ledger_title")
-        ledger.show(self.ledger)
+        ledger.show(self.ledger, self.catalog)
         outcome, status = LinesView(id="outcome-lines"), LinesView(id="settle-status")
         outcome.show(self.outcome)
         status.show(self.status)

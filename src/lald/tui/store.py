@@ -1,4 +1,6 @@
-"""Save files and exported game records, in one directory.
+"""Save files and exported game records, in one directory: by default the user's data
+folder (platformdirs' ``user_data_path("lald") / "saves"``), so that a session saved
+anywhere resumes from anywhere; ``--save-dir`` or ``LALD_SAVE_DIR`` chooses another.
 
 A save is the session's snapshot (replayed through the engine on resume) and the seats;
 an export is one finished deal as a game record (RECORD.md).  A finished session's save
@@ -24,16 +26,31 @@ from ..i18n import Catalog
 from ..record import Record
 from .game import Game
 
-#: Where saves go unless ``--save-dir`` or ``LALD_SAVE_DIR`` says otherwise.
-DEFAULT_DIR = "lald-saves"
+#: The environment variable naming the save directory (``--save-dir`` has the last word).
+SAVE_DIR_VARIABLE = "LALD_SAVE_DIR"
 
 #: A save larger than this is no save of ours (a 50-deal session is about 150 KB).
 MAX_SAVE_BYTES = 4 << 20
 
 
+def default_dir() -> Path:
+    """Where saves go unless ``--save-dir`` or ``LALD_SAVE_DIR`` says otherwise: the
+    user's data folder for lald (``~/.local/share/lald/saves`` on Linux, or under
+    ``$XDG_DATA_HOME``), the same from every directory."""
+    try:
+        from platformdirs import user_data_path
+    except ImportError:  # a bare install without the play extra: the XDG place by hand
+        base = os.environ.get("XDG_DATA_HOME", "").strip()
+        return (Path(base) if base else Path.home() / ".local" / "share") / "lald" / "saves"
+    return user_data_path("lald", appauthor=False) / "saves"
+
+
 def save_dir(explicit: str | None = None) -> Path:
-    """The save directory: the flag, else ``LALD_SAVE_DIR``, else ``./lald-saves``."""
-    return Path(explicit or os.environ.get("LALD_SAVE_DIR") or DEFAULT_DIR)
+    """The save directory, as an absolute path (a relative one is named whole, so that
+    the resume command works from anywhere): the flag, else ``LALD_SAVE_DIR``, else
+    :func:`default_dir`."""
+    chosen = explicit or os.environ.get(SAVE_DIR_VARIABLE)
+    return Path(chosen).expanduser().absolute() if chosen else default_dir()
 
 
 class SaveError(Exception):
@@ -105,8 +122,8 @@ class Store:
         return said
 
     def resume_command(self, path: Path) -> str:
-        """The command that resumes the save at ``path``."""
-        if self.root == Path(DEFAULT_DIR):
+        """The command that resumes the save at ``path``, from any directory."""
+        if self.root == default_dir():
             return "lald play --resume"
         return f"lald play --save-dir {shlex.quote(str(self.root))} --resume"
 

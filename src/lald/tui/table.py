@@ -253,7 +253,7 @@ class TableScreen(Screen[None]):
         if number == 1:
             lines = cut_lines(game, catalog) + lines
         self.query_one("#log", LogView).show(lines)
-        self.query_one("#ledger", LedgerView).show(ledger(game, catalog))
+        self.query_one("#ledger", LedgerView).show(ledger(game, catalog), catalog)
 
     def _title(self) -> Text:
         prompt = self.prompt

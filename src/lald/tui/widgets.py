@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -85,21 +87,79 @@ class SeatsView(Static):
         self.update(table)
 
 
-class LedgerView(Static):
-    """The running ledger: one row per seat, one column per deal, then the totals."""
+#: Columns between two of the ledger's columns.
+LEDGER_GAP = 2
 
-    def show(self, ledger: Ledger) -> None:
-        """Draw the ledger."""
-        table = Table(expand=False, box=None, pad_edge=False, padding=(0, 1))
-        for i, head in enumerate(ledger.header):
-            table.add_column(head, no_wrap=True, justify="left" if i == 0 else "right")
+
+class FittedLedger:
+    """The ledger drawn in the width it is given: the names and the totals whole, then as
+    many of the most recent deals as fit, whole, and a line saying how many earlier deals
+    are left out (seen before: at 80×24 every cell was cut to "…" from the fifth deal on).
+    Only when even the totals do not fit are the names cut."""
+
+    def __init__(self, ledger: Ledger, catalog: Catalog) -> None:
+        self.ledger, self.catalog = ledger, catalog
+
+    def _widths(self) -> list[int]:
+        ledger = self.ledger
+        body = [ledger.header, *ledger.rows] + ([ledger.pot] if ledger.pot is not None else [])
+        return [max(cell_len(row[i]) for row in body) for i in range(len(ledger.header))]
+
+    def fit(self, width: int) -> int:
+        """How many of the most recent deals fit in ``width`` columns."""
+        widths = self._widths()
+        deals = self.ledger.deals
+        used = widths[0] + sum(w + LEDGER_GAP for w in widths[1 + deals:])
+        shown = 0
+        for w in reversed(widths[1:1 + deals]):
+            if used + w + LEDGER_GAP > width:
+                break
+            used += w + LEDGER_GAP
+            shown += 1
+        return shown
+
+    def table(self, width: int) -> tuple[Table, int]:
+        """The table that fits ``width``, and how many deals it leaves out."""
+        shown = self.fit(width)
+        ledger = self.ledger.recent(shown)
+        widths = self._widths()
+        widths = [widths[0], *widths[1 + self.ledger.deals - shown:]]
+        rest = sum(w + LEDGER_GAP for w in widths[1:])
+        table = Table(expand=False, box=None, pad_edge=False, padding=(0, 1), show_edge=False)
+        for i, (head, w) in enumerate(zip(ledger.header, widths, strict=True)):
+            if i == 0:  # the names give way only when the totals alone do not fit
+                table.add_column(head, no_wrap=True, overflow="ellipsis",
+                                 width=max(1, min(w, width - rest)))
+            else:
+                table.add_column(head, no_wrap=True, justify="right", min_width=w)
         for row in ledger.rows:
             table.add_row(*row)
         if ledger.pot is not None:
             table.add_row(*ledger.pot, style="dim")
+        return table, self.ledger.deals - shown
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table, hidden = self.table(options.max_width)
+        yield table
+        if hidden:
+            yield Text(self.catalog.t("ledger_hidden", count=hidden), style="dim italic")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = self._widths()
+        whole = sum(widths) + LEDGER_GAP * (len(widths) - 1)
+        least = widths[0] + sum(w + LEDGER_GAP for w in widths[1 + self.ledger.deals:])
+        return Measurement(min(least, whole), whole).clamp(max_width=options.max_width)
+
+
+class LedgerView(Static):
+    """The running ledger: one row per seat, one column per deal, then the totals; where
+    the deals do not all fit, the most recent ones (:class:`FittedLedger`)."""
+
+    def show(self, ledger: Ledger, catalog: Catalog) -> None:
+        """Draw the ledger."""
         self.ledger = ledger
         self.lines = tuple("  ".join(row) for row in ledger.rows)
-        self.update(table)
+        self.update(FittedLedger(ledger, catalog))
 
 
 class LogView(VerticalScroll):

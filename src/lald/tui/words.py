@@ -243,11 +243,29 @@ def turn_line(view: PlayerView, names: Sequence[str], catalog: Catalog, deal_num
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Ledger:
-    """The running ledger as a table: a header, one row per seat, and the pot's row."""
+    """The running ledger as a table: a header, one row per seat, and the pot's row. Each
+    row is the name, one column per deal, then ``totals`` columns of totals (the balance;
+    under card-count scoring, deals won and cards won)."""
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     pot: tuple[str, ...] | None
+    totals: int = 1
+
+    @property
+    def deals(self) -> int:
+        """How many deal columns the ledger has."""
+        return len(self.header) - 1 - self.totals
+
+    def recent(self, count: int) -> Ledger:
+        """The ledger with only the ``count`` most recent deals' columns (and the totals)."""
+        keep = max(0, min(count, self.deals))
+
+        def cut(row: tuple[str, ...]) -> tuple[str, ...]:
+            return (row[0], *row[1 + self.deals - keep:])
+
+        return Ledger(cut(self.header), tuple(cut(r) for r in self.rows),
+                      cut(self.pot) if self.pot is not None else None, self.totals)
 
 
 def ledger(game: Game, catalog: Catalog) -> Ledger:
@@ -268,7 +286,7 @@ def ledger(game: Game, catalog: Catalog) -> Ledger:
                 cells.append(str(len(playing.won_cards(s))))
             rows.append((names[s], *cells, str(standings[s].deals_won), str(standings[s].cards_won)))
         return Ledger((t("col_name"), *numbers, t("col_deals_won"), t("col_cards_won")),
-                      tuple(rows), None)
+                      tuple(rows), None, totals=2)
     rows = []
     for s in range(n):
         cells = [f"{r.chips[s]:+d}" for r in session.results]
