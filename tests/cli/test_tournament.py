@@ -44,12 +44,26 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["--bots", "random", "--timeout", "0"], "--timeout"),
     (["--bots", "random", "--jobs", "0"], "--jobs 0"),
     (["--bots", "random", "--address", "127.0.0.1:1"], "add --backend ray"),
-    (["--bots", "random", "--preset", "classic"], "unknown preset 'classic'"),
 ])
 def test_bad_arguments_exit_1_with_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
 ) -> None:
     _fails(capsys, ["tournament", "--out", str(tmp_path), "--quiet", *extra], words)
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--preset", "classic"], "unknown preset 'classic'"),
+    (["--option", "prize=700"], "bad value 700 for prize"),
+])
+def test_bad_rules_flags_are_usage_mistakes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
+) -> None:
+    """A rules flag with a bad name or value exits 2, as README says usage mistakes do."""
+    with pytest.raises(SystemExit) as info:
+        main(["tournament", "--out", str(tmp_path), "--quiet", "--bots", "random", *extra])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("lald tournament: ") and words in err, err
 
 
 def test_another_tournament_in_out_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
