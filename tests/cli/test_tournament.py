@@ -141,3 +141,40 @@ def test_ctrl_c_saves_and_the_same_command_resumes(tmp_path: Path) -> None:
     assert [b["chips"]["mean"] for b in data["bots"]] == pytest.approx([r.chips.mean for r in whole.rows])
     rates = [r.session_win_rate for r in whole.rows]
     assert [b["session_win_rate"] for b in data["bots"]] == pytest.approx(rates)
+
+
+# -- issue 26, item 5: every option in every bot, or one line before play --------------------
+
+
+def test_ismcts_plays_a_tournament_with_a_single_option(tmp_path: Path) -> None:
+    """Seen before: ``--bot ismcts --option prize=7`` printed a traceback once play began."""
+    pytest.importorskip("pyspiel")
+    done = subprocess.run(
+        [sys.executable, "-m", "lald", "tournament", "--bot", "ismcts:simulations=4", "--bot", "random",
+         "--players", "3", "--option", "prize=7", "--deals", "1", "--jobs", "1", "--quiet",
+         "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["tournament"]["rules"]["options"] == {"prize": 7}
+
+
+def test_a_bot_that_refuses_the_rules_is_refused_before_play(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level that cannot play the rules says so in one line before the first deal (it
+    was judged under the default rules only, and refused in a worker)."""
+    pytest.importorskip("pyspiel")
+    import lald.rl.ismcts as ismcts
+
+    def refuse(rules: Rules) -> object:
+        if rules.prize != 5:
+            raise ValueError("this ismcts plays only a prize of 5")
+        return real(rules)
+
+    real = ismcts.game_for
+    monkeypatch.setattr(ismcts, "game_for", refuse)
+    _fails(capsys, ["tournament", "--bot", "ismcts", "--bot", "random", "--option", "prize=7",
+                    "--players", "3", "--deals", "1", "--jobs", "1", "--quiet", "--out", str(tmp_path)],
+           "bot 'ismcts': this ismcts plays only a prize of 5")
+    assert not (tmp_path / "results.json").exists()
