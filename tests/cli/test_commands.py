@@ -114,7 +114,7 @@ def test_deal_prints_a_record(players: int) -> None:
 
 def test_bad_rules_flag_is_one_line() -> None:
     out = lald("deal", "--seed", "1", "--preset", "classic")
-    assert out.returncode == 1 and "survivor or last-capture" in out.stderr
+    assert out.returncode == 2 and "survivor or last-capture" in out.stderr
 
 
 @pytest.mark.parametrize(("flag", "value"), [("--pace", "-1"), ("--claim-window", "-3"),
@@ -297,11 +297,14 @@ def test_usage_mistakes_are_one_line_with_status_2(argv: list[str]) -> None:
     assert line.startswith("lald") and "--help" in line
 
 
-def test_rules_mistakes_are_one_line_with_status_1() -> None:
+def test_rules_mistakes_are_one_line_with_status_2() -> None:
+    """A bad rules flag is a usage mistake, as README says (issue 26: they exited 1)."""
     for argv in (["--players", "6"], ["--variant", "loud"], ["--option", "jokers=2"],
                  ["--option", "prize"], ["--option", "prize=²"], ["--option", "prize=--5"],
-                 ["--option", "prize=" + "9" * 5000]):
-        one_line_error(lald("deal", "--seed", "1", *argv))
+                 ["--option", "prize=" + "9" * 5000], ["--option", "prize=700"],
+                 ["--variant", "silent", "--variant", "silent"]):
+        line = one_line_error(lald("deal", "--seed", "1", *argv), status=2)
+        assert line.startswith("lald deal: "), line
 
 
 def test_version() -> None:
@@ -376,3 +379,47 @@ def test_fuzz_replay_and_legal_read_or_refuse_in_one_line(data: bytes, argv: lis
         assert err == ""
         if "--json" in argv:
             json.loads(out)
+
+
+# -- issue 26, item 14: the command line's rough edges ---------------------------------------
+
+
+def test_an_unknown_option_lists_every_option() -> None:
+    """Seen before: the list of choices was cut after first_dealer, before max_tie_cycles."""
+    from lald.core.rules import OPTION_NAMES
+
+    line = one_line_error(lald("deal", "--seed", "1", "--option", "jokers=2"), status=2)
+    assert "…" not in line
+    for name in OPTION_NAMES:
+        assert name in line, name
+
+
+def test_a_misspelt_command_suggests_the_nearest() -> None:
+    line = one_line_error(lald("plya"), status=2)
+    assert "'plya'" in line and "did you mean play?" in line and "--help" in line
+    line = one_line_error(lald("xyzzy"), status=2)  # nothing near: the commands, no guess
+    assert "did you mean" not in line and "tournament" in line
+
+
+def test_a_stray_argument_names_the_sub_command() -> None:
+    """Seen before: lald play extra said "lald: unrecognized arguments: extra"."""
+    line = one_line_error(lald("play", "extra", stdin=""), status=2)
+    assert line.startswith("lald play: ") and "extra" in line and "lald play --help" in line
+    line = one_line_error(lald("deal", "--seed", "1", "more"), status=2)
+    assert line.startswith("lald deal: ") and "more" in line
+
+
+def test_legal_on_a_finished_deal_says_it_is_over() -> None:
+    """Seen before: nothing printed and status 0, as if the seat merely had no move."""
+    path = GOLDEN / "survivor-5-plain-00-1.json"
+    out = lald("legal", str(path), "--seat", "0")
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.splitlines() == ["The deal is over: no seat may act."]
+
+
+def test_legal_says_why_a_seat_has_nothing_to_do() -> None:
+    state = State.deal(Rules.make(), seed=2)
+    other = next(s for s in range(5) if s != state.to_move and not state.legal_actions(s))
+    out = lald("legal", "-", "--seat", str(other), stdin=Record.from_state(state).dumps())
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.splitlines() == [f"Seat {other} may do nothing now: seat {state.to_move} is to move."]

@@ -44,12 +44,26 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["--bots", "random", "--timeout", "0"], "--timeout"),
     (["--bots", "random", "--jobs", "0"], "--jobs 0"),
     (["--bots", "random", "--address", "127.0.0.1:1"], "add --backend ray"),
-    (["--bots", "random", "--preset", "classic"], "unknown preset 'classic'"),
 ])
 def test_bad_arguments_exit_1_with_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
 ) -> None:
     _fails(capsys, ["tournament", "--out", str(tmp_path), "--quiet", *extra], words)
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--preset", "classic"], "unknown preset 'classic'"),
+    (["--option", "prize=700"], "bad value 700 for prize"),
+])
+def test_bad_rules_flags_are_usage_mistakes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
+) -> None:
+    """A rules flag with a bad name or value exits 2, as README says usage mistakes do."""
+    with pytest.raises(SystemExit) as info:
+        main(["tournament", "--out", str(tmp_path), "--quiet", "--bots", "random", *extra])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("lald tournament: ") and words in err, err
 
 
 def test_another_tournament_in_out_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -127,3 +141,40 @@ def test_ctrl_c_saves_and_the_same_command_resumes(tmp_path: Path) -> None:
     assert [b["chips"]["mean"] for b in data["bots"]] == pytest.approx([r.chips.mean for r in whole.rows])
     rates = [r.session_win_rate for r in whole.rows]
     assert [b["session_win_rate"] for b in data["bots"]] == pytest.approx(rates)
+
+
+# -- issue 26, item 5: every option in every bot, or one line before play --------------------
+
+
+def test_ismcts_plays_a_tournament_with_a_single_option(tmp_path: Path) -> None:
+    """Seen before: ``--bot ismcts --option prize=7`` printed a traceback once play began."""
+    pytest.importorskip("pyspiel")
+    done = subprocess.run(
+        [sys.executable, "-m", "lald", "tournament", "--bot", "ismcts:simulations=4", "--bot", "random",
+         "--players", "3", "--option", "prize=7", "--deals", "1", "--jobs", "1", "--quiet",
+         "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["tournament"]["rules"]["options"] == {"prize": 7}
+
+
+def test_a_bot_that_refuses_the_rules_is_refused_before_play(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level that cannot play the rules says so in one line before the first deal (it
+    was judged under the default rules only, and refused in a worker)."""
+    pytest.importorskip("pyspiel")
+    import lald.rl.ismcts as ismcts
+
+    def refuse(rules: Rules) -> object:
+        if rules.prize != 5:
+            raise ValueError("this ismcts plays only a prize of 5")
+        return real(rules)
+
+    real = ismcts.game_for
+    monkeypatch.setattr(ismcts, "game_for", refuse)
+    _fails(capsys, ["tournament", "--bot", "ismcts", "--bot", "random", "--option", "prize=7",
+                    "--players", "3", "--deals", "1", "--jobs", "1", "--quiet", "--out", str(tmp_path)],
+           "bot 'ismcts': this ismcts plays only a prize of 5")
+    assert not (tmp_path / "results.json").exists()

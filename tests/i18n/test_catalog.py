@@ -107,10 +107,11 @@ def test_portuguese_says_tu_to_the_player() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_lesson_speaks_the_games_words(lang: str) -> None:
     # RULES.md §11: lie down, prial, won pile and the eldest hand as the texts say them
+    # (German: "sich hinlegen", and the English "Prial" as it keeps "Mournival")
     m = {k: str(v) for k, v in messages(lang).items()}
     words = {"en": ("lie down", "prial", "won pile", "eldest hand", "sweep"),
-             "de": ("„lie down“", "Priål", "Stichstapel", "älteste Hand", "Vorgabe"),
-             "pt": ("deitar", "priål (trinca)", "pilha de capturas", "mão mais velha", "cota normal"),
+             "de": ("hinlegen", "Prial", "Stichstapel", "älteste Hand", "Vorgabe"),
+             "pt": ("deitar", "prial (trinca)", "pilha de capturas", "mão mais velha", "cota normal"),
              "es": ("acostarte (entregar la mano)", "trío", "colección", "Eres mano", "cuota")}[lang]
     lesson = " ".join(v for k, v in m.items() if k.startswith("lesson_"))
     for word in words:
@@ -152,7 +153,7 @@ def test_the_games_own_words_are_used() -> None:
     assert "deita-se" in messages("pt")["lies_down_empty"]
     assert "acuesta" in messages("es")["lies_down_empty"]
     assert "Pott" in messages("de")["pot_line"] and "bote" in str(messages("es")["settle_pays"])
-    assert "Priål" in str(messages("de")["act_prial"]) and "Vorgabe" in str(messages("de")["settle_won"])
+    assert "Prial" in str(messages("de")["act_prial"]) and "Vorgabe" in str(messages("de")["settle_won"])
     assert "superviviente" in str(messages("es")["settle_prize_survivor"])
 
 
@@ -271,3 +272,39 @@ def test_the_scan_would_catch_a_hard_coded_label() -> None:
     assert not _is_words("#hand")
     assert not _is_words("settle_prize_survivor")
     assert not _is_words("bold red")  # a style; two words, yet they are style names
+
+
+# -- issue 26, item 13: the game's words in every language, and the footers' "save" ---------
+
+#: The word each language saves with, as its catalog writes ``s save``.
+SAVE = {"en": "save", "de": "speichern", "pt": "guardar", "es": "guardar"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_catalog_writes_prial_with_a_ring(lang: str) -> None:
+    """Seen before: German and Portuguese wrote "Priål" (a Scandinavian å in an English word)."""
+    held = [k for k, v in messages(lang).items() if any("å" in f.lower() for f in forms(v))]
+    assert not held, held
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_no_translation_says_lie_down_in_english(lang: str) -> None:
+    """Seen before: German said "hat „lie down“ gemacht"; the game's name may stay English."""
+    held = [k for k, v in messages(lang).items()
+            if any("lie down" in f.lower().replace("laugh and lie down", "") for f in forms(v))]
+    assert not held, held
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_bar_that_says_save_says_it_in_each_language(lang: str) -> None:
+    """Seen before: "q save and quit" became "q beenden", "q sair", "q salir" (the game is
+    saved, and a person who reads "quit" fears it is lost)."""
+    english, other = messages("en"), messages(lang)
+    bars = [k for k in english if k.startswith("keys_")]
+    assert "keys_table" in bars and "keys_pass" in bars
+    for key in bars:
+        ours, theirs = str(english[key]).split(" · "), str(other[key]).split(" · ")
+        assert len(ours) == len(theirs), (key, theirs)
+        for item, said in zip(ours, theirs, strict=True):
+            if "save" in item:
+                assert SAVE[lang] in said, (key, said)

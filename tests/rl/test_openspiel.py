@@ -210,8 +210,12 @@ def test_ismcts_level_plays_a_tournament_deal() -> None:
             make_bot("random", 2, rules, random.Random(2))]
     state = play_deal(State.deal(rules, 9), bots)
     assert state.over and state.result is not None
-    with pytest.raises(ValueError, match="single options"):
-        spec.make(0, Rules.make(options={"prize": 7}), random.Random(0))
+    # (issue 26: a single option was refused mid-tournament, with a traceback)
+    odd = Rules.make(players=3, options={"prize": 7, "single_takes_three": "forced"})
+    bot = spec.make(0, odd, random.Random(0))
+    assert bot.game.rules == odd  # type: ignore[attr-defined]
+    bots = [bot, *(make_bot("random", s, odd, random.Random(s)) for s in (1, 2))]
+    assert play_deal(State.deal(odd, 9), bots).over
 
 
 def test_ismcts_goes_on_when_no_world_replays(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -312,3 +316,69 @@ def test_a_world_resampled_for_a_player_not_to_move_keeps_its_information_state(
                     checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 1000
+
+
+# -- issue 26, item 5: every rules option is a parameter of python_lald ----------------------
+
+
+def _odd_value(name: str, rules: Rules) -> object:
+    """A value of option ``name`` other than ``rules``' own, written as a parameter."""
+    from enum import StrEnum
+
+    from lald.core.rules import RANGES
+
+    value = getattr(rules, name)
+    if isinstance(value, bool):
+        return "off" if value else "on"
+    if isinstance(value, StrEnum):
+        return next(m.value for m in type(value) if m is not value)
+    low, high = RANGES[name]
+    return low if value != low else high
+
+
+def test_every_rules_option_is_a_parameter() -> None:
+    from lald.core.rules import OPTION_NAMES
+
+    game = pyspiel.load_game("python_lald")
+    spec = game.get_type().parameter_specification
+    assert set(OPTION_NAMES) <= set(spec), set(OPTION_NAMES) - set(spec)
+    for preset in PRESET_NAMES:
+        base = Rules.make(preset, 4)
+        for name in OPTION_NAMES:
+            value = _odd_value(name, base)
+            game = pyspiel.load_game("python_lald", {"preset": preset, "players": 4, name: value})
+            wanted = Rules.make(preset, 4, (), {name: value})
+            assert game.rules == wanted, (preset, name, value)
+            # the game string holds the whole rules: loading it again gives the same game
+            again = pyspiel.load_game(str(game))
+            assert again.rules == wanted and str(again) == str(game)
+
+
+def test_an_option_left_out_is_the_readings_own() -> None:
+    """The four-player survivor prize is 3, last-capture's single takes none of three: a
+    parameter left out is what preset, players and variants give, not a fixed default."""
+    game = pyspiel.load_game("python_lald", {"players": 4})
+    assert game.rules == Rules.make("survivor", 4) and game.rules.prize == 3
+    assert game.get_parameters()["prize"] == 3
+    game = pyspiel.load_game("python_lald", {"preset": "last-capture", "variants": "silent"})
+    assert game.rules == Rules.make("last-capture", 5, ["silent"])
+    assert game.get_parameters()["laugh"] == "off"
+
+
+def test_a_game_with_options_plays_and_round_trips() -> None:
+    game = pyspiel.load_game("python_lald", {"players": 3, "prize": 9, "pair_on_pair": "off",
+                                             "no_capture": "trail", "scoring": "card_count"})
+    assert game.rules == Rules.make(players=3, options={"prize": 9, "pair_on_pair": False,
+                                                        "no_capture": "trail", "scoring": "card_count"})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    assert pickle.loads(pickle.dumps(game)).rules == game.rules
+
+
+@pytest.mark.parametrize(("params", "words"), [
+    ({"prize": 700}, "bad value 700 for prize: choose a whole number from 0 to 100"),
+    ({"pair_on_pair": "maybe"}, "bad value 'maybe' for pair_on_pair: choose on or off"),
+    ({"no_capture": "pass"}, "bad value 'pass' for no_capture"),
+])
+def test_a_bad_option_is_refused_in_the_engines_words(params: dict[str, object], words: str) -> None:
+    with pytest.raises(Exception, match=words):
+        pyspiel.load_game("python_lald", params)

@@ -25,6 +25,7 @@ from .args import (
     RECORD_DOC,
     RULES_DOC,
     ArgumentParser,
+    SubcommandParser,
     fail,
     levels_text,
     load_record,
@@ -70,6 +71,10 @@ def cmd_legal(args: argparse.Namespace) -> None:
     actions = state.legal_actions(args.seat)
     if args.json:
         print(json.dumps([a.to_json() for a in actions]))
+    elif state.over:
+        print("The deal is over: no seat may act.")
+    elif not actions:
+        print(f"Seat {args.seat} may do nothing now: seat {state.to_move} is to move.")
     else:
         for a in actions:
             print(a)
@@ -146,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"{levels_text()} {DOCS} 'lald COMMAND --help' describes each command.")
     parser.add_argument("--version", action="version", version=f"lald {__version__}",
                         help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=SubcommandParser)
 
     p = sub.add_parser("demo", help="watch bots play one seeded deal, told in words")
     rules_arguments(p)
@@ -183,7 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``lald`` console script: a mistake is one line on standard
-    error (exit status 1, 2 for usage), and Ctrl+C ends quietly (status 130)."""
+    error (exit status 1, 2 for usage: a flag or value the command cannot take), and Ctrl+C
+    ends quietly (status 130)."""
     try:
         args = build_parser().parse_args(argv)
         args.func(args)

@@ -13,6 +13,7 @@ top and nothing imports it.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from typing import Any, NoReturn
 
 from ..bots import LEVELS, MENU_LEVELS
 from ..core import Rules, RulesError, State
-from ..core.rules import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES
+from ..core.rules import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES, parse_option
 from ..record import MAX_RECORD_BYTES, Record, RecordError, load, too_large
 
 
@@ -68,26 +69,62 @@ RULES_DOC = "docs/rules.md"
 RECORD_DOC = "docs/record.md"
 
 
-def fail(message: str) -> NoReturn:
-    """Print one line on standard error and exit with status 1."""
+def fail(message: str, status: int = 1) -> NoReturn:
+    """Print one line on standard error and exit with ``status`` (1; 2 for a usage
+    mistake that only the command can judge)."""
     print(f"lald: {_one_line(message)}", file=sys.stderr)
-    raise SystemExit(1)
+    raise SystemExit(status)
 
 
-def _one_line(message: str, limit: int = 300) -> str:
+def _one_line(message: str, limit: int = 1000) -> str:
     """The message on one line, cut to ``limit`` characters (it may quote what a person
-    typed, which can be of any length)."""
+    typed, which can be of any length; the limit leaves whole the longest list of choices
+    a message gives, every option's name)."""
     text = " ".join(message.split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _quoted(text: str, limit: int = 40) -> str:
+    """What a person typed, quoted and cut to ``limit`` characters."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on standard error (exit status 2) that
-    names the problem and where the help is, not the whole usage text."""
+    names the problem and where the help is, not the whole usage text; a word that is
+    not one of the choices (a command's name, say) is answered with the nearest."""
 
     def error(self, message: str) -> NoReturn:
         """Print the one-line usage error and exit with status 2."""
         self.exit(2, f"{self.prog}: {_one_line(message)} (see {self.prog} --help)\n")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is None or not isinstance(value, str) or value in choices:
+            super()._check_value(action, value)
+            return
+        names = [str(c) for c in choices]
+        near = difflib.get_close_matches(value, names, n=1)
+        guess = f"did you mean {near[0]}? " if near else ""
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(
+                None, f"unknown command {_quoted(value)}: {guess}the commands are {', '.join(names)}")
+        raise argparse.ArgumentError(
+            action, f"invalid choice {_quoted(value)}: {guess}choose {', '.join(names)}")
+
+
+class SubcommandParser(ArgumentParser):
+    """A sub-command's parser: what it cannot read is its mistake, named after it (argparse
+    hands a sub-command's leftovers to the top, which said ``lald: unrecognized
+    arguments``)."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Parse, refusing any argument left over."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
 
 def levels_text() -> str:
@@ -100,30 +137,73 @@ def levels_text() -> str:
     return text
 
 
+def _judged_by_the_rules(make: Callable[[], object]) -> None:
+    """Run ``make``; the engine's sentence for a bad name or value becomes a usage error."""
+    try:
+        make()
+    except RulesError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def preset_arg(text: str) -> str:
+    """``--preset``: a preset's name (the engine's sentence otherwise)."""
+    _judged_by_the_rules(lambda: Rules.make(text))
+    return text
+
+
+def players_arg(text: str) -> int:
+    """``--players``: 3, 4 or 5."""
+    value: Any = int(text) if text.strip().isdecimal() and len(text) < 6 else text
+    _judged_by_the_rules(lambda: Rules.make(players=value))
+    return int(value)
+
+
+def variant_arg(text: str) -> str:
+    """``--variant``: a variant's name."""
+    _judged_by_the_rules(lambda: Rules.make(variants=[text]))
+    return text
+
+
+class _AppendVariant(argparse.Action):
+    """``--variant``, repeatable, each variant once."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        named = list(getattr(namespace, self.dest, None) or [])
+        if values in named:
+            raise argparse.ArgumentError(self, f"{values} is named twice")
+        setattr(namespace, self.dest, [*named, values])
+
+
+def option_arg(text: str) -> tuple[str, str]:
+    """``--option NAME=VALUE``: an option and a value it may take, as (name, value)."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)}: write NAME=VALUE, e.g. prize=7")
+    _judged_by_the_rules(lambda: parse_option(name.strip(), value.strip()))
+    return name.strip(), value.strip()
+
+
 def rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """The rules flags every command shares."""
-    parser.add_argument("--preset", default="survivor",
+    """The rules flags every command shares; a bad name or value is a usage mistake
+    (exit status 2), in the engine's words."""
+    parser.add_argument("--preset", type=preset_arg, default="survivor",
                         help=f"the reading of the rules: {' or '.join(PRESET_NAMES)} (default survivor)")
-    parser.add_argument("--players", type=int, default=5, help="3, 4 or 5 (default 5)")
-    parser.add_argument("--variant", action="append", default=[], metavar="NAME",
+    parser.add_argument("--players", type=players_arg, default=5, help="3, 4 or 5 (default 5)")
+    parser.add_argument("--variant", type=variant_arg, action=_AppendVariant, default=[], metavar="NAME",
                         help=f"{', '.join(VARIANT_NAMES)} (repeatable)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+    parser.add_argument("--option", type=option_arg, action="append", default=[], metavar="NAME=VALUE",
                         help=f"one option, e.g. prize=7 (repeatable); {RULES_DOC} lists them all: "
                              + ", ".join(OPTION_NAMES))
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The rules the flags name; a bad name exits with a one-line error."""
-    options: dict[str, Any] = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep:
-            fail(f"--option {item!r}: write NAME=VALUE, e.g. prize=7")
-        options[name.strip()] = value.strip()
+    """The rules the flags name; a mistake the flags alone do not show (a variant named
+    twice) is a one-line usage error too, exit status 2."""
     try:
-        return Rules.make(args.preset, args.players, args.variant, options)
+        return Rules.make(args.preset, args.players, args.variant, dict(args.option))
     except RulesError as e:
-        fail(str(e))
+        fail(str(e), status=2)
 
 
 def read_record(path: str) -> bytes:

@@ -51,7 +51,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     if not args.bots and not args.bot:
         fail("name the bots: --bots greedy,random, or --bot SPEC (repeatable)")
     try:
-        bots = parse_specs(args.bot, args.bots)
+        bots = parse_specs(args.bot, args.bots, rules)
     except ValueError as e:
         fail(str(e))
     if not 1 <= args.deals <= MAX_DEALS:

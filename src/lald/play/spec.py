@@ -100,8 +100,9 @@ def _check_params(spec: BotSpec) -> None:
             raise ValueError(f"bot {spec.level!r} takes no {what}")
 
 
-def parse_spec(text: str) -> BotSpec:
-    """Read one bot spec; raise ValueError with a one-line reason."""
+def parse_spec(text: str, rules: Rules | None = None) -> BotSpec:
+    """Read one bot spec; raise ValueError with a one-line reason, also when its level
+    cannot play ``rules`` (the default rules if None)."""
     text = text.strip()
     head, sep, rest = text.partition(":")
     if head == "cmd":
@@ -125,11 +126,12 @@ def parse_spec(text: str) -> BotSpec:
     spec = BotSpec(head if not params else head + ":" + ":".join(_param_text(p) for p in params),
                    head, tuple(params))
     _check_params(spec)
-    # let the level judge its parameters now, not in a worker mid-tournament (a plug-in
-    # level is made once even without them: it may need an extra that is not installed)
+    # let the level judge its parameters and the rules now, not in a worker mid-tournament
+    # (a plug-in level is made once even without them: it may need an extra that is not
+    # installed, or refuse the rules)
     if params or head not in LEVELS:
         try:
-            spec.make(0, Rules.make(), random.Random(0))
+            spec.make(0, rules or Rules.make(), random.Random(0))
         except (ValueError, TypeError) as e:
             raise ValueError(f"bot {spec.text!r}: {e}") from None
     return spec
@@ -139,13 +141,15 @@ def _param_text(p: Param) -> str:
     return p[0] + p[1] if p[0] in "-+" else f"{p[1]}={p[2]}"
 
 
-def parse_specs(bots: Sequence[str], bot_lists: Sequence[str] = ()) -> list[BotSpec]:
+def parse_specs(bots: Sequence[str], bot_lists: Sequence[str] = (), rules: Rules | None = None
+                ) -> list[BotSpec]:
     """The specs of ``--bots a,b,c`` lists (split on commas) followed by repeated
     ``--bot SPEC`` values (not split, so a command may hold commas). A spec named more
     than once is numbered, ``random#1`` and ``random#2``, so that the results tell the
-    copies apart (random against random is the tournament's sanity check)."""
+    copies apart (random against random is the tournament's sanity check). Each is
+    judged under ``rules``, as :func:`parse_spec` does."""
     texts = [t for group in bot_lists for t in group.split(",") if t.strip()] + list(bots)
-    specs = [parse_spec(t) for t in texts]
+    specs = [parse_spec(t, rules) for t in texts]
     counts: dict[str, int] = {}
     for spec in specs:
         counts[spec.text] = counts.get(spec.text, 0) + 1

@@ -67,7 +67,7 @@ class SeatEnv(gym.Env[Observation, int]):
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
             raise ValueError(f"name one opponent for all, or {n - 1} opponents, one per other seat")
-        self.opponents = [parse_spec(s) for s in specs]
+        self.opponents = [parse_spec(s, self.rules) for s in specs]  # judged under these rules
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.session_mode = session

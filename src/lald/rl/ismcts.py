@@ -26,7 +26,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from ..bots import Bot
 from ..core import Action, Claim, PlayerView, Rules
 from .encoding import PASS, legal_ids
-from .openspiel import LaldGame, LaldState, Stop, from_view
+from .openspiel import LaldGame, LaldState, Stop, from_view, game_parameters
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -61,13 +61,10 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 
 
 def game_for(rules: Rules) -> LaldGame:
-    """The ``python_lald`` game of ``rules`` (a preset, its player count and variants)."""
-    if rules.spec()["options"]:
-        raise ValueError("ismcts plays a preset with variants: "
-                         "single options are not parameters of python_lald")
-    game = pyspiel.load_game("python_lald", {"preset": rules.preset, "players": rules.players,
-                                             "variants": "+".join(rules.variants)})
-    assert isinstance(game, LaldGame)
+    """The ``python_lald`` game of ``rules``: preset, player count, variants and every
+    single option."""
+    game = pyspiel.load_game("python_lald", game_parameters(rules))
+    assert isinstance(game, LaldGame) and game.rules == rules
     return game
 
 

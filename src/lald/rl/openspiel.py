@@ -2,8 +2,13 @@
 information, the shuffle as chance nodes.
 
 Importing this module registers the game with ``pyspiel.register_game``.  Parameters:
-``preset`` (``survivor``), ``players`` (5), ``variants`` (joined by ``+``, ``""``) and
-``dealer`` (0).  The 52 chance nodes deal the shuffled deck one card at a time, as
+``preset`` (``survivor``), ``players`` (5), ``variants`` (joined by ``+``, ``""``),
+``dealer`` (0), and every single option of :data:`lald.core.rules.OPTION_NAMES` under its
+name, as PettingZoo's and Gymnasium's ``options`` take them: a number option as a number
+(``prize=7``), the others as the strings docs/rules.md writes (``pair_on_pair=off``,
+``no_capture=trail``).  An option left out (-1 for a number, ``""`` otherwise) is what
+preset, players and variants give; the game's parameters then hold every option's value,
+so its string names the whole rules.  The 52 chance nodes deal the shuffled deck one card at a time, as
 :meth:`lald.core.State.deal` does (clockwise from the eldest, then the table): feeding
 them a seed's shuffle gives that seed's deal.  Player actions are the 80 IDs of
 :mod:`lald.rl.encoding`; a seat polled in a claim window chooses a claim or ``pass``.
@@ -26,6 +31,7 @@ tensor adds the dealt hand, the public history and this seat's passes.
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any, Literal
 
 import numpy as np
@@ -44,6 +50,7 @@ from ..core import (
     format_cards,
 )
 from ..core.cards import NUM_CARDS, NUM_RANKS
+from ..core.rules import OPTION_NAMES, RANGES
 from .deal import Deal
 from .encoding import (
     ACTION_NAMES,
@@ -67,6 +74,29 @@ MAX_GAME_LENGTH = MAX_ACTIONS * (1 + MAX_PLAYERS)
 #: face-down set whose rank the observer did not see.
 HISTORY_ITEM = MAX_PLAYERS + NUM_ACTIONS + 1
 
+#: Each option's parameter when it is left out: the reading's own value.
+UNSET: dict[str, int | str] = {name: -1 if name in RANGES else "" for name in OPTION_NAMES}
+
+
+def option_parameter(value: object) -> int | str:
+    """A rules option's value as a ``python_lald`` parameter (a number, or the string
+    docs/rules.md writes: ``on``, ``off``, ``last_capture``)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, StrEnum):
+        return value.value
+    assert isinstance(value, int)
+    return value
+
+
+def game_parameters(rules: Rules, dealer: int = 0) -> dict[str, int | str]:
+    """The parameters of the ``python_lald`` game of ``rules``, every option named."""
+    params: dict[str, int | str] = {"preset": rules.preset, "players": rules.players,
+                                    "variants": "+".join(rules.variants), "dealer": dealer}
+    params.update({name: option_parameter(getattr(rules, name)) for name in OPTION_NAMES})
+    return params
+
+
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_lald",
     long_name="Laugh and Lie Down",
@@ -81,7 +111,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": "survivor", "players": 5, "variants": "", "dealer": 0},
+    parameter_specification={"preset": "survivor", "players": 5, "variants": "", "dealer": 0, **UNSET},
 )
 
 
@@ -106,7 +136,11 @@ class LaldGame(pyspiel.Game):  # type: ignore[misc]
         variants = tuple(v.strip() for v in str(params.get("variants", "")).replace(",", "+").split("+")
                          if v.strip())
         params["variants"] = "+".join(variants)
-        self.rules = Rules.make(preset, players, variants)
+        options = {name: params[name] for name in OPTION_NAMES
+                   if name in params and params[name] != UNSET[name]}
+        self.rules = Rules.make(preset, players, variants, options)
+        # every option's value, so that the game's string names the whole rules
+        params.update({name: option_parameter(getattr(self.rules, name)) for name in OPTION_NAMES})
         self.dealer = int(params.get("dealer", 0))
         if not 0 <= self.dealer < players:
             raise ValueError(f"dealer {self.dealer}: seats are 0 to {players - 1}")
@@ -115,6 +149,11 @@ class LaldGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=NUM_CARDS, num_players=players,
             min_utility=low, max_utility=high, utility_sum=None, max_game_length=MAX_GAME_LENGTH)
         super().__init__(_GAME_TYPE, info, params)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        # (pybind11's own pickling rebuilt the C++ game but not this object: an unpickled
+        # game had no rules, and could not start a deal)
+        return pyspiel.load_game, ("python_lald", self.get_parameters())
 
     def new_initial_state(self) -> LaldState:
         """The deck not yet dealt."""
