@@ -187,6 +187,22 @@ def test_table_creation_is_limited_per_address(tmp_path: Path) -> None:
         assert app.state.buckets.take("someone else")  # type: ignore[attr-defined]
 
 
+def test_a_refused_request_spends_none_of_the_limit(tmp_path: Path) -> None:
+    """Only a table (or lesson) actually opened counts against the address's limit: a bad
+    request spent one, so three mistakes used up a burst of three."""
+    settings = Settings(**{**FAST.__dict__, "create_burst": 3, "create_rate": 1 / 3600})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}", settings)) as client:
+        for bad in (b"{", b'{"players": 6}', b'{"seats": []}', b"[]"):
+            one_line(client.post("/api/tables", content=bad, headers=JSON), 400)
+            one_line(client.post("/api/lessons", content=bad, headers=JSON), 400)
+        for _ in range(2):
+            create(client, 1)
+        assert client.post("/api/lessons", json={}).status_code == 201
+        one_line(client.post("/api/tables", json={}), 429)
+        one_line(client.post("/api/lessons", json={}), 429)
+        one_line(client.post("/api/tables", content=b"{", headers=JSON), 400)  # still told why
+
+
 def test_every_response_carries_the_security_headers(client: TestClient) -> None:
     data = create(client, 1)
     answers = [client.get(p) for p in ("/", "/play", "/replay", "/static/js/play.js", "/static/css/lald.css",

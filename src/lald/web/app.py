@@ -233,15 +233,22 @@ def _client(request: Request) -> str:
 
 async def _opening(request: Request) -> Any:
     """The body of a request that opens a table or a lesson, or the refusal: a body that
-    is not JSON (400), or too many tables opened from this address lately (429)."""
+    is not JSON (400), or too many tables opened from this address lately (429). Nothing
+    is counted yet: only a table opened is (:func:`_opened`)."""
     try:
         body = await _json_body(request)
     except RequestError as e:
         return refuse(400, str(e))
-    if not request.app.state.buckets.take(_client(request)):
+    if not request.app.state.buckets.ready(_client(request)):
         return refuse(429, "too many tables opened from your address: try again in a few minutes",
                       "too_many_tables", headers={"Retry-After": "120"})
     return body
+
+
+def _opened(request: Request) -> None:
+    """Count a table just opened against its address's limit (with no ``await`` since
+    :func:`_opening` found room, so there still is)."""
+    request.app.state.buckets.take(_client(request))
 
 
 async def api_tables(request: Request) -> Response:
@@ -257,6 +264,7 @@ async def api_tables(request: Request) -> Response:
         table, host = hub.create(body)
     except LobbyError as e:
         return lobby_refusal(400, e)
+    _opened(request)
     await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
 
@@ -271,6 +279,7 @@ async def api_lessons(request: Request) -> Response:
         table, token = _hub(request).create_lesson(body)
     except LobbyError as e:
         return lobby_refusal(400, e)
+    _opened(request)
     await table.until_saved()
     return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
 
