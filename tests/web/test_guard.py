@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from lald.web.app import MAX_BODY, create_app
@@ -160,11 +161,13 @@ def test_other_sites_pages_are_refused(tmp_path: Path) -> None:
         body = {"players": 3, "seats": [{"human": True}, {}, {}]}
         for origin in ("https://evil.example", "http://testserver.evil.example", "null",
                        "http://testserver:8080", "https://cards.example.org.evil"):
-            one_line(client.post("/api/tables", json=body, headers={"Origin": origin}), 403)
-            with pytest.raises(WebSocketDisconnect) as refused:
+            posted = client.post("/api/tables", json=body, headers={"Origin": origin})
+            one_line(posted, 403)
+            # The socket is refused at the handshake, with the same answer as the POST.
+            with pytest.raises(WebSocketDenialResponse) as refused:
                 with client.websocket_connect("/ws", headers={"Origin": origin}):
                     pass
-            assert refused.value.code == 1008
+            assert one_line(refused.value, 403) and refused.value.json() == posted.json()
         assert snapshot(client) == []
         for origin in ("http://testserver", "https://cards.example.org", None):
             headers = {"Origin": origin} if origin else {}
@@ -172,6 +175,21 @@ def test_other_sites_pages_are_refused(tmp_path: Path) -> None:
             with client.websocket_connect("/ws", headers=headers) as ws:
                 ws.send_json({"type": "ping"})
                 assert recv(ws)["type"] == "pong"
+
+
+def test_a_browser_is_refused_a_socket_from_another_site_at_the_handshake(tmp_path: Path) -> None:
+    """What a browser meets, from the real server: the handshake answers 403 with the
+    refusal in words (docs/security.md said "close 1008", which no browser ever saw)."""
+    server = Server(f"sqlite:///{tmp_path / 'h.db'}")
+    server.start()
+    try:
+        upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                   "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+        r = httpx.get(server.base + "/ws", headers=upgrade | {"Origin": "https://evil.example"}, timeout=10)
+        assert one_line(r, 403) == "requests from other sites are refused"
+        assert r.json()["code"] == "other_site" and r.headers["Content-Security-Policy"]
+    finally:
+        server.stop()
 
 
 def test_table_creation_is_limited_per_address(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ Every answer to a bad request is a 4xx with ``{"error": "<one line in words>"}``
 guard (:class:`Guard`) refuses, before the application sees them: a body over
 :data:`MAX_BODY` bytes (413, without reading it whole), a POST that is not JSON (415;
 ``/api/replay`` also takes the record's text notation as ``text/plain``), a POST or a
-websocket from a page of another origin unless ``allow_origins`` names it (403); and it
+websocket from a page of another origin unless ``allow_origins`` names it (403, a
+websocket's at its handshake); and it
 gives every response a Content-Security-Policy, ``X-Content-Type-Options: nosniff`` and
 ``Referrer-Policy: no-referrer``. Opening tables is limited per client address by a
 token bucket (429). The API is described by ``/api/openapi.json`` (:mod:`.openapi`).
@@ -130,8 +131,7 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             if self._foreign(Headers(scope=scope)):
-                await receive()  # websocket.connect
-                await send({"type": "websocket.close", "code": 1008})
+                await self._deny(scope, receive, send)
                 return
             await self.app(scope, receive, send)
             return
@@ -154,6 +154,24 @@ class Guard:
                 return
             receive = _replay(body, receive)
         await self.app(scope, receive, secured)
+
+    @staticmethod
+    async def _deny(scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a websocket from another site's page at the handshake: 403 with the
+        refusal in words, as a POST gets (the socket is never opened, so nothing of a
+        table reaches that page). A server without ASGI's denial responses answers 403
+        without the words."""
+        await receive()  # websocket.connect
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "websocket.http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await refuse(403, "requests from other sites are refused", "other_site")(scope, receive, secured)
 
     def _check(self, scope: Scope, headers: Headers) -> Response | None:
         if self._foreign(headers):
