@@ -16,6 +16,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from lald.i18n import Catalog, messages
 from lald.web.app import MAX_BODY, create_app
 from lald.web.settings import Settings
 
@@ -57,12 +58,26 @@ def test_bad_table_requests_are_refused_in_words(client: TestClient, body: Any) 
     assert snapshot(client) == before
 
 
-def test_a_whole_number_written_with_a_fraction_is_that_number(client: TestClient) -> None:
-    """``{"players": 5.0}`` was a 500; JSON's 5.0 is the number 5 (as the API's
-    description says), so the table opens with five players."""
-    r = client.post("/api/tables", content=b'{"players": 5.0, "options": {"prize": 7e0}}', headers=JSON)
-    assert r.status_code == 201 and r.json()["table"]["rules"]["players"] == 5
-    assert r.json()["table"]["rules"]["options"] == {"prize": 7}
+@pytest.mark.parametrize("body", [
+    {"players": 5.0}, {"players": "4"}, {"options": {"deals": "7"}}, {"options": {"prize": 7e0}},
+    {"options": {"max_tie_cycles": " 2"}}, {"seed": 5.0}, {"seed": "5"},
+])
+def test_a_whole_number_is_written_as_one(client: TestClient, body: Any) -> None:
+    """One rule for the lobby's numbers, as records have it: a whole number is written as
+    one. ``{"players": 5.0}`` (once a 500) and ``"deals": "7"`` opened tables while
+    ``"players": "4"`` was refused."""
+    text = json.dumps(body).replace("7.0", "7e0")
+    error = one_line(client.post("/api/tables", content=text.encode(), headers=JSON), 400)
+    assert "whole number" in error or "choose 3, 4 or 5" in error, error
+    assert snapshot(client) == []
+
+
+def test_a_host_names_a_seat_by_a_whole_number(client: TestClient) -> None:
+    token = create(client, [True, True, False, False, False])["host"]["token"]
+    for seat in ('"1"', "1.0", "1e0"):
+        text = f'{{"token": "{token}", "seat": {seat}}}'
+        one_line(client.post("/api/host/reissue", content=text.encode(), headers=JSON), 400)
+    assert client.post("/api/host/reissue", json={"token": token, "seat": 1}).status_code == 200
 
 
 def test_a_deep_record_is_refused_before_the_reader_sees_it(client: TestClient) -> None:
@@ -271,6 +286,27 @@ def test_malformed_messages_seen_to_close_the_socket_get_error_frames(client: Te
         while (m := recv(ws))["type"] != "pong":
             pass
         assert m == {"type": "pong"}
+
+
+def test_deep_nesting_and_fractions_are_named_as_what_they_are(client: TestClient) -> None:
+    """Deep nesting was called "not JSON"; it has words of its own. A version written
+    with a fraction is no version, as in the lobby."""
+    data = create(client, 1, seed=4)
+    en, t = messages("en"), Catalog("en").t
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
+        recv(ws)
+        v = state_at(ws, 1)["v"]
+        for text in ("[" * 40 + "]" * 40, '{"type": "ping", "id": ' + '{"a":' * 20 + "1" + "}" * 21):
+            ws.send_text(text)
+            m = recv(ws)
+            too_deep = t("web_error_too_deep", depth=16)
+            assert (m["type"], m["code"], m["message"]) == ("error", "malformed", too_deep)
+        ws.send_text(f'{{"type": "hint", "v": {v}.0}}')
+        m = recv(ws)
+        assert (m["code"], m["message"]) == ("malformed", en["web_error_version"])
+        ws.send_text("{")
+        assert recv(ws)["message"] == en["web_error_not_json"]
 
 
 def test_a_flood_of_messages_closes_that_socket_only(tmp_path: Path) -> None:

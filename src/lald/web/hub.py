@@ -23,6 +23,7 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..core import Rules, RulesError
+from ..core.rules import RANGES
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
 from .conn import Conn
 from .hints import Hints
@@ -57,6 +58,17 @@ class LobbyError(ValueError):
     def __init__(self, message: str, code: str | None = None, **values: int) -> None:
         super().__init__(message)
         self.code, self.values = code, values
+
+
+def _whole_numbers(options: dict[str, Any]) -> None:
+    """Refuse a number option not written as a whole number: the engine also reads
+    ``"7"`` (the command line's ``--option deals=7``), the lobby takes JSON's numbers only,
+    as records do."""
+    for key, value in options.items():
+        if key in RANGES and (isinstance(value, bool) or not isinstance(value, int)):
+            low, high = RANGES[key]
+            raise LobbyError(f"bad value {shown(value)} for {key}: "
+                             f"choose a whole number from {low} to {high}")
 
 
 def levels() -> list[str]:
@@ -196,6 +208,7 @@ class Hub:
             raise LobbyError("'variants' must be a list of names")
         if not isinstance(request.get("options", {}), dict):
             raise LobbyError("'options' must be an object of option names and values")
+        _whole_numbers(request.get("options", {}))
         try:
             rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
                                request.get("variants", []), request.get("options", {}))

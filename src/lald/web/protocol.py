@@ -48,7 +48,7 @@ from .conn import Conn
 from .hints import Refused
 from .hub import Hub
 from .tables import Table
-from .wire import RequestError, parse_json, shown
+from .wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
 
 log = logging.getLogger("lald.web")
 
@@ -67,6 +67,8 @@ def handle(hub: Hub, conn: Conn[Table], text: str) -> None:
         return conn.refuse("malformed", "web_error_too_long")
     try:
         msg = parse_json(text)
+    except TooDeep:
+        return conn.refuse("malformed", "web_error_too_deep", depth=MAX_DEPTH)
     except RequestError:
         return conn.refuse("malformed", "web_error_not_json")
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
