@@ -352,7 +352,7 @@ class Hub:
         """Bind ``conn`` to a table (and seat) and send it everything from the start."""
         self.detach(conn)
         conn.table, conn.seat, conn.cursor = table, seat, 0
-        table.conns.add(conn)
+        table.connect(conn)
         table.seen()
         role = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
@@ -361,10 +361,11 @@ class Hub:
         table.notify()
 
     def detach(self, conn: Conn[Table]) -> None:
-        """Unbind ``conn`` from its table (the seat stays; its page may come back)."""
+        """Unbind ``conn`` from its table (the seat stays; its page may come back, and
+        meanwhile its stand-in may play: :meth:`Table.away`)."""
         if conn.table is not None:
             table = conn.table
-            table.conns.discard(conn)
+            table.disconnect(conn)
             conn.table, conn.seat = None, None
             if table.open:
                 table.seen()

@@ -25,6 +25,10 @@ class Settings:
     threaded_bots: bool = True
     """Let slow bots think in a worker thread, so they do not stall other tables (quick
     ones think inline either way: see :class:`ThinkTimes`)."""
+    away_seconds: float = 30.0
+    """How long a person's page may be gone (a closed tab, a lost connection) before the
+    bot of the seat's level plays for them, while another person is at the table; their
+    seat is theirs again the moment they are back."""
     max_backlog: int = 256
     """Messages queued for one connection before it is dropped (it reconnects)."""
     idle_seconds: float = 24 * 3600.0
