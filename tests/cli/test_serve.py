@@ -39,6 +39,7 @@ def test_a_database_it_cannot_use_is_one_line(args: list[str], words: str) -> No
     (["--hint-seconds", "0"], "0 is not a number of seconds from 0.05 to 10"),
     (["--hint-worlds", "many"], "'many' is not a number of deals"),
     (["--hints-at-once", "0"], "0 is not a number of hints from 1 to 1000"),
+    (["--away-seconds", "0"], "0 is not a number of seconds from 1 to 3600"),
 ])
 def test_a_bad_argument_is_a_usage_error_naming_it(args: list[str], words: str, tmp_path: Path) -> None:
     done = serve(*args, "--db", f"sqlite:///{tmp_path / 'x.db'}")
@@ -61,3 +62,15 @@ def test_the_hints_budget_reaches_the_server() -> None:
     hints = Hints(settings_of(parser.parse_args(
         ["serve", "--hint-seconds", "0.2", "--hint-worlds", "64", "--hints-at-once", "3"])))
     assert (hints.seconds, hints.worlds, hints.size) == (0.2, 64, 3)
+
+
+def test_the_grace_of_an_absent_person_reaches_the_server() -> None:
+    import argparse
+
+    from lald.cli.serve import register, settings_of
+    from lald.web.settings import Settings
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    assert settings_of(parser.parse_args(["serve"])).away_seconds == Settings.away_seconds == 30
+    assert settings_of(parser.parse_args(["serve", "--away-seconds", "90"])).away_seconds == 90

@@ -487,6 +487,34 @@ def test_a_click_while_disconnected_is_sent_on_reconnection_once(server: Server,
     expect(page.locator("#status")).not_to_contain_text(EN.t("web_offline_queued"))
 
 
+def test_the_page_says_whom_the_table_waits_for_and_when_their_bot_plays(
+        server: Server, open_page: Opener) -> None:
+    """A person who drops on their turn without Leave: the others' status says who is
+    away, since when, and in how many seconds their bot plays (the server's grace, 30 s)."""
+    data = new_table(server, [True, True, False], players=3)
+    page = open_page(data["seats"][0]["url"])
+    other = Seat(server, data["seats"][1]["token"]).join()
+    deadline = time.monotonic() + 30
+    while not (other.frame.get("view") and other.frame["view"]["to_move"] == 1):
+        assert time.monotonic() < deadline and not (other.frame.get("view") or {}).get("over")
+        other.read(0.1)
+        mine = page.locator("#moves button.move.turn")
+        if shown(page)["mover"] == "0" and mine.count():
+            v = shown(page)["v"]
+            mine.first.click()
+            wait_version(page, v + 1)
+    other.close()
+    name = EN.t("seat_name", seat=1)
+    status = page.locator("#status")
+    expect(status).to_contain_text(EN.t("web_turn_of", name=name))
+    said = re.compile(re.escape(EN.t("web_away_waiting", name=name, gone="GONE", seconds=99))
+                      .replace("GONE", r"0:0\d").replace("99", r"(\d+)"))
+    expect(status).to_have_text(said, timeout=10_000)
+    match = said.search(status.inner_text())
+    assert match and 20 <= int(match.group(1)) <= 30, status.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "web-away.png"))
+
+
 def test_a_bad_link_and_no_link_say_what_to_do(server: Server, open_page: Opener) -> None:
     page = open_page(server.base + "/play#t=not-a-seat")
     expect(page.locator("#notice")).to_contain_text(EN.t("web_bad_link"))

@@ -11,10 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from lald.i18n import Catalog, messages
 from lald.web.app import MAX_BODY, create_app
 from lald.web.settings import Settings
 
@@ -56,12 +58,26 @@ def test_bad_table_requests_are_refused_in_words(client: TestClient, body: Any) 
     assert snapshot(client) == before
 
 
-def test_a_whole_number_written_with_a_fraction_is_that_number(client: TestClient) -> None:
-    """``{"players": 5.0}`` was a 500; JSON's 5.0 is the number 5 (as the API's
-    description says), so the table opens with five players."""
-    r = client.post("/api/tables", content=b'{"players": 5.0, "options": {"prize": 7e0}}', headers=JSON)
-    assert r.status_code == 201 and r.json()["table"]["rules"]["players"] == 5
-    assert r.json()["table"]["rules"]["options"] == {"prize": 7}
+@pytest.mark.parametrize("body", [
+    {"players": 5.0}, {"players": "4"}, {"options": {"deals": "7"}}, {"options": {"prize": 7e0}},
+    {"options": {"max_tie_cycles": " 2"}}, {"seed": 5.0}, {"seed": "5"},
+])
+def test_a_whole_number_is_written_as_one(client: TestClient, body: Any) -> None:
+    """One rule for the lobby's numbers, as records have it: a whole number is written as
+    one. ``{"players": 5.0}`` (once a 500) and ``"deals": "7"`` opened tables while
+    ``"players": "4"`` was refused."""
+    text = json.dumps(body).replace("7.0", "7e0")
+    error = one_line(client.post("/api/tables", content=text.encode(), headers=JSON), 400)
+    assert "whole number" in error or "choose 3, 4 or 5" in error, error
+    assert snapshot(client) == []
+
+
+def test_a_host_names_a_seat_by_a_whole_number(client: TestClient) -> None:
+    token = create(client, [True, True, False, False, False])["host"]["token"]
+    for seat in ('"1"', "1.0", "1e0"):
+        text = f'{{"token": "{token}", "seat": {seat}}}'
+        one_line(client.post("/api/host/reissue", content=text.encode(), headers=JSON), 400)
+    assert client.post("/api/host/reissue", json={"token": token, "seat": 1}).status_code == 200
 
 
 def test_a_deep_record_is_refused_before_the_reader_sees_it(client: TestClient) -> None:
@@ -160,11 +176,13 @@ def test_other_sites_pages_are_refused(tmp_path: Path) -> None:
         body = {"players": 3, "seats": [{"human": True}, {}, {}]}
         for origin in ("https://evil.example", "http://testserver.evil.example", "null",
                        "http://testserver:8080", "https://cards.example.org.evil"):
-            one_line(client.post("/api/tables", json=body, headers={"Origin": origin}), 403)
-            with pytest.raises(WebSocketDisconnect) as refused:
+            posted = client.post("/api/tables", json=body, headers={"Origin": origin})
+            one_line(posted, 403)
+            # The socket is refused at the handshake, with the same answer as the POST.
+            with pytest.raises(WebSocketDenialResponse) as refused:
                 with client.websocket_connect("/ws", headers={"Origin": origin}):
                     pass
-            assert refused.value.code == 1008
+            assert one_line(refused.value, 403) and refused.value.json() == posted.json()
         assert snapshot(client) == []
         for origin in ("http://testserver", "https://cards.example.org", None):
             headers = {"Origin": origin} if origin else {}
@@ -172,6 +190,21 @@ def test_other_sites_pages_are_refused(tmp_path: Path) -> None:
             with client.websocket_connect("/ws", headers=headers) as ws:
                 ws.send_json({"type": "ping"})
                 assert recv(ws)["type"] == "pong"
+
+
+def test_a_browser_is_refused_a_socket_from_another_site_at_the_handshake(tmp_path: Path) -> None:
+    """What a browser meets, from the real server: the handshake answers 403 with the
+    refusal in words (docs/security.md said "close 1008", which no browser ever saw)."""
+    server = Server(f"sqlite:///{tmp_path / 'h.db'}")
+    server.start()
+    try:
+        upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                   "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+        r = httpx.get(server.base + "/ws", headers=upgrade | {"Origin": "https://evil.example"}, timeout=10)
+        assert one_line(r, 403) == "requests from other sites are refused"
+        assert r.json()["code"] == "other_site" and r.headers["Content-Security-Policy"]
+    finally:
+        server.stop()
 
 
 def test_table_creation_is_limited_per_address(tmp_path: Path) -> None:
@@ -185,6 +218,22 @@ def test_table_creation_is_limited_per_address(tmp_path: Path) -> None:
         app = client.app
         app.state.buckets.take("someone else")  # type: ignore[attr-defined]
         assert app.state.buckets.take("someone else")  # type: ignore[attr-defined]
+
+
+def test_a_refused_request_spends_none_of_the_limit(tmp_path: Path) -> None:
+    """Only a table (or lesson) actually opened counts against the address's limit: a bad
+    request spent one, so three mistakes used up a burst of three."""
+    settings = Settings(**{**FAST.__dict__, "create_burst": 3, "create_rate": 1 / 3600})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}", settings)) as client:
+        for bad in (b"{", b'{"players": 6}', b'{"seats": []}', b"[]"):
+            one_line(client.post("/api/tables", content=bad, headers=JSON), 400)
+            one_line(client.post("/api/lessons", content=bad, headers=JSON), 400)
+        for _ in range(2):
+            create(client, 1)
+        assert client.post("/api/lessons", json={}).status_code == 201
+        one_line(client.post("/api/tables", json={}), 429)
+        one_line(client.post("/api/lessons", json={}), 429)
+        one_line(client.post("/api/tables", content=b"{", headers=JSON), 400)  # still told why
 
 
 def test_every_response_carries_the_security_headers(client: TestClient) -> None:
@@ -237,6 +286,27 @@ def test_malformed_messages_seen_to_close_the_socket_get_error_frames(client: Te
         while (m := recv(ws))["type"] != "pong":
             pass
         assert m == {"type": "pong"}
+
+
+def test_deep_nesting_and_fractions_are_named_as_what_they_are(client: TestClient) -> None:
+    """Deep nesting was called "not JSON"; it has words of its own. A version written
+    with a fraction is no version, as in the lobby."""
+    data = create(client, 1, seed=4)
+    en, t = messages("en"), Catalog("en").t
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
+        recv(ws)
+        v = state_at(ws, 1)["v"]
+        for text in ("[" * 40 + "]" * 40, '{"type": "ping", "id": ' + '{"a":' * 20 + "1" + "}" * 21):
+            ws.send_text(text)
+            m = recv(ws)
+            too_deep = t("web_error_too_deep", depth=16)
+            assert (m["type"], m["code"], m["message"]) == ("error", "malformed", too_deep)
+        ws.send_text(f'{{"type": "hint", "v": {v}.0}}')
+        m = recv(ws)
+        assert (m["code"], m["message"]) == ("malformed", en["web_error_version"])
+        ws.send_text("{")
+        assert recv(ws)["message"] == en["web_error_not_json"]
 
 
 def test_a_flood_of_messages_closes_that_socket_only(tmp_path: Path) -> None:

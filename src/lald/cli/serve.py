@@ -39,6 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="how long bots hold back when a person has a new claim (default 1.5)")
     p.add_argument("--deal-pause", type=in_range(float, 0, 600, "a number of seconds"), default=4.0,
                    metavar="SECONDS", help="pause between deals at a table of bots only (default 4)")
+    p.add_argument("--away-seconds", type=in_range(float, 1, 3600, "a number of seconds"), default=30.0,
+                   metavar="SECONDS",
+                   help="how long a person may be gone without Leave (a closed tab, a lost "
+                        "connection) before their seat's bot plays for them until they are back "
+                        "(default 30)")
     p.add_argument("--idle-hours", type=in_range(float, 0.01, 24 * 365, "a number of hours"), default=24.0,
                    metavar="HOURS",
                    help="close a table no page has been connected to for this long (default 24)")
@@ -107,7 +112,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
     from ..web.settings import Settings
 
     return Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
-                    deal_pause=args.deal_pause, idle_seconds=args.idle_hours * 3600,
+                    deal_pause=args.deal_pause, away_seconds=args.away_seconds,
+                    idle_seconds=args.idle_hours * 3600,
                     allow_origins=tuple(args.allow_origin),
                     create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
                     review_worlds=args.review_worlds, hint_seconds=args.hint_seconds,

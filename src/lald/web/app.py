@@ -5,7 +5,8 @@ Every answer to a bad request is a 4xx with ``{"error": "<one line in words>"}``
 guard (:class:`Guard`) refuses, before the application sees them: a body over
 :data:`MAX_BODY` bytes (413, without reading it whole), a POST that is not JSON (415;
 ``/api/replay`` also takes the record's text notation as ``text/plain``), a POST or a
-websocket from a page of another origin unless ``allow_origins`` names it (403); and it
+websocket from a page of another origin unless ``allow_origins`` names it (403, a
+websocket's at its handshake); and it
 gives every response a Content-Security-Policy, ``X-Content-Type-Options: nosniff`` and
 ``Referrer-Policy: no-referrer``. Opening tables is limited per client address by a
 token bucket (429). The API is described by ``/api/openapi.json`` (:mod:`.openapi`).
@@ -130,8 +131,7 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             if self._foreign(Headers(scope=scope)):
-                await receive()  # websocket.connect
-                await send({"type": "websocket.close", "code": 1008})
+                await self._deny(scope, receive, send)
                 return
             await self.app(scope, receive, send)
             return
@@ -154,6 +154,24 @@ class Guard:
                 return
             receive = _replay(body, receive)
         await self.app(scope, receive, secured)
+
+    @staticmethod
+    async def _deny(scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a websocket from another site's page at the handshake: 403 with the
+        refusal in words, as a POST gets (the socket is never opened, so nothing of a
+        table reaches that page). A server without ASGI's denial responses answers 403
+        without the words."""
+        await receive()  # websocket.connect
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "websocket.http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await refuse(403, "requests from other sites are refused", "other_site")(scope, receive, secured)
 
     def _check(self, scope: Scope, headers: Headers) -> Response | None:
         if self._foreign(headers):
@@ -233,15 +251,22 @@ def _client(request: Request) -> str:
 
 async def _opening(request: Request) -> Any:
     """The body of a request that opens a table or a lesson, or the refusal: a body that
-    is not JSON (400), or too many tables opened from this address lately (429)."""
+    is not JSON (400), or too many tables opened from this address lately (429). Nothing
+    is counted yet: only a table opened is (:func:`_opened`)."""
     try:
         body = await _json_body(request)
     except RequestError as e:
         return refuse(400, str(e))
-    if not request.app.state.buckets.take(_client(request)):
+    if not request.app.state.buckets.ready(_client(request)):
         return refuse(429, "too many tables opened from your address: try again in a few minutes",
                       "too_many_tables", headers={"Retry-After": "120"})
     return body
+
+
+def _opened(request: Request) -> None:
+    """Count a table just opened against its address's limit (with no ``await`` since
+    :func:`_opening` found room, so there still is)."""
+    request.app.state.buckets.take(_client(request))
 
 
 async def api_tables(request: Request) -> Response:
@@ -257,6 +282,7 @@ async def api_tables(request: Request) -> Response:
         table, host = hub.create(body)
     except LobbyError as e:
         return lobby_refusal(400, e)
+    _opened(request)
     await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
 
@@ -271,6 +297,7 @@ async def api_lessons(request: Request) -> Response:
         table, token = _hub(request).create_lesson(body)
     except LobbyError as e:
         return lobby_refusal(400, e)
+    _opened(request)
     await table.until_saved()
     return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..core import Rules, RulesError
+from ..core.rules import RANGES
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
 from .conn import Conn
 from .hints import Hints
@@ -57,6 +58,17 @@ class LobbyError(ValueError):
     def __init__(self, message: str, code: str | None = None, **values: int) -> None:
         super().__init__(message)
         self.code, self.values = code, values
+
+
+def _whole_numbers(options: dict[str, Any]) -> None:
+    """Refuse a number option not written as a whole number: the engine also reads
+    ``"7"`` (the command line's ``--option deals=7``), the lobby takes JSON's numbers only,
+    as records do."""
+    for key, value in options.items():
+        if key in RANGES and (isinstance(value, bool) or not isinstance(value, int)):
+            low, high = RANGES[key]
+            raise LobbyError(f"bad value {shown(value)} for {key}: "
+                             f"choose a whole number from {low} to {high}")
 
 
 def levels() -> list[str]:
@@ -196,6 +208,7 @@ class Hub:
             raise LobbyError("'variants' must be a list of names")
         if not isinstance(request.get("options", {}), dict):
             raise LobbyError("'options' must be an object of option names and values")
+        _whole_numbers(request.get("options", {}))
         try:
             rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
                                request.get("variants", []), request.get("options", {}))
@@ -339,7 +352,7 @@ class Hub:
         """Bind ``conn`` to a table (and seat) and send it everything from the start."""
         self.detach(conn)
         conn.table, conn.seat, conn.cursor = table, seat, 0
-        table.conns.add(conn)
+        table.connect(conn)
         table.seen()
         role = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
@@ -348,10 +361,11 @@ class Hub:
         table.notify()
 
     def detach(self, conn: Conn[Table]) -> None:
-        """Unbind ``conn`` from its table (the seat stays; its page may come back)."""
+        """Unbind ``conn`` from its table (the seat stays; its page may come back, and
+        meanwhile its stand-in may play: :meth:`Table.away`)."""
         if conn.table is not None:
             table = conn.table
-            table.conns.discard(conn)
+            table.disconnect(conn)
             conn.table, conn.seat = None, None
             if table.open:
                 table.seen()

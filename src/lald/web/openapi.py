@@ -16,6 +16,8 @@ from ..core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rule
 from ..i18n import LANGUAGES
 from .hub import NAME_PATTERN, levels
 
+WHOLE = ("A number that counts (players, a seat, a seed, an option's number) is written as a "
+         "whole number: 5, not 5.0 or \"5\" (JSON Schema would take 5.0 for 5; this API refuses it).")
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _TABLE = {"$ref": "#/components/schemas/Table"}
 
@@ -100,7 +102,7 @@ def spec() -> dict[str, Any]:
             "/api/tables": {
                 "get": {"summary": "the tables still to be played, newest first", "responses": {
                     "200": _answer("tables", {"type": "array", "items": _TABLE})}},
-                "post": {"summary": "open a table", "requestBody": _json_body({
+                "post": {"summary": "open a table", "description": WHOLE, "requestBody": _json_body({
                     "type": "object", "additionalProperties": False, "allOf": _seats_per_players(),
                     "properties": {
                         "preset": {"enum": list(PRESET_NAMES)},
@@ -185,7 +187,7 @@ def spec() -> dict[str, Any]:
                 "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
                               **_refusals(*_POSTED)}}},
             "/api/host/reissue": {"post": {
-                "summary": "a new link for a seat (the old one stops at once)",
+                "summary": "a new link for a seat (the old one stops at once)", "description": WHOLE,
                 "requestBody": _json_body({"type": "object", "required": ["token", "seat"],
                                            "additionalProperties": False,
                                            "properties": {"token": token, "seat": {"type": "integer"}}}),

@@ -20,16 +20,18 @@ Messages are JSON objects with a ``type``. From the page:
 - ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
-the new log lines; at a lesson table the learner's also carry ``lesson``, the lesson's
-words at that moment: :func:`.lesson.lesson_part`), ``error`` (with a ``code`` and a
-``message`` in the page's language; nothing changed; a learner's move other than the
-lesson's is refused with code ``lesson`` and the lesson's sentence naming its move),
-``pong``, ``hint`` (:mod:`.hints`). A message that cannot be read gets an ``error`` and the
-connection stays open, except in three cases, each told by an ``error`` first:
-``taken_over`` (the seat was opened on another device, close code 4001), ``reissued`` (the
-host replaced the seat's link, 4002) and ``flooding`` (more messages than
-:attr:`Settings.ws_rate` allows, 1008). A message longer than the server's frame limit
-closes the connection (1009) before it is read.
+the new log lines, ``waiting_for`` and ``stand_ins``: whom the table waits for, gone
+without Leave, and for whom a stand-in plays, :class:`~lald.web.tables.Table`; at a
+lesson table the learner's also carry ``lesson``, the lesson's words at that moment:
+:func:`.lesson.lesson_part`), ``error`` (with a ``code`` and a ``message`` in the page's
+language; nothing changed; a learner's move other than the lesson's is refused with code
+``lesson`` and the lesson's sentence naming its move), ``pong``, ``hint``
+(:mod:`.hints`). A message that cannot be read gets an ``error`` and the connection
+stays open, except in three cases, each told by an ``error`` first: ``taken_over`` (the
+seat was opened on another device, close code 4001), ``reissued`` (the host replaced the
+seat's link, 4002) and ``flooding`` (more messages than :attr:`Settings.ws_rate` allows,
+1008). A message longer than the server's frame limit closes the connection (1009)
+before it is read.
 
 :func:`handle` reads one message: a refusal is an ``error`` to that page alone and
 changes nothing; an action goes to :meth:`Table.submit <lald.web.tables.Table.submit>`,
@@ -48,7 +50,7 @@ from .conn import Conn
 from .hints import Refused
 from .hub import Hub
 from .tables import Table
-from .wire import RequestError, parse_json, shown
+from .wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
 
 log = logging.getLogger("lald.web")
 
@@ -67,6 +69,8 @@ def handle(hub: Hub, conn: Conn[Table], text: str) -> None:
         return conn.refuse("malformed", "web_error_too_long")
     try:
         msg = parse_json(text)
+    except TooDeep:
+        return conn.refuse("malformed", "web_error_too_deep", depth=MAX_DEPTH)
     except RequestError:
         return conn.refuse("malformed", "web_error_not_json")
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):

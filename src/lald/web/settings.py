@@ -25,6 +25,10 @@ class Settings:
     threaded_bots: bool = True
     """Let slow bots think in a worker thread, so they do not stall other tables (quick
     ones think inline either way: see :class:`ThinkTimes`)."""
+    away_seconds: float = 30.0
+    """How long a person's page may be gone (a closed tab, a lost connection) before the
+    bot of the seat's level plays for them, while another person is at the table; their
+    seat is theirs again the moment they are back."""
     max_backlog: int = 256
     """Messages queued for one connection before it is dropped (it reconnects)."""
     idle_seconds: float = 24 * 3600.0
@@ -68,11 +72,15 @@ class Bucket:
     def __init__(self, rate: float, burst: float, now: float) -> None:
         self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
 
-    def take(self, now: float) -> bool:
-        """Take one token if there is one."""
+    def ready(self, now: float) -> bool:
+        """Whether there is a token to take."""
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1:
+        return self.tokens >= 1
+
+    def take(self, now: float) -> bool:
+        """Take one token if there is one."""
+        if self.ready(now):
             self.tokens -= 1
             return True
         return False
@@ -85,6 +93,13 @@ class Buckets:
     def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
         self.rate, self.burst, self.size = rate, burst, size
         self.buckets: collections.OrderedDict[str, Bucket] = collections.OrderedDict()
+
+    def ready(self, key: str, now: float | None = None) -> bool:
+        """Whether ``key``'s bucket has a token (taking none: a request that turns out to
+        be refused spends nothing)."""
+        now = time.monotonic() if now is None else now
+        bucket = self.buckets.get(key)
+        return bucket is None or bucket.ready(now)
 
     def take(self, key: str, now: float | None = None) -> bool:
         """Take a token from ``key``'s bucket."""

@@ -18,6 +18,12 @@ A driver task per table runs the turn loop of :func:`lald.play.loop.step` in rea
 before each turn action the open claims are offered to the bot seats in
 ``state.claim_order()``, then the seat to move acts if a bot plays it; a human seat is
 waited for (or played by the bot of its level when its turn timer runs out).
+
+A person whose page is gone without Leave (a closed tab, a lost connection) keeps the
+seat: after :attr:`Settings.away_seconds`, while another person is at the table, the bot
+of the seat's level stands in for them (its moves' source is ``away``) until a page of
+theirs is back, which gives them the seat at once. The frames say whom the table waits
+for and for how long (``waiting_for``) and for whom a stand-in plays (``stand_ins``).
 """
 
 from __future__ import annotations
@@ -108,10 +114,10 @@ class Entry(NamedTuple):
     """One line of a table's log, rendered per recipient and language on sending."""
 
     kind: str
-    """header, op, timer, laugh, settle, tie or winner."""
+    """header, op, timer, away, laugh, settle, tie or winner."""
     deal: int
     ref: int
-    """The operation's index in the deal's history (op), or a seat (timer, laugh)."""
+    """The operation's index in the deal's history (op), or a seat (timer, away, laugh)."""
 
 
 class Table(Saved):
@@ -165,6 +171,10 @@ class Table(Saved):
         self.changed_at = time.monotonic()
         self.turn_started = self.changed_at
         self._offered = -1
+        self._offered_to: set[int] = set()
+        """The seats whose bot was offered the open claims at version :attr:`_offered`."""
+        self.gone: dict[int, float] = {s.seat: self.changed_at for s in self.seats}
+        """When each seat's last page left (``time.monotonic``); no entry while one is open."""
         self._claims_version = -1
         self._human_claims: frozenset[Claim] = frozenset()
         self._window = False
@@ -214,6 +224,8 @@ class Table(Saved):
         d, before, mover = self.deal_index, len(state.history), state.to_move
         if source == "timer":
             self.entries.append(Entry("timer", d, action.seat))
+        if source == "away" and self._last_source(action.seat) != "away":
+            self.entries.append(Entry("away", d, action.seat))
         op = state.apply(action)
         self.sources[d].append(source)
         for i in range(before, len(state.history)):
@@ -230,6 +242,15 @@ class Table(Saved):
             elif len(self.session.schedule) > planned:
                 self.entries.append(Entry("tie", d, 0))
         self._changed(state.to_move != mover)
+
+    def _last_source(self, seat: int) -> str | None:
+        """Who made ``seat``'s last move of the deal in play (``human``, ``bot``, ...)."""
+        state = self.state
+        assert state is not None
+        for action, source in zip(reversed(state.actions), reversed(self.sources[-1]), strict=True):
+            if action.seat == seat:
+                return source
+        return None
 
     def _changed(self, new_turn: bool = True) -> None:
         self.epoch += 1
@@ -291,6 +312,45 @@ class Table(Saved):
         """A page connected or left: the table is not idle."""
         self.active_at = time.time()
         self.journal.add(TableChange(self.id, {"active_at": self.active_at}), self)
+
+    def connect(self, conn: Conn[Table]) -> None:
+        """A page joined (or watches): a seat's person is back, at once."""
+        self.conns.add(conn)
+        if conn.seat is not None:
+            self.gone.pop(conn.seat, None)
+
+    def disconnect(self, conn: Conn[Table]) -> None:
+        """A page left: its seat's person is gone from now if no other page of theirs is open."""
+        self.conns.discard(conn)
+        if conn.seat is not None and not self.online(conn.seat):
+            self.gone.setdefault(conn.seat, time.monotonic())
+
+    def away(self, seat: int, now: float) -> float | None:
+        """How long the person of ``seat`` has been gone during play (seconds); None if
+        a page of theirs is open, the seat is a bot's, or no deal is being played."""
+        since = self.gone.get(seat)
+        if (since is None or not self.seats[seat].human or self.lesson is not None
+                or self.status != "playing" or self.online(seat)):
+            return None
+        return now - since
+
+    def stand_in_in(self, seat: int, now: float) -> float | None:
+        """In how many seconds the bot of ``seat``'s level plays for its absent person (0:
+        it does now); None if it does not: their page is open, or nobody else is at the
+        table (nobody waits for them)."""
+        gone = self.away(seat, now)
+        others = any(c.seat is not None and c.seat != seat and self.seats[c.seat].human for c in self.conns)
+        if gone is None or not others:
+            return None
+        return max(0.0, self.settings.away_seconds - gone)
+
+    def by_bot(self, seat: int, now: float) -> bool:
+        """Whether a bot decides for ``seat`` now: a bot's seat, or an absent person's
+        once their grace is over."""
+        if not self.seats[seat].human:
+            return True
+        left = self.stand_in_in(seat, now)
+        return left is not None and left <= 0
 
     def notify(self) -> None:
         """Tell every connection and the driver that the table changed."""
@@ -365,16 +425,23 @@ class Table(Saved):
             self._human_claims, self._claims_version = human, self.version
         mover = state.to_move
         assert mover is not None
-        bot_claims = self._offered != self.version and any(
-            not self.seats[c.seat].human for c in open_claims)
-        if bot_claims or not self.seats[mover].human:
+        bot_claims = any(self._unoffered(c.seat) and self.by_bot(c.seat, now) for c in open_claims)
+        if bot_claims or self.by_bot(mover, now):
             wait = self.settings.bot_delay
             if self._window:
                 wait = max(wait, self.settings.claim_window)
             return max(0.0, self.changed_at + wait - now), self._bot_step
+        plans: list[tuple[float, Step | None]] = [(0.0, None)]
         if self.turn_seconds > 0:
-            return max(0.0, self.turn_started + self.turn_seconds - now), self._timer_step
-        return 0.0, None
+            plans.append((max(0.0, self.turn_started + self.turn_seconds - now), self._timer_step))
+        stand_in = self.stand_in_in(mover, now)
+        if stand_in is not None:
+            plans.append((stand_in, self._bot_step))
+        return min(plans[1:], key=lambda p: p[0], default=plans[0])
+
+    def _unoffered(self, seat: int) -> bool:
+        """Whether ``seat``'s bot is still to be offered the open claims at this version."""
+        return self._offered != self.version or seat not in self._offered_to
 
     def _lesson_plan(self, state: State, now: float) -> tuple[float, Step | None]:
         """At a lesson table the bots act only when the script's next action is theirs, so
@@ -416,26 +483,36 @@ class Table(Saved):
         self.next_deal()
 
     async def _bot_step(self) -> None:
+        """The bots' claims (each bot once a version), then the move of the seat to move
+        if a bot decides for it. What a bot chose is dropped if the table moved on while
+        it thought, or if a stand-in's person came back meanwhile."""
         state, version = self.state, self.version
         assert state is not None
-        self._offered = version
+        now = time.monotonic()
+        if self._offered != version:
+            self._offered, self._offered_to = version, set()
         for seat in state.claim_order():
-            if self.seats[seat].human:
+            if not self._unoffered(seat) or not self.by_bot(seat, now):
                 continue
+            self._offered_to.add(seat)
             claims = state.claims(seat)
             if claims:
                 choice = await self._think(seat, self.bots[seat].claim, state.view(seat), claims)
                 if self.version != version:
                     return
-                if choice is not None:
-                    self._submit_bot(choice, "bot", claims)
+                if choice is not None and self.by_bot(seat, time.monotonic()):
+                    self._submit_bot(choice, self._bot_source(seat), claims)
                     return
         mover = state.to_move
-        if mover is not None and not self.seats[mover].human:
+        if mover is not None and self.by_bot(mover, now):
             legal = state.turn_actions()
             action = await self._think(mover, self.bots[mover].act, state.view(mover), legal)
-            if self.version == version:
-                self._submit_bot(action, "bot", legal)
+            if self.version == version and self.by_bot(mover, time.monotonic()):
+                self._submit_bot(action, self._bot_source(mover), legal)
+
+    def _bot_source(self, seat: int) -> str:
+        """A bot's move's source: ``bot`` at a bot's seat, ``away`` standing in for a person."""
+        return "away" if self.seats[seat].human else "bot"
 
     async def _timer_step(self) -> None:
         state, version = self.state, self.version
@@ -480,6 +557,9 @@ class Table(Saved):
         if kind == "timer":
             return {"kind": kind, "deal": d, "seat": index,
                     "text": t("web_timer_expired", name=names[index], level=self.seats[index].level)}
+        if kind == "away":
+            return {"kind": kind, "deal": d, "seat": index,
+                    "text": t("web_away_played", name=names[index], level=self.seats[index].level)}
         if kind == "laugh":
             return {"kind": kind, "deal": d, "seat": index, "text": t("laugh")}
         result = self.session.results[d]
@@ -560,6 +640,7 @@ class Table(Saved):
             "can_next": (human and self.status == "playing" and state is not None and state.over
                          and not self.session.over),
             "turn_deadline": self._deadline(),
+            **self._absent(),
             "reset": reset,
             "log": [self.render(e, seat, catalog, names) for e in entries],
         }, ensure_ascii=False)
@@ -603,6 +684,22 @@ class Table(Saved):
             return None
         legal = state.legal_actions(seat)
         return (state.view(seat), legal) if legal else None
+
+    def _absent(self) -> dict[str, Any]:
+        """Whom the table waits for, gone, and for how long (``waiting_for``: the seat to
+        move, seconds since their page left, seconds until their stand-in plays or None),
+        and the seats a stand-in plays for now (``stand_ins``)."""
+        state, now = self.state, time.monotonic()
+        if self.status != "playing" or state is None or state.over:
+            return {"waiting_for": None, "stand_ins": []}
+        stand_ins = [s.seat for s in self.seats if s.human and self.by_bot(s.seat, now)]
+        mover, waiting = state.to_move, None
+        gone = None if mover is None or mover in stand_ins else self.away(mover, now)
+        if mover is not None and gone is not None:
+            left = self.stand_in_in(mover, now)
+            waiting = {"seat": mover, "away": round(gone, 1),
+                       "stand_in": None if left is None else round(left, 1)}
+        return {"waiting_for": waiting, "stand_ins": stand_ins}
 
     def _deadline(self) -> float | None:
         """Seconds left on the clock of the seat to move, if the table has a timer."""

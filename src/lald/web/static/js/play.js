@@ -18,6 +18,9 @@ let fatal = false;
 let entries = [];
 let selected = new Set();
 let deadline = null;
+// The absent person the table waits for, as the frame said, with the moments on this
+// page's clock that they left and that their stand-in plays ({seat, left, standIn}).
+let absent = null;
 let audio = null;
 // The move this page chose that the table has not shown yet: {v, action}. Sent again after
 // a reconnection if the table is still at version v (the server applies an action only at
@@ -106,6 +109,11 @@ function onMessage(msg) {
     const wasOver = frame !== null && Boolean(frame.view && frame.view.over);
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
+    const w = msg.waiting_for;
+    absent = w == null ? null : {
+      seat: w.seat, left: Date.now() - w.away * 1000,
+      standIn: w.stand_in == null ? null : Date.now() + w.stand_in * 1000,
+    };
     if (pending) settlePending();
     render();
     const over = Boolean(frame.view && frame.view.over);
@@ -200,7 +208,7 @@ function noteMoves(list, live) {
     noteMoves.timer = setTimeout(() => { flash = null; if (frame) render(); }, FLASH_MS);
   }
   for (const entry of list) if (entry.kind === "laugh") laugh(entry.text);
-  const said = list.filter((e) => ["op", "laugh", "timer", "winner", "tie"].includes(e.kind)).map((e) => e.text);
+  const said = list.filter((e) => ["op", "laugh", "timer", "away", "winner", "tie"].includes(e.kind)).map((e) => e.text);
   if (said.length) $("announce").textContent = said.join(" ");
 }
 
@@ -585,9 +593,30 @@ function renderStatus() {
       const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       parts.push(countText(t, "web_seconds_left", seconds, { seconds }));
     }
+    parts.push(...absence(table, mover));
   }
   el.textContent = parts.join(" ");
   el.classList.toggle("mine", Boolean(view && view.to_move === me && !view.over));
+}
+
+// Whom the table waits for, gone without Leave, for how long and until their bot plays;
+// and for whom a bot plays until they are back.
+function absence(table, mover) {
+  const out = [];
+  if (absent && absent.seat === mover) {
+    const name = table.names[mover];
+    const gone = Math.max(0, Math.floor((Date.now() - absent.left) / 1000));
+    const since = `${Math.floor(gone / 60)}:${String(gone % 60).padStart(2, "0")}`;
+    if (absent.standIn === null) out.push(t("web_away_waiting_alone", { name, gone: since }));
+    else {
+      const seconds = Math.max(0, Math.ceil((absent.standIn - Date.now()) / 1000));
+      out.push(t("web_away_waiting", { name, gone: since, seconds }));
+    }
+  }
+  for (const seat of frame.stand_ins || []) {
+    if (seat !== frame.you) out.push(t("web_away_stand_in", { name: table.names[seat] }));
+  }
+  return out;
 }
 
 // The deal's settlement: one row per player, one number per column, then the narration.
@@ -882,7 +911,7 @@ document.addEventListener("keydown", (event) => {
   }
 });
 document.addEventListener("pointerdown", wakeAudio, { once: true });
-setInterval(() => { if (frame && deadline !== null) renderStatus(); }, 500);
+setInterval(() => { if (frame && (deadline !== null || absent !== null)) renderStatus(); }, 500);
 
 // In one column the player's panel sticks to the bottom of the screen and would cover the
 // line saying what was last played (the table above it can be long): there the line heads
