@@ -768,5 +768,16 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_foreplay, "foreplay");
     INTERN(s_last_capture, "last_capture");
     INTERN(s_last_actor, "last_actor");
+    PyObject *rmod = PyImport_ImportModule("_random");
+    if (!rmod) return NULL;
+    PyObject *rtype = PyObject_GetAttrString(rmod, "Random");
+    Py_DECREF(rmod);
+    if (!rtype) return NULL;
+    if (!PyType_Check(rtype)) {
+        Py_DECREF(rtype);
+        PyErr_SetString(PyExc_ImportError, "_random.Random is not a type");
+        return NULL;
+    }
+    base_random_type = (PyTypeObject *)rtype;
     return PyModule_Create(&moduledef);
 }
