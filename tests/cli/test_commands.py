@@ -311,7 +311,8 @@ def test_version() -> None:
     import lald as package
 
     out = lald("--version")
-    assert out.returncode == 0 and out.stdout.strip() == f"lald {package.__version__}"
+    assert out.returncode == 0
+    assert out.stdout.strip() in (f"lald {package.__version__} (kernel: {k})" for k in ("compiled", "python"))
 
 
 # -- issue 11: discoverable -----------------------------------------------------------------

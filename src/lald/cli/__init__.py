@@ -143,14 +143,29 @@ def _check_demo_bot(level: str) -> None:
     fail(f"--bot {level!r}: unknown bot level; {choose}")
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version and which play-out kernel is loaded (``compiled`` or
+    ``python``, see :func:`lald.core.rollout.kernel_name`), read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from ..core.rollout import kernel_name
+
+        print(f"lald {__version__} (kernel: {kernel_name()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line."""
     parser = ArgumentParser(
         prog="lald", description="Laugh and Lie Down, the 16th-century English fishing card game: "
         "play it at the terminal or online, replay and check game records, run bot tournaments.",
         epilog=f"{levels_text()} {DOCS} 'lald COMMAND --help' describes each command.")
-    parser.add_argument("--version", action="version", version=f"lald {__version__}",
-                        help="print the version and exit")
+    parser.add_argument("--version", action=VersionAction, help="print the version and the kernel, and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=SubcommandParser)
 

@@ -43,10 +43,14 @@ claim's probability the same.
 
 from __future__ import annotations
 
+import os
+from array import array
 from collections.abc import Callable
 from itertools import product
 from math import comb, floor, inf
 from operator import getitem
+from struct import calcsize, pack
+from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
 from .cards import NUM_RANKS
@@ -352,9 +356,10 @@ def _won(k: Tables, f: int, fs: Deal) -> list[int]:
     return won
 
 
-def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
+def random_outcome_py(fs: Deal, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
     """Play the deal ``fs`` (which stays unchanged) to its end as
-    :meth:`FastState.random_playout` documents; ``fs`` must not be over."""
+    :meth:`FastState.random_playout` documents; ``fs`` must not be over.  The pure path:
+    the reference the compiled kernel (:func:`random_outcome`) is held to."""
     k = tables_for(fs.rules)
     rnd, bits = rng.random, rng.getrandbits
     rs, f, holders = _begin(k, fs)
@@ -421,6 +426,170 @@ def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | Non
     # if it alone holds) survives; its hand and the table go to the dealer
     return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain
 
+
+
+# -- the compiled kernel ------------------------------------------------------------------
+
+KernelFunction = Callable[["Deal", "Random", float, "list[int] | None"], "Outcome | None"]
+"""The compiled play-out: :func:`random_outcome_py`'s answer, or None for an input it
+leaves to the pure path (before any draw)."""
+
+_compiled: KernelFunction | None = None
+_status: str | None = None  # None until the first use loads (or refuses) the kernel
+_PACKED: dict[int, object] = {}
+_M64 = (1 << 64) - 1
+_CAPTURE, _STEP, _CLAIM = "=4Q4i", "=4Qi4x", "=4Q4i"  # the C structs, item by item
+
+
+def _words(v: int) -> tuple[int, int, int, int]:
+    """``v`` modulo 2**256 as four 64-bit words, lowest first (F and its additions)."""
+    return v & _M64, v >> 64 & _M64, v >> 128 & _M64, v >> 192 & _M64
+
+
+def _pack(k: Tables) -> tuple[object, ...]:
+    """The arguments of ``_kernel.prepare`` for the tables ``k`` (see ``_kernel.c``)."""
+    n, ns = k.n, k.ns
+    size = NUM_RANKS * ns
+
+    def ints(values: list[int]) -> bytes:
+        return array("i", values).tobytes()
+
+    local = [-1] * 5 ** (n + 1)
+    for i, c in enumerate(k.counts[:ns]):
+        local[sum(v * 5 ** t for t, v in enumerate(c))] = i
+    single: list[int] = []
+    multi_off: list[int] = []
+    multi_len: list[int] = []
+    caps: list[bytes] = []
+    lie: list[bytes] = []
+    trail: list[bytes] = []
+    for m in range(n):
+        for g in range(size):
+            options = k.multi[m][g]
+            single.append(k.turn[m][g] is not None)
+            multi_off.append(len(caps))
+            multi_len.append(len(options))
+            caps.extend(pack(_CAPTURE, *_words(d), j, out, code, 0) for j, d, out, code in options)
+            j, d = k.lie[m][g]
+            lie.append(pack(_STEP, *_words(d), j))
+            j, d = k.trail[m][g]
+            trail.append(pack(_STEP, *_words(d), j))
+    claim_off: list[int] = []
+    claim_len: list[int] = []
+    claims: list[bytes] = []
+    for by_mover in k.claims:
+        for steps in by_mover:
+            for claim_steps in steps:
+                claim_off.append(len(claims))
+                claim_len.append(len(claim_steps))
+                claims.extend(pack(_CLAIM, *_words(d), code, r, j, emptied)
+                              for code, r, j, d, emptied in claim_steps)
+    return (
+        n, ns, k.lie_down, k.fore, ints(k.held), ints(k.base),
+        ints([seat for row in k.ring for seat in row]), ints([c for cs in k.counts for c in cs]),
+        array("Q", [w for b in k.bits for w in _words(b)]).tobytes(), ints(local), ints(single),
+        ints(multi_off), ints(multi_len), b"".join(caps), b"".join(lie), b"".join(trail),
+        ints(claim_off), ints(claim_len), b"".join(claims),
+    )
+
+
+def _self_check(kernel: ModuleType) -> bool:
+    """Whether the kernel's draws, read from a Random's state, are the object's own:
+    ``random()`` and ``getrandbits`` from fresh generators, across the state's refills, and
+    the same state after."""
+    import random
+
+    fresh = random.Random()
+    for seed in (0, 20260502, None):
+        a, b = random.Random(seed), random.Random(seed)
+        if seed is None:
+            a.setstate(fresh.getstate())
+            b.setstate(fresh.getstate())
+        for _ in range(300):
+            if a.random() != kernel.draw_random(b):
+                return False
+            for width in (1, PICK_BITS, 31, 32):
+                if a.getrandbits(width) != kernel.draw_bits(b, width):
+                    return False
+        if a.getstate() != b.getstate():
+            return False
+    return True
+
+
+def _load() -> None:
+    """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
+    built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
+    global _compiled, _status
+    if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
+        _status = "python (LALD_KERNEL=python)"
+        return
+    try:
+        from . import _kernel
+    except ImportError:
+        _status = "python (the compiled kernel is not built)"
+        return
+    try:
+        import _random
+        import random
+
+        sizes = _kernel.layout()
+        if sizes != tuple(calcsize(f) for f in (_CAPTURE, _STEP, _CLAIM)):
+            _status = "python (self-check failed: table layout)"
+        elif not _kernel.configure(random.Random, _random.Random, _prepare):
+            _status = "python (self-check failed: Random's layout)"
+        elif not _self_check(_kernel):
+            _status = "python (self-check failed: random draws)"
+        elif _kernel.enable(True):
+            _compiled = _kernel.random_outcome
+            _status = "compiled"
+    except Exception as e:  # never fail: the pure path plays
+        _status = f"python (self-check failed: {type(e).__name__})"
+        _compiled = None
+
+
+def _prepare(rules: Rules) -> object:
+    """The compiled kernel's copy of the tables of ``rules`` (made once per tables)."""
+    k = tables_for(rules)
+    packed = _PACKED.get(id(k))  # tables live as long as the process (in _TABLES)
+    if packed is None:
+        from . import _kernel
+
+        packed = _PACKED[id(k)] = _kernel.prepare(*_pack(k))
+    return packed
+
+
+def compiled_kernel() -> KernelFunction | None:
+    """The compiled play-out, if it is loaded and its self-check passed (else None)."""
+    if _status is None:
+        _load()
+    return _compiled
+
+
+def kernel_name() -> str:
+    """Which play-out :func:`random_outcome` runs: ``"compiled"`` or ``"python"``."""
+    return "compiled" if compiled_kernel() is not None else "python"
+
+
+def kernel_status() -> str:
+    """:func:`kernel_name`, with the reason when it is the pure path."""
+    compiled_kernel()
+    assert _status is not None
+    return _status
+
+
+def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
+    """Play the deal ``fs`` (which stays unchanged) to its end as
+    :meth:`FastState.random_playout` documents; ``fs`` must not be over.  The compiled
+    kernel plays it when it is loaded (the same outcome, trace and draws from ``rng`` as
+    :func:`random_outcome_py`, which plays whatever the kernel leaves: a subclass of
+    Random, ``LALD_KERNEL=python``, a machine with no compiler)."""
+    if _status is None:
+        _load()
+    if _compiled is not None:
+        out = _compiled(fs, rng, claim_p, trace)
+        if out is not None:
+            return out
+    return random_outcome_py(fs, rng, claim_p, trace)
 
 Best = list[list[tuple[float, Capture] | None]]
 """``best[m][g]``: for the mover ``m`` and rank state ``g``, the capture a policy prefers

@@ -1,0 +1,783 @@
+/* lald.core._kernel: the random play-out of lald.core.rollout.random_outcome, in C.
+ *
+ * It computes exactly what the pure function computes (the reference, kept in
+ * rollout.random_outcome_py): the same Outcome tuple, the same trace codes, and the same
+ * draws from the random.Random object in the same order, read from and written back to
+ * its Mersenne Twister state (the layout of CPython's _randommodule.c).  rollout.py
+ * verifies that layout against the object's own methods before it lets this module play
+ * (draw_random / draw_bits below), and hands over the rules' tables once per rules
+ * (prepare): the C side keeps them as flat arrays, F (the rollout's bit fields) as a
+ * 256-bit integer of four 64-bit words in two's complement, so every addition of the
+ * Python kernel is one four-word addition here.
+ *
+ * Whenever an input is not what the pure path is known to treat the same way (a subclass
+ * of Random, a trace that is not a list, a malformed deal), random_outcome returns None
+ * before any draw and the caller plays the pure path.  C99, CPython C API only.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NUM_RANKS 13
+#define FIELD ((1u << NUM_RANKS) - 1u)
+#define BOTH ((1u << (2 * NUM_RANKS)) - 1u)
+#define WON_BITS 8
+#define PICK_BITS 5
+#define MAX_N 5
+#define LIE 4
+#define TRAIL 5
+
+/* ---- the Mersenne Twister of CPython 3.11's _randommodule.c ------------------------- */
+
+#define MT_N 624
+#define MT_M 397
+#define MATRIX_A 0x9908b0dfU
+#define UPPER_MASK 0x80000000U
+#define LOWER_MASK 0x7fffffffU
+
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[MT_N];
+} RandomObject;
+
+static uint32_t genrand_uint32(RandomObject *self) {
+    uint32_t y;
+    static const uint32_t mag01[2] = {0x0U, MATRIX_A};
+    uint32_t *mt = self->state;
+    if (self->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        self->index = 0;
+    }
+    y = mt[self->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double genrand_double(RandomObject *self) {
+    uint32_t a = genrand_uint32(self) >> 5;
+    uint32_t b = genrand_uint32(self) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* ---- module state --------------------------------------------------------------------- */
+
+static PyTypeObject *base_random_type = NULL; /* _random.Random */
+static PyTypeObject *random_type = NULL;      /* random.Random (exactly this type plays) */
+static PyObject *prepare_hook = NULL;         /* rules -> capsule of the rules' tables */
+static PyObject *rules_cache = NULL;          /* id(rules) -> (rules, capsule) */
+static PyObject *last_rules = NULL;           /* borrowed: held by rules_cache */
+static void *last_tables = NULL;
+static int enabled = 0;
+static PyObject *s_random, *s_getrandbits;
+static PyObject *s_rules, *s_dealer, *s_hc, *s_tc, *s_lc, *s_hs, *s_won, *s_to_move;
+static PyObject *s_foreplay, *s_last_capture, *s_last_actor;
+
+/* pick[mask][bits]: as rollout.pick_table */
+static int8_t pick[1 << NUM_RANKS][1 << PICK_BITS];
+
+static int popcount32(uint32_t v) {
+    int c = 0;
+    while (v) { v &= v - 1; c++; }
+    return c;
+}
+
+static int lowest(uint32_t v) { /* v != 0 */
+#if defined(__GNUC__)
+    return __builtin_ctz(v);
+#else
+    int r = 0;
+    while (!(v & 1u)) { v >>= 1; r++; }
+    return r;
+#endif
+}
+
+/* ---- the tables of one rules ----------------------------------------------------------- */
+
+typedef struct { uint64_t w[4]; } F256;
+
+typedef struct {
+    F256 d;
+    int32_t j;
+    int32_t out;
+    int32_t code;
+} CCapture;
+
+typedef struct {
+    F256 d;
+    int32_t j;
+} CStep;
+
+typedef struct {
+    F256 d;
+    int32_t code;
+    int32_t r;
+    int32_t j;
+    int32_t emptied;
+} CClaim;
+
+typedef struct {
+    int n, ns, G, lie_down, fore, full;
+    int held[MAX_N], base[MAX_N];
+    uint8_t ring[1 << MAX_N][MAX_N];
+    int32_t *counts;     /* G * (n + 1) */
+    F256 *bits;          /* G */
+    int32_t *local;      /* 5 ** (n + 1): counts key -> local index, or -1 */
+    int32_t *single;     /* n * G: 1 when the capture needs no draw */
+    int32_t *multi_off;  /* n * G */
+    int32_t *multi_len;  /* n * G */
+    CCapture *caps;
+    Py_ssize_t ncaps;
+    CStep *lie;          /* n * G */
+    CStep *trail;        /* n * G */
+    int32_t *claim_off;  /* 2 * n * G */
+    int32_t *claim_len;  /* 2 * n * G */
+    CClaim *claims;
+    Py_ssize_t nclaims;
+} Tables;
+
+static void tables_free(Tables *t) {
+    if (!t) return;
+    PyMem_Free(t->counts); PyMem_Free(t->bits); PyMem_Free(t->local); PyMem_Free(t->single);
+    PyMem_Free(t->multi_off); PyMem_Free(t->multi_len); PyMem_Free(t->caps);
+    PyMem_Free(t->lie); PyMem_Free(t->trail); PyMem_Free(t->claim_off);
+    PyMem_Free(t->claim_len); PyMem_Free(t->claims);
+    PyMem_Free(t);
+}
+
+static void capsule_free(PyObject *cap) {
+    tables_free((Tables *)PyCapsule_GetPointer(cap, "lald.core._kernel.tables"));
+}
+
+/* A copy of the bytes object ``b`` of exactly ``count`` items of ``size`` bytes. */
+static void *copy_items(PyObject *b, Py_ssize_t count, size_t size, const char *what) {
+    if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) != count * (Py_ssize_t)size) {
+        PyErr_Format(PyExc_ValueError, "prepare: %s has the wrong size", what);
+        return NULL;
+    }
+    void *p = PyMem_Malloc(count * size > 0 ? count * size : 1);
+    if (!p) { PyErr_NoMemory(); return NULL; }
+    memcpy(p, PyBytes_AS_STRING(b), count * size);
+    return p;
+}
+
+static int check_range(const int32_t *a, Py_ssize_t count, Py_ssize_t stride, int32_t lo, int32_t hi,
+                       const char *what) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int32_t v = a[i * stride];
+        if (v < lo || v > hi) {
+            PyErr_Format(PyExc_ValueError, "prepare: %s out of range", what);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* prepare(n, ns, lie_down, fore, held, base, ring, counts, bits, local, single, multi_off,
+ * multi_len, caps, lie, trail, claim_off, claim_len, claims): the tables as bytes (int32
+ * and uint64 items in native order, F256 as four words lowest first); see
+ * rollout._pack. */
+static PyObject *k_prepare(PyObject *self, PyObject *args) {
+    int n, ns, lie_down, fore;
+    PyObject *held, *base, *ring, *counts, *bits, *local, *single, *moff, *mlen, *caps, *lie,
+        *trail, *coff, *clen, *claims;
+    if (!PyArg_ParseTuple(args, "iiiiOOOOOOOOOOOOOOO", &n, &ns, &lie_down, &fore, &held, &base,
+                          &ring, &counts, &bits, &local, &single, &moff, &mlen, &caps, &lie,
+                          &trail, &coff, &clen, &claims))
+        return NULL;
+    if (n < 2 || n > MAX_N || ns < 1 || ns > 1000) {
+        PyErr_SetString(PyExc_ValueError, "prepare: bad player count");
+        return NULL;
+    }
+    Tables *t = PyMem_Calloc(1, sizeof(Tables));
+    if (!t) return PyErr_NoMemory();
+    int G = NUM_RANKS * ns;
+    t->n = n; t->ns = ns; t->G = G; t->lie_down = lie_down != 0; t->fore = fore;
+    t->full = (1 << n) - 1;
+    int32_t *tmp = copy_items(held, n, 4, "held");
+    if (!tmp) goto fail;
+    memcpy(t->held, tmp, n * 4); PyMem_Free(tmp);
+    tmp = copy_items(base, n, 4, "base");
+    if (!tmp) goto fail;
+    memcpy(t->base, tmp, n * 4); PyMem_Free(tmp);
+    for (int s = 0; s < n; s++) {
+        if (t->held[s] < 0 || t->held[s] + NUM_RANKS > 256 || t->base[s] < 0 ||
+            t->base[s] + 2 * NUM_RANKS > 256) {
+            PyErr_SetString(PyExc_ValueError, "prepare: field out of range");
+            goto fail;
+        }
+    }
+    if (fore < 0 || fore + NUM_RANKS > 256) {
+        PyErr_SetString(PyExc_ValueError, "prepare: field out of range");
+        goto fail;
+    }
+    tmp = copy_items(ring, (Py_ssize_t)(1 << n) * n, 4, "ring");
+    if (!tmp) goto fail;
+    for (int h = 0; h < (1 << n); h++)
+        for (int s = 0; s < n; s++) {
+            int32_t v = tmp[h * n + s];
+            if (v < 0 || v >= n) { PyMem_Free(tmp); PyErr_SetString(PyExc_ValueError, "prepare: ring"); goto fail; }
+            t->ring[h][s] = (uint8_t)v;
+        }
+    PyMem_Free(tmp);
+    Py_ssize_t nG = (Py_ssize_t)n * G;
+    Py_ssize_t keys = 1;
+    for (int i = 0; i <= n; i++) keys *= 5;
+    if (!(t->counts = copy_items(counts, (Py_ssize_t)G * (n + 1), 4, "counts"))) goto fail;
+    if (!(t->bits = copy_items(bits, G, sizeof(F256), "bits"))) goto fail;
+    if (!(t->local = copy_items(local, keys, 4, "local"))) goto fail;
+    if (!(t->single = copy_items(single, nG, 4, "single"))) goto fail;
+    if (!(t->multi_off = copy_items(moff, nG, 4, "multi_off"))) goto fail;
+    if (!(t->multi_len = copy_items(mlen, nG, 4, "multi_len"))) goto fail;
+    if (!PyBytes_Check(caps) || PyBytes_GET_SIZE(caps) % sizeof(CCapture)) {
+        PyErr_SetString(PyExc_ValueError, "prepare: caps");
+        goto fail;
+    }
+    t->ncaps = PyBytes_GET_SIZE(caps) / (Py_ssize_t)sizeof(CCapture);
+    if (!(t->caps = copy_items(caps, t->ncaps, sizeof(CCapture), "caps"))) goto fail;
+    if (!(t->lie = copy_items(lie, nG, sizeof(CStep), "lie"))) goto fail;
+    if (!(t->trail = copy_items(trail, nG, sizeof(CStep), "trail"))) goto fail;
+    if (!(t->claim_off = copy_items(coff, 2 * nG, 4, "claim_off"))) goto fail;
+    if (!(t->claim_len = copy_items(clen, 2 * nG, 4, "claim_len"))) goto fail;
+    if (!PyBytes_Check(claims) || PyBytes_GET_SIZE(claims) % sizeof(CClaim)) {
+        PyErr_SetString(PyExc_ValueError, "prepare: claims");
+        goto fail;
+    }
+    t->nclaims = PyBytes_GET_SIZE(claims) / (Py_ssize_t)sizeof(CClaim);
+    if (!(t->claims = copy_items(claims, t->nclaims, sizeof(CClaim), "claims"))) goto fail;
+    /* every index the loop follows stays inside its array: a bad table cannot crash */
+    if (check_range(t->counts, (Py_ssize_t)G * (n + 1), 1, 0, 4, "counts") ||
+        check_range(t->local, keys, 1, -1, ns - 1, "local") ||
+        check_range(t->multi_len, nG, 1, 0, 1 << 20, "multi_len") ||
+        check_range(t->claim_len, 2 * nG, 1, 0, 1 << 20, "claim_len"))
+        goto fail;
+    for (Py_ssize_t i = 0; i < nG; i++) {
+        if (t->multi_off[i] < 0 || (Py_ssize_t)t->multi_off[i] + t->multi_len[i] > t->ncaps ||
+            (t->single[i] && t->multi_len[i] < 1) ||
+            t->lie[i].j < -1 || t->lie[i].j >= G || t->trail[i].j < -1 || t->trail[i].j >= G) {
+            PyErr_SetString(PyExc_ValueError, "prepare: turn tables out of range");
+            goto fail;
+        }
+    }
+    for (Py_ssize_t i = 0; i < 2 * nG; i++) {
+        if (t->claim_off[i] < 0 || (Py_ssize_t)t->claim_off[i] + t->claim_len[i] > t->nclaims) {
+            PyErr_SetString(PyExc_ValueError, "prepare: claim tables out of range");
+            goto fail;
+        }
+    }
+    for (Py_ssize_t i = 0; i < t->ncaps; i++)
+        if (t->caps[i].j < 0 || t->caps[i].j >= G) {
+            PyErr_SetString(PyExc_ValueError, "prepare: capture out of range");
+            goto fail;
+        }
+    for (Py_ssize_t i = 0; i < t->nclaims; i++) {
+        CClaim *c = &t->claims[i];
+        if (c->j < 0 || c->j >= G || c->r < 0 || c->r >= NUM_RANKS || (c->code >> 7) >= n || c->code < 0) {
+            PyErr_SetString(PyExc_ValueError, "prepare: claim out of range");
+            goto fail;
+        }
+    }
+    PyObject *cap = PyCapsule_New(t, "lald.core._kernel.tables", capsule_free);
+    if (!cap) goto fail;
+    return cap;
+fail:
+    tables_free(t);
+    return NULL;
+}
+
+/* ---- F as four words -------------------------------------------------------------------- */
+
+static inline void f_add(uint64_t *f, const F256 *d) {
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t a = f[i];
+        uint64_t s = a + d->w[i];
+        uint64_t c1 = s < a;
+        uint64_t s2 = s + carry;
+        uint64_t c2 = s2 < s;
+        f[i] = s2;
+        carry = c1 | c2;
+    }
+}
+
+static inline uint32_t f_get(const uint64_t *f, int pos, int width) {
+    int w = pos >> 6, b = pos & 63;
+    uint64_t v = f[w] >> b;
+    if (b + width > 64) v |= f[w + 1] << (64 - b);
+    return (uint32_t)(v & ((1ULL << width) - 1));
+}
+
+/* ---- reading the deal -------------------------------------------------------------------- */
+
+/* The int of an exact int object in [lo, hi], or -1 with *ok = 0 (no error set). */
+static long small_int(PyObject *o, long lo, long hi, int *ok) {
+    if (!o || !PyLong_CheckExact(o)) { *ok = 0; return -1; }
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
+        PyErr_Clear();
+        *ok = 0;
+        return -1;
+    }
+    return v;
+}
+
+/* The items of an exact list or tuple of exactly ``len`` items, or NULL. */
+static PyObject **items_of(PyObject *o, Py_ssize_t len) {
+    if (PyList_CheckExact(o)) {
+        return PyList_GET_SIZE(o) == len ? ((PyListObject *)o)->ob_item : NULL;
+    }
+    if (PyTuple_CheckExact(o)) {
+        return PyTuple_GET_SIZE(o) == len ? ((PyTupleObject *)o)->ob_item : NULL;
+    }
+    return NULL;
+}
+
+static Tables *tables_of(PyObject *rules) {
+    if (rules == last_rules) return (Tables *)last_tables;
+    PyObject *key = PyLong_FromVoidPtr(rules);
+    if (!key) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(rules_cache, key);
+    if (!hit) {
+        if (PyErr_Occurred() || !prepare_hook) { Py_DECREF(key); return NULL; }
+        PyObject *cap = PyObject_CallOneArg(prepare_hook, rules);
+        if (!cap) { Py_DECREF(key); return NULL; }
+        if (PyDict_GET_SIZE(rules_cache) > 256) {
+            last_rules = NULL;
+            PyDict_Clear(rules_cache);
+        }
+        hit = PyTuple_Pack(2, rules, cap); /* holding ``rules`` keeps its id from being reused */
+        Py_DECREF(cap);
+        if (!hit || PyDict_SetItem(rules_cache, key, hit) < 0) { Py_XDECREF(hit); Py_DECREF(key); return NULL; }
+        Py_DECREF(hit); /* the dict holds it */
+    }
+    Py_DECREF(key);
+    void *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(hit, 1), "lald.core._kernel.tables");
+    if (!t) return NULL;
+    last_rules = rules;
+    last_tables = t;
+    return (Tables *)t;
+}
+
+static int append_code(PyObject *trace, long code) {
+    if (trace == Py_None) return 0;
+    PyObject *v = PyLong_FromLong(code);
+    if (!v) return -1;
+    int rc = PyList_Append(trace, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static PyObject *index_error(void) {
+    PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+    return NULL;
+}
+
+/* Whether ``rng`` draws through _random.Random's own methods: exactly random.Random, with
+ * neither method replaced on the class or the instance. */
+static int plain_random(PyObject *rng) {
+    if (Py_TYPE(rng) != random_type) return 0;
+    PyObject *tdict = random_type->tp_dict;
+    if (PyDict_GetItemWithError(tdict, s_random) || PyDict_GetItemWithError(tdict, s_getrandbits)) return 0;
+    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    PyObject *d = PyObject_GenericGetDict(rng, NULL);
+    if (!d) { PyErr_Clear(); return 0; }
+    int shadowed = PyDict_GetItemWithError(d, s_random) || PyDict_GetItemWithError(d, s_getrandbits);
+    Py_DECREF(d);
+    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    return !shadowed;
+}
+
+#define GET(var, name) PyObject *var = PyObject_GetAttr(fs, name); if (!var) { PyErr_Clear(); goto refuse; } held_refs[nrefs++] = var
+
+/* random_outcome(fs, rng, claim_p, trace): the Outcome, or None when this input is not
+ * one the kernel plays (the caller then plays the pure path; no draw was made). */
+static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "random_outcome(fs, rng, claim_p, trace)");
+        return NULL;
+    }
+    PyObject *fs = args[0], *rngobj = args[1], *pobj = args[2], *trace = args[3];
+    PyObject *held_refs[16];
+    int nrefs = 0;
+    PyObject *result = NULL, *lain = NULL, *won_list = NULL;
+    if (!enabled || !plain_random(rngobj)) Py_RETURN_NONE;
+    double claim_p;
+    if (PyFloat_CheckExact(pobj)) {
+        claim_p = PyFloat_AS_DOUBLE(pobj);
+    } else if (PyLong_Check(pobj)) { /* int and bool: compared exactly with a draw in [0, 1) */
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(pobj, &overflow);
+        if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
+        claim_p = overflow > 0 || v > 0 ? 2.0 : 0.0;
+    } else {
+        Py_RETURN_NONE;
+    }
+    if (trace != Py_None && !PyList_CheckExact(trace)) Py_RETURN_NONE;
+    RandomObject *R = (RandomObject *)rngobj;
+    if (R->index < 0 || R->index > MT_N) Py_RETURN_NONE;
+
+    GET(rules, s_rules);
+    Tables *T = tables_of(rules);
+    if (!T) {
+        if (PyErr_Occurred()) { PyErr_Clear(); }
+        goto refuse;
+    }
+    const int n = T->n, G = T->G, ns = T->ns;
+    GET(o_hc, s_hc);
+    GET(o_tc, s_tc);
+    GET(o_lc, s_lc);
+    GET(o_hs, s_hs);
+    GET(o_won, s_won);
+    GET(o_m, s_to_move);
+    GET(o_dealer, s_dealer);
+    GET(o_la, s_last_actor);
+    GET(o_lcap, s_last_capture);
+    GET(o_fp, s_foreplay);
+    int ok = 1;
+    long m = small_int(o_m, 0, n - 1, &ok);
+    long dealer = small_int(o_dealer, 0, n - 1, &ok);
+    long la = small_int(o_la, LONG_MIN / 2, LONG_MAX / 2, &ok);
+    long lcap = small_int(o_lcap, LONG_MIN / 2, LONG_MAX / 2, &ok);
+    if (!ok || !PyBool_Check(o_fp)) goto refuse;
+    int fp = o_fp == Py_True;
+    PyObject **hc = items_of(o_hc, n), **tc = items_of(o_tc, NUM_RANKS), **lc = items_of(o_lc, NUM_RANKS);
+    PyObject **hs = items_of(o_hs, n), **won0 = items_of(o_won, n);
+    if (!hc || !tc || !lc || !hs || !won0) goto refuse;
+    int cnt[MAX_N + 1][NUM_RANKS];
+    long cards = 0, won_total = 0, live_total = 0;
+    uint32_t holders = 0;
+    for (int s = 0; s < n; s++) {
+        PyObject **row = items_of(hc[s], NUM_RANKS);
+        if (!row) goto refuse;
+        long size = 0;
+        for (int r = 0; r < NUM_RANKS; r++) size += cnt[s][r] = (int)small_int(row[r], 0, 4, &ok);
+        long h = small_int(hs[s], 0, 52, &ok);
+        if (!ok || h != size) goto refuse;
+        if (h) holders |= 1u << s;
+        cards += size;
+    }
+    for (int r = 0; r < NUM_RANKS; r++) {
+        cards += cnt[n][r] = (int)small_int(tc[r], 0, 4, &ok);
+        live_total += small_int(lc[r], -(1L << 30), 1L << 30, &ok);
+    }
+    long wonv[MAX_N];
+    for (int s = 0; s < n; s++) won_total += wonv[s] = small_int(won0[s], 0, 255, &ok);
+    if (!ok) goto refuse;
+    for (int s = 0; s < n; s++)
+        if (wonv[s] + cards > 255) goto refuse; /* no won pile can reach the next field */
+
+    /* _begin: the rank states and F */
+    int rs[NUM_RANKS];
+    uint64_t f[4] = {0, 0, 0, 0};
+    for (int r = 0; r < NUM_RANKS; r++) {
+        long key = 0, mul = 1;
+        for (int s = 0; s <= n; s++) { key += cnt[s][r] * mul; mul *= 5; }
+        int32_t i = T->local[key];
+        if (i < 0) goto refuse; /* more than 4 cards of a rank */
+        rs[r] = r * ns + i;
+        f_add(f, &T->bits[rs[r]]);
+    }
+    for (int s = 0; s < n; s++) f[0] += (uint64_t)wonv[s] << (WON_BITS * s);
+    int holding = popcount32(holders);
+    if (holding > 1 && !(holders >> m & 1u)) goto refuse; /* the seat to move holds no card */
+
+    lain = PyList_New(0);
+    if (!lain) goto error;
+    PyObject *foreplay = o_fp; /* borrowed until the end (held in held_refs) */
+    const uint8_t *nxt = T->ring[holders];
+    const int fore = T->fore;
+    if (holding > 1) {
+        uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
+        if (fp) {
+            x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
+            fp = x > FIELD;
+            foreplay = fp ? Py_True : Py_False;
+        }
+        for (;;) {
+            int out;
+            if (x > FIELD) {
+                if (genrand_double(R) < claim_p) {
+                    /* _claims */
+                    int survivor = -1;
+                    for (;;) {
+                        const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
+                        const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
+                        long total = 0;
+                        for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) total += clen[rs[lowest(cm)]];
+                        long idx = (long)floor(genrand_double(R) * (double)total);
+                        if (idx >= total) { index_error(); goto error; }
+                        const CClaim *c = NULL;
+                        for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
+                            int g = rs[lowest(cm)];
+                            if (idx < clen[g]) { c = &T->claims[coff[g] + idx]; break; }
+                            idx -= clen[g];
+                        }
+                        rs[c->r] = c->j;
+                        f_add(f, &c->d);
+                        int seat = c->code >> 7;
+                        la = seat;
+                        if (append_code(trace, c->code) < 0) goto error;
+                        if (c->emptied && !f_get(f, T->held[seat], NUM_RANKS)) {
+                            holders ^= 1u << seat;
+                            if (!(holders & (holders - 1))) {
+                                survivor = lowest(holders);
+                                break;
+                            }
+                            if (seat == m) m = T->ring[holders][m];
+                        }
+                        x = f_get(f, T->base[m], 2 * NUM_RANKS);
+                        if (fp) x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
+                        if (!(x > FIELD && genrand_double(R) < claim_p)) break;
+                    }
+                    nxt = T->ring[holders];
+                    if (survivor >= 0) break;
+                    holding = popcount32(holders);
+                    x = f_get(f, T->base[m], 2 * NUM_RANKS);
+                }
+                fp = 0;
+                foreplay = Py_False;
+                x &= FIELD;
+            }
+            if (x) {
+                int r;
+                do {
+                    r = pick[x][genrand_uint32(R) >> (32 - PICK_BITS)];
+                } while (r < 0);
+                const Py_ssize_t mg = (Py_ssize_t)m * G + rs[r];
+                const CCapture *c;
+                if (T->single[mg]) {
+                    c = &T->caps[T->multi_off[mg]];
+                } else {
+                    long len = T->multi_len[mg];
+                    long idx = (long)floor(genrand_double(R) * (double)len);
+                    if (idx >= len) { index_error(); goto error; }
+                    c = &T->caps[T->multi_off[mg] + idx];
+                }
+                rs[r] = c->j;
+                f_add(f, &c->d);
+                lcap = m;
+                if (append_code(trace, m << 7 | c->code) < 0) goto error;
+                out = c->out && !f_get(f, T->held[m], NUM_RANKS);
+            } else if (T->lie_down) {
+                const CStep *lie = T->lie + (Py_ssize_t)m * G;
+                for (uint32_t hm = f_get(f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
+                    int q = lowest(hm);
+                    const CStep *st = &lie[rs[q]];
+                    if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "lie-down table"); goto error; }
+                    rs[q] = st->j;
+                    f_add(f, &st->d);
+                }
+                PyObject *seat = PyLong_FromLong(m);
+                if (!seat || PyList_Append(lain, seat) < 0) { Py_XDECREF(seat); goto error; }
+                Py_DECREF(seat);
+                if (append_code(trace, m << 7 | LIE) < 0) goto error;
+                out = 1;
+            } else {
+                const uint32_t hm = f_get(f, T->held[m], NUM_RANKS);
+                long sum = 0;
+                for (uint32_t q = hm; q; q &= q - 1) sum += T->counts[rs[lowest(q)] * (n + 1) + m];
+                double u = genrand_double(R) * (double)sum;
+                int r = -1;
+                for (uint32_t q = hm; q; q &= q - 1) {
+                    r = lowest(q);
+                    u -= (double)T->counts[rs[r] * (n + 1) + m];
+                    if (u < 0) break;
+                }
+                if (r < 0) { PyErr_SetString(PyExc_SystemError, "trail from an empty hand"); goto error; }
+                const CStep *st = &T->trail[(Py_ssize_t)m * G + rs[r]];
+                if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "trail table"); goto error; }
+                rs[r] = st->j;
+                f_add(f, &st->d);
+                if (append_code(trace, m << 7 | r << 3 | TRAIL) < 0) goto error;
+                out = !f_get(f, T->held[m], NUM_RANKS);
+            }
+            if (out) {
+                holding -= 1;
+                if (holding <= 1) {
+                    la = m;
+                    break;
+                }
+                holders ^= 1u << m;
+                nxt = T->ring[holders];
+            }
+            m = nxt[m];
+            x = f_get(f, T->base[m], 2 * NUM_RANKS);
+        }
+    }
+    /* _won: the survivor's hand and the table go to the dealer */
+    won_list = PyList_New(n);
+    if (!won_list) goto error;
+    long sum_end = 0, won_end[MAX_N];
+    for (int s = 0; s < n; s++) sum_end += won_end[s] = (long)(f[0] >> (WON_BITS * s) & 0xff);
+    won_end[dealer] += won_total + live_total - sum_end;
+    for (int s = 0; s < n; s++) {
+        PyObject *v = PyLong_FromLong(won_end[s]);
+        if (!v) goto error;
+        PyList_SET_ITEM(won_list, s, v);
+    }
+    /* (won, survivor, last_capture, last_actor, foreplay, lain) */
+    result = PyTuple_New(6);
+    if (!result) goto error;
+    PyTuple_SET_ITEM(result, 0, won_list);
+    won_list = NULL;
+    PyTuple_SET_ITEM(result, 5, lain);
+    lain = NULL;
+    PyObject *v1 = PyLong_FromLong(nxt[m]), *v2 = PyLong_FromLong(lcap), *v3 = PyLong_FromLong(la);
+    PyTuple_SET_ITEM(result, 1, v1);
+    PyTuple_SET_ITEM(result, 2, v2);
+    PyTuple_SET_ITEM(result, 3, v3);
+    PyTuple_SET_ITEM(result, 4, Py_NewRef(foreplay));
+    if (!v1 || !v2 || !v3) goto error;
+    for (int i = 0; i < nrefs; i++) Py_DECREF(held_refs[i]);
+    return result;
+error:
+    Py_XDECREF(lain);
+    Py_XDECREF(won_list);
+    Py_XDECREF(result);
+    for (int i = 0; i < nrefs; i++) Py_DECREF(held_refs[i]);
+    return NULL;
+refuse:
+    for (int i = 0; i < nrefs; i++) Py_DECREF(held_refs[i]);
+    Py_RETURN_NONE;
+}
+
+/* ---- the self-check's side: draws read from the state, for comparison ------------------ */
+
+static RandomObject *as_random(PyObject *o) {
+    if (!base_random_type || !PyObject_TypeCheck(o, base_random_type)) {
+        PyErr_SetString(PyExc_TypeError, "not a _random.Random");
+        return NULL;
+    }
+    RandomObject *R = (RandomObject *)o;
+    if (R->index < 0 || R->index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "unexpected Random state");
+        return NULL;
+    }
+    return R;
+}
+
+static PyObject *k_draw_random(PyObject *self, PyObject *o) {
+    RandomObject *R = as_random(o);
+    return R ? PyFloat_FromDouble(genrand_double(R)) : NULL;
+}
+
+static PyObject *k_draw_bits(PyObject *self, PyObject *args) {
+    PyObject *o;
+    int k;
+    if (!PyArg_ParseTuple(args, "Oi", &o, &k)) return NULL;
+    if (k < 1 || k > 32) {
+        PyErr_SetString(PyExc_ValueError, "k must be 1 to 32");
+        return NULL;
+    }
+    RandomObject *R = as_random(o);
+    return R ? PyLong_FromUnsignedLong(genrand_uint32(R) >> (32 - k)) : NULL;
+}
+
+/* configure(random.Random, _random.Random, prepare): the types and the table maker; it
+ * says whether the object layout is the one this module reads (the sizes agree). */
+static PyObject *k_configure(PyObject *self, PyObject *args) {
+    PyObject *rt, *bt, *hook;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyType_Type, &rt, &PyType_Type, &bt, &hook)) return NULL;
+    if (!PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "prepare must be callable");
+        return NULL;
+    }
+    enabled = 0;
+    Py_XSETREF(random_type, (PyTypeObject *)Py_NewRef(rt));
+    Py_XSETREF(base_random_type, (PyTypeObject *)Py_NewRef(bt));
+    Py_XSETREF(prepare_hook, Py_NewRef(hook));
+    last_rules = NULL;
+    PyDict_Clear(rules_cache);
+    int layout = ((PyTypeObject *)bt)->tp_basicsize == (Py_ssize_t)sizeof(RandomObject) &&
+                 PyType_IsSubtype((PyTypeObject *)rt, (PyTypeObject *)bt);
+    return PyBool_FromLong(layout);
+}
+
+/* enable(flag): let random_outcome play (rollout.py calls it once the self-check passed). */
+static PyObject *k_enable(PyObject *self, PyObject *flag) {
+    int v = PyObject_IsTrue(flag);
+    if (v < 0) return NULL;
+    enabled = v && random_type && base_random_type && prepare_hook;
+    return PyBool_FromLong(enabled);
+}
+
+/* layout(): the sizes of the table items (rollout.py packs them to these) */
+static PyObject *k_layout(PyObject *self, PyObject *unused) {
+    (void)self; (void)unused;
+    return Py_BuildValue("(nnn)", (Py_ssize_t)sizeof(CCapture), (Py_ssize_t)sizeof(CStep),
+                         (Py_ssize_t)sizeof(CClaim));
+}
+
+static PyMethodDef methods[] = {
+    {"random_outcome", (PyCFunction)(void (*)(void))k_random_outcome, METH_FASTCALL,
+     "random_outcome(fs, rng, claim_p, trace): the Outcome, or None to play the pure path"},
+    {"prepare", k_prepare, METH_VARARGS, "prepare(...): a capsule of one rules' tables"},
+    {"draw_random", k_draw_random, METH_O, "draw_random(rng): rng.random(), read from its state"},
+    {"draw_bits", k_draw_bits, METH_VARARGS, "draw_bits(rng, k): rng.getrandbits(k), 1 <= k <= 32"},
+    {"configure", k_configure, METH_VARARGS, "configure(Random, _random.Random, prepare) -> layout ok"},
+    {"layout", k_layout, METH_NOARGS, "layout() -> the sizes of a capture, a step and a claim"},
+    {"enable", k_enable, METH_O, "enable(flag) -> whether random_outcome plays"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "lald.core._kernel",
+    "The compiled random play-out of lald.core.rollout (see its random_outcome_py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    for (int mask = 0; mask < (1 << NUM_RANKS); mask++) {
+        int ranks[NUM_RANKS], len = 0;
+        for (int r = 0; r < NUM_RANKS; r++)
+            if (mask >> r & 1) ranks[len++] = r;
+        int size = 1 << PICK_BITS;
+        for (int i = 0; i < size; i++) {
+            if (!len) pick[mask][i] = -1;
+            else pick[mask][i] = i < size - size % len ? (int8_t)ranks[i % len] : -1;
+        }
+    }
+    rules_cache = PyDict_New();
+    if (!rules_cache) return NULL;
+#define INTERN(var, text) if (!(var = PyUnicode_InternFromString(text))) return NULL
+    INTERN(s_random, "random");
+    INTERN(s_getrandbits, "getrandbits");
+    INTERN(s_rules, "rules");
+    INTERN(s_dealer, "dealer");
+    INTERN(s_hc, "hc");
+    INTERN(s_tc, "tc");
+    INTERN(s_lc, "lc");
+    INTERN(s_hs, "hs");
+    INTERN(s_won, "won");
+    INTERN(s_to_move, "to_move");
+    INTERN(s_foreplay, "foreplay");
+    INTERN(s_last_capture, "last_capture");
+    INTERN(s_last_actor, "last_actor");
+    PyObject *rmod = PyImport_ImportModule("_random");
+    if (!rmod) return NULL;
+    PyObject *rtype = PyObject_GetAttrString(rmod, "Random");
+    Py_DECREF(rmod);
+    if (!rtype) return NULL;
+    if (!PyType_Check(rtype)) {
+        Py_DECREF(rtype);
+        PyErr_SetString(PyExc_ImportError, "_random.Random is not a type");
+        return NULL;
+    }
+    base_random_type = (PyTypeObject *)rtype;
+    return PyModule_Create(&moduledef);
+}

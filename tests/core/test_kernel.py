@@ -1,0 +1,276 @@
+"""The compiled play-out kernel (``lald.core._kernel``) is the pure one, draw for draw.
+
+On well over 100,000 positions (deals' starts and random points part-way through) under
+every preset, variant, option value and player count, a seeded sweep and Hypothesis's
+option combinations, the compiled kernel and :func:`~lald.core.rollout.random_outcome_py`
+must give the same outcome, the same trace and leave the same ``rng.getstate()``; a
+kernel that disagrees once fails.  Then: what it refuses (a subclass of Random, an object
+that is not one, a replaced method, a malformed deal) it refuses before any draw and the
+pure path plays; a self-check that fails keeps it unloaded; ``LALD_KERNEL=python``
+forces the pure path.  The tests of the kernel itself skip only where it is not built.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import random
+import subprocess
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lald.core
+from lald.core import Rules, State, rollout
+from lald.core.fast import FastState
+from lald.core.rollout import KernelFunction, random_outcome_py
+
+BUILT = importlib.util.find_spec("lald.core._kernel") is not None
+needs_kernel = pytest.mark.skipif(not BUILT, reason="the compiled kernel (lald.core._kernel) is not built: "
+                                  "python setup.py build_ext --inplace")
+
+#: claim_p values: the ends, the middle, ints, a bool and odd ones (outside [0, 1], NaN)
+CLAIM_PS: tuple[Any, ...] = (0.0, 0.5, 1.0, 0, 1, True, 0.25, 0.999, 1e-9, 1 / 3, 0.8125, 1.5, -0.5,
+                             math.nan)
+
+#: every value of every option the play-out reads (the others, like scoring, never reach it)
+KERNEL_OPTIONS: dict[str, tuple[str, ...]] = {
+    "single_takes_three": ("choice", "forced", "off"),
+    "pair_on_pair": ("on", "off"),
+    "prial_on_single": ("on", "off"),
+    "hand_sets": ("on", "off"),
+    "hand_set_timing": ("foreplay", "foreplay_or_own_turn"),
+    "dead_claims": ("any_time", "own_turn", "off"),
+    "spotter_claims": ("on", "off"),
+    "no_capture": ("lie_down", "trail"),
+}
+OTHER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "prize_rule": ("survivor", "last_capture"),
+    "scoring": ("chips", "card_count"),
+    "table_mournival_to_dealer": ("on", "off"),
+}
+VARIANT_SETS: tuple[tuple[str, ...], ...] = (
+    (), ("modern-laugh",), ("low-stakes", "silent"), ("modern-laugh", "low-stakes"))
+
+
+@pytest.fixture
+def kernel() -> Iterator[KernelFunction]:
+    """The compiled play-out (skips only where it is not built)."""
+    if not BUILT:
+        pytest.skip("the compiled kernel (lald.core._kernel) is not built: setup.py build_ext --inplace")
+    if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
+        pytest.skip("LALD_KERNEL=python forces the pure path in this run")
+    found = rollout.compiled_kernel()
+    assert found is not None, f"the kernel is built but not loaded: {rollout.kernel_status()}"
+    yield found
+
+
+def _sweep_rules() -> list[Rules]:
+    """Every preset, player count and variant set; then every value of every option the
+    kernel reads, at every player count."""
+    out = [Rules.make(p, n, v) for p in ("survivor", "last-capture") for n in (3, 4, 5) for v in VARIANT_SETS]
+    i = 0
+    for name, values in {**KERNEL_OPTIONS, **OTHER_OPTIONS}.items():
+        for value in values:
+            for n in (3, 4, 5):
+                preset = ("survivor", "last-capture")[i % 2]
+                variants = VARIANT_SETS[i % len(VARIANT_SETS)]
+                out.append(Rules.make(preset, n, variants, {name: value}))
+                i += 1
+    return out
+
+
+def positions(rules: Rules, seed: int, per_deal: int) -> list[FastState]:
+    """A dealt position and up to ``per_deal - 1`` positions part-way through the same
+    deal (after random moves of a pure play-out)."""
+    n = rules.players
+    rng = random.Random(seed)
+    start = FastState.from_state(State.deal(rules, seed=seed, dealer=seed % n, pot=seed % 5))
+    out = [start]
+    trace: list[int] = []
+    random_outcome_py(start, rng, rng.choice((0.2, 0.5, 0.9)), trace)
+    if len(trace) > 1:
+        cuts = sorted(set(rng.randrange(1, len(trace)) for _ in range(per_deal - 1)))
+        at = start.copy()
+        done = 0
+        for cut in cuts:
+            for code in trace[done:cut]:
+                at.apply(code)
+            done = cut
+            if at.over:
+                break
+            out.append(at.copy())
+    return out
+
+
+def same_play_outs(kernel: KernelFunction, rules: Rules, deals: int, per_deal: int, seed: int) -> int:
+    """Play every position both ways and insist on the same answer; returns how many."""
+    checked = 0
+    for d in range(deals):
+        s = seed * 100_003 + d
+        pure, compiled = random.Random(s), random.Random(s)
+        pick = random.Random(~s)
+        for fs in positions(rules, s, per_deal):
+            claim_p = CLAIM_PS[pick.randrange(len(CLAIM_PS))]
+            traced = pick.random() < 0.8
+            want_trace: list[int] | None = [] if traced else None
+            got_trace: list[int] | None = [] if traced else None
+            want = random_outcome_py(fs, pure, claim_p, want_trace)
+            got = kernel(fs, compiled, claim_p, got_trace)
+            where = (rules.spec(), s, claim_p)
+            assert got is not None, where
+            assert got == want, where
+            assert got_trace == want_trace, where
+            assert compiled.getstate() == pure.getstate(), where
+            checked += 1
+    return checked
+
+
+@needs_kernel
+def test_the_compiled_kernel_is_the_pure_one_on_a_seeded_sweep(kernel: KernelFunction) -> None:
+    sweep = _sweep_rules()
+    checked = sum(same_play_outs(kernel, rules, 230, 6, i) for i, rules in enumerate(sweep))
+    assert checked >= 100_000, checked
+
+
+@needs_kernel
+@given(
+    preset=st.sampled_from(("survivor", "last-capture")),
+    players=st.sampled_from((3, 4, 5)),
+    variants=st.sampled_from(VARIANT_SETS),
+    options=st.fixed_dictionaries({}, optional={
+        name: st.sampled_from(values) for name, values in {**KERNEL_OPTIONS, **OTHER_OPTIONS}.items()}),
+    seed=st.integers(0, 2**31),
+)
+def test_the_compiled_kernel_is_the_pure_one_on_any_options(
+        preset: str, players: int, variants: tuple[str, ...], options: dict[str, str], seed: int) -> None:
+    found = rollout.compiled_kernel()
+    if found is None:  # the fixture cannot serve @given; the same checks as it
+        pytest.skip(f"the compiled kernel is not loaded: {rollout.kernel_status()}")
+    rules = Rules.make(preset, players, variants, options)
+    assert same_play_outs(found, rules, 40, 6, seed) > 40
+
+
+@needs_kernel
+def test_the_dispatch_plays_the_kernel(kernel: KernelFunction) -> None:
+    assert rollout.kernel_name() == "compiled" and rollout.kernel_status() == "compiled"
+    fs = FastState.from_state(State.deal(Rules.make(), seed=3))
+    a, b = random.Random(1), random.Random(1)
+    assert rollout.random_outcome(fs, a, 0.5, None) == kernel(fs, b, 0.5, None)
+    assert a.getstate() == b.getstate()
+    assert FastState.random_outcome(fs, a) == random_outcome_py(fs, b, 0.5, None)
+
+
+class Subclass(random.Random):
+    pass
+
+
+class Drawn:
+    """Not a Random: it hands over another generator's draws."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = random.Random(seed)
+        self.random = self.inner.random
+        self.getrandbits = self.inner.getrandbits
+
+
+def _replaced(seed: int) -> random.Random:
+    r = random.Random(seed)
+    r.random = r.random  # type: ignore[method-assign]  # the instance's own attribute now
+    return r
+
+
+@needs_kernel
+@pytest.mark.parametrize("make", [Subclass, Drawn, _replaced, random.SystemRandom],
+                         ids=["subclass", "not-a-random", "method-replaced", "system-random"])
+def test_the_kernel_refuses_what_is_not_a_plain_random(kernel: KernelFunction, make: Any) -> None:
+    rules = Rules.make("last-capture", 4, ("modern-laugh",))
+    for seed in range(20):
+        fs = FastState.from_state(State.deal(rules, seed=seed))
+        rng = make(seed)
+        assert kernel(fs, rng, 0.5, []) is None  # refused, before any draw
+        if make is random.SystemRandom:
+            continue
+        twin, mirror = make(seed), random.Random(seed)
+        got: list[int] = []
+        want: list[int] = []
+        # the dispatch falls back to the pure path: the same answer as a plain Random gives
+        assert rollout.random_outcome(fs, twin, 0.5, got) == random_outcome_py(fs, mirror, 0.5, want)
+        assert got == want
+        inner = twin.inner if isinstance(twin, Drawn) else twin
+        assert inner.getstate() == mirror.getstate()
+
+
+@needs_kernel
+def test_the_kernel_refuses_a_malformed_deal_before_any_draw(kernel: KernelFunction) -> None:
+    fs = FastState.from_state(State.deal(Rules.make(), seed=5))
+    rng = random.Random(5)
+    before = rng.getstate()
+    bad = [fs.copy() for _ in range(5)]
+    bad[0].to_move = 7
+    bad[1].hc[0][0] = 5
+    bad[2].hs[1] += 1
+    bad[3].foreplay = 1  # type: ignore[assignment]
+    bad[4].won = (0,) * 5  # type: ignore[assignment]  # a tuple is read as a list is
+    for fs_bad in bad[:4]:
+        assert kernel(fs_bad, rng, 0.5, None) is None
+        assert rng.getstate() == before
+    assert kernel(fs, rng, 0.5, ()) is None  # type: ignore[arg-type]  # a trace that is no list
+    assert kernel(bad[4], rng, 0.5, None) is not None
+
+
+@pytest.fixture
+def reload() -> Iterator[None]:
+    """Load the kernel afresh after the test (which may have unloaded it)."""
+    yield
+    rollout._status = None
+    rollout._compiled = None
+    rollout.compiled_kernel()
+
+
+@needs_kernel
+def test_a_self_check_that_fails_keeps_the_pure_path(
+        kernel: KernelFunction, monkeypatch: pytest.MonkeyPatch, reload: None) -> None:
+    from lald.core import _kernel
+
+    assert rollout._self_check(_kernel)
+    off_by_one = types.SimpleNamespace(
+        layout=_kernel.layout, configure=_kernel.configure, enable=_kernel.enable,
+        random_outcome=_kernel.random_outcome, draw_bits=_kernel.draw_bits,
+        draw_random=_kernel.draw_random)
+    assert rollout._self_check(off_by_one)  # the same draws: passes
+    off_by_one.draw_bits = lambda rng, k: _kernel.draw_bits(rng, k) ^ (k == 5)
+    assert not rollout._self_check(off_by_one)
+    monkeypatch.setattr(lald.core, "_kernel", off_by_one)
+    monkeypatch.setattr(rollout, "_status", None)
+    monkeypatch.setattr(rollout, "_compiled", None)
+    assert rollout.kernel_name() == "python"
+    assert rollout.kernel_status() == "python (self-check failed: random draws)"
+    fs = FastState.from_state(State.deal(Rules.make(), seed=2))
+    assert rollout.random_outcome(fs, random.Random(2), 0.5, None) == random_outcome_py(
+        fs, random.Random(2), 0.5, None)
+
+
+def test_lald_kernel_python_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch, reload: None) -> None:
+    monkeypatch.setenv("LALD_KERNEL", "python")
+    monkeypatch.setattr(rollout, "_status", None)
+    monkeypatch.setattr(rollout, "_compiled", None)
+    assert rollout.kernel_name() == "python"
+    assert rollout.kernel_status() == "python (LALD_KERNEL=python)"
+    src = str(Path(rollout.__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    forced = subprocess.run([sys.executable, "-m", "lald", "--version"], capture_output=True, text=True,
+                            timeout=60, env=env)
+    assert forced.returncode == 0, forced.stderr
+    assert forced.stdout.strip().endswith("(kernel: python)")
+    del env["LALD_KERNEL"]
+    plain = subprocess.run([sys.executable, "-m", "lald", "--version"], capture_output=True, text=True,
+                           timeout=60, env=env)
+    assert plain.stdout.strip().endswith("(kernel: compiled)" if BUILT else "(kernel: python)")
