@@ -20,9 +20,9 @@ import argparse
 import random
 import statistics
 import time
-import timeit
 from collections.abc import Callable
 
+import machine
 from lald.core import Rules, State
 from lald.core.fast import FastState
 from lald.core.rollout import compiled_kernel, kernel_status, random_outcome_py
@@ -72,7 +72,7 @@ def main() -> None:
             seconds = timed(play, states, run)
             deals[name].append(args.deals / seconds)
             rates[name].append(count / seconds)
-    calib = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
+    calib = machine.reference_us()
     scale = calib / REFERENCE_US
     print(f"rules: {args.preset}, {args.players} players; {args.runs} runs of {args.deals} "
           f"random play-outs (claim_p 0.5) from dealt positions, one core")
@@ -90,8 +90,8 @@ def main() -> None:
         print(f"ratio compiled / pure: {ratio:.1f}x "
               f"(median of per-run ratios {statistics.median(ratios):.1f}x, min {min(ratios):.1f}x, "
               f"max {max(ratios):.1f}x)")
-    print(f"machine speed: sum(range(1000)) takes {calib:.1f} µs here; scaled to the reference core "
-          f"({REFERENCE_US} µs):")
+    print(machine.line(calib))
+    print(f"scaled to the reference core (sum(range(1000)) in {REFERENCE_US} µs):")
     for name in paths:
         print(f"  {labels[name]:27s} {statistics.median(deals[name]) * scale:12,.0f} play-outs/s  "
               f"{statistics.median(rates[name]) * scale / 1e6:7.2f} M moves/s")
