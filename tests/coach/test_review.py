@@ -398,6 +398,18 @@ def test_bad_arguments_get_one_line(record_file: Path, args: list[str], message:
     assert out.returncode == 1 and out.stdout == "" and out.stderr == message + "\n"
 
 
+def test_the_seat_may_be_named_as_the_terminal_names_it(record_file: Path) -> None:
+    # issue 26, item 11: the terminal's review names "Ben"; --seat takes the name too
+    by_number = lald("review", str(record_file), "--seat", "1", "--json", "--worlds", "10")
+    for name in ("Ben", "ben", "Bernd", "Benito"):
+        by_name = lald("review", str(record_file), "--seat", name, "--json", "--worlds", "10")
+        assert by_name.returncode == 0 and by_name.stdout == by_number.stdout, (name, by_name.stderr)
+    out = lald("review", str(record_file), "--seat", "Zoe")
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr == ("lald: there is no seat named 'Zoe': seats are 0 to 4, "
+                          "or Anne, Ben, Cis, Dick, Eve\n")
+
+
 def test_bad_records_get_one_line(tmp_path: Path) -> None:
     unfinished = tmp_path / "open.json"
     unfinished.write_text(Record(rules=SURVIVOR, seed=3).dumps())
