@@ -107,10 +107,10 @@ BAD: list[tuple[str, Any, str]] = [
     ("wrong table size", None, "the table has 11 cards"),
     ("wrong number of hands", None, "4 hands"),
     ("bad dealer", mutate(dealer=5), "'dealer' must be a seat from 0 to 4"),
-    ("bad action type", None, "action 1: unknown action type 'pass'"),
-    ("bad action key", None, "action 0: unknown key 'why'"),
-    ("bad action card", None, "action 2: bad card '1S'"),
-    ("illegal action", None, "action 3: "),
+    ("bad action type", None, "move 2: unknown action type 'pass'"),
+    ("bad action key", None, "move 1: unknown key 'why'"),
+    ("bad action card", None, "move 3: bad card '1S'"),
+    ("illegal action", None, "move 4: "),
 ]
 
 
@@ -155,7 +155,7 @@ def test_illegal_action_names_its_index_and_reason() -> None:
     obj["actions"].append({"seat": 2, "type": "capture", "play": ["9S"], "take": ["9H"]})
     with pytest.raises(RecordError) as info:
         load(json.dumps(obj))
-    assert str(info.value).startswith("action 3: ")
+    assert str(info.value).startswith("move 4: ")
     assert info.value.index == 3
 
 
@@ -167,7 +167,7 @@ def test_text_notation_round_trip_and_errors() -> None:
     assert Record.parse(text) == record
     commented = text.replace("\n\n", "\n\n# the play\n", 1)
     assert Record.parse(commented) == record
-    with pytest.raises(RecordError, match="action 0: bad action"):
+    with pytest.raises(RecordError, match="move 1: bad action"):
         Record.parse(text.replace(str(record.actions[0]), "1: jump"))
     with pytest.raises(RecordError, match="unknown tag 'Weather'"):
         Record.parse(text.replace("[Dealer", '[Weather "rain"]\n[Dealer'))

@@ -73,13 +73,15 @@ _RULE_KEYS = {"preset", "players", "variants", "options"}
 
 
 class RecordError(ValueError):
-    """A record that cannot be read, or whose action ``index`` is illegal or malformed."""
+    """A record that cannot be read, or whose action ``index`` (from 0) is illegal or
+    malformed; the message counts moves from 1, as the review and the replay do
+    (``move 4: ...`` for index 3)."""
 
     def __init__(self, message: str, index: int | None = None) -> None:
         message = " ".join(message.split())  # one line, whatever the record held
         if len(message) > 300:
             message = message[:299] + "…"
-        super().__init__(message if index is None else f"action {index}: {message}")
+        super().__init__(message if index is None else f"move {index + 1}: {message}")
         self.index = index
 
 

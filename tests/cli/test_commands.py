@@ -75,7 +75,7 @@ def test_illegal_action_exit_status_and_one_line() -> None:
         assert out.stdout == ""
         lines = out.stderr.strip().splitlines()
         assert len(lines) == 1
-        assert "action 7: " in lines[0] and f"seat {seat} holds no" in lines[0]
+        assert "move 8: " in lines[0] and f"seat {seat} holds no" in lines[0]
 
 
 def test_malformed_record_exit_status() -> None:

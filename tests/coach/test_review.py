@@ -12,13 +12,16 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lald.bots import make_bot
 from lald.coach import review as review_module
+from lald.coach.hints import advise
 from lald.coach.review import (
     DecisionKind,
     Verdict,
@@ -29,10 +32,12 @@ from lald.coach.review import (
 )
 from lald.coach.words import reason_text, review_json, review_lines
 from lald.core import (
+    Action,
     Capture,
     Claim,
     IllegalActionError,
     LieDown,
+    PlayerView,
     Rules,
     State,
     cards_of,
@@ -287,7 +292,7 @@ def _reason_keys() -> set[str]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_reason_is_worded_in_every_language(lang: str) -> None:
     keys = _reason_keys()
-    assert len(keys) == 14 and keys <= set(messages(lang))
+    assert len(keys) == 15 and keys <= set(messages(lang))  # review_why_hint: issue 26, item 8
     catalog = Catalog(lang)
     made = Capture(1, *(tuple(cards_of(1 << c)) for c in (20, 21)))
     best = Claim(1, tuple(cards_of(0b11 << 24)))
@@ -393,6 +398,18 @@ def test_bad_arguments_get_one_line(record_file: Path, args: list[str], message:
     assert out.returncode == 1 and out.stdout == "" and out.stderr == message + "\n"
 
 
+def test_the_seat_may_be_named_as_the_terminal_names_it(record_file: Path) -> None:
+    # issue 26, item 11: the terminal's review names "Ben"; --seat takes the name too
+    by_number = lald("review", str(record_file), "--seat", "1", "--json", "--worlds", "10")
+    for name in ("Ben", "ben", "Bernd", "Benito"):
+        by_name = lald("review", str(record_file), "--seat", name, "--json", "--worlds", "10")
+        assert by_name.returncode == 0 and by_name.stdout == by_number.stdout, (name, by_name.stderr)
+    out = lald("review", str(record_file), "--seat", "Zoe")
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr == ("lald: there is no seat named 'Zoe': seats are 0 to 4, "
+                          "or Anne, Ben, Cis, Dick, Eve\n")
+
+
 def test_bad_records_get_one_line(tmp_path: Path) -> None:
     unfinished = tmp_path / "open.json"
     unfinished.write_text(Record(rules=SURVIVOR, seed=3).dumps())
@@ -426,3 +443,87 @@ def test_the_title_names_the_variants_and_no_prize_where_cards_are_counted(lang:
     assert catalog.t("review_preset_survivor_name") in title
     plain = review_lines(review_deal(_played(SURVIVOR, 3, level="random"), 0, worlds=4), catalog)[0]
     assert catalog.t("review_preset_survivor") in plain
+
+
+# -- the hint and the review are one evaluation (issue 26, item 8) -------------------------
+
+
+def test_a_cost_whose_interval_reaches_zero_as_written_is_no_inaccuracy() -> None:
+    # "Cost 0.2 (+0.0 to +0.3): an inaccuracy": the interval as the review writes it
+    # (to a tenth) reaches zero, so the review cannot tell the move from the best.
+    assert review_module.grade(review_module.Estimate(0.2, 0.17)) is Verdict.GOOD
+    assert review_module.grade(review_module.Estimate(0.2, 0.14)) is Verdict.INACCURACY
+    assert review_module.grade(review_module.Estimate(0.8, 0.7)) is Verdict.MISTAKE
+
+
+class _FollowsTheHint:
+    """A seat that plays the hint at every decision, remembering each hint."""
+
+    def __init__(self, seat: int, worlds: int) -> None:
+        self.seat, self.worlds = seat, worlds
+        self.hints: dict[tuple[int, DecisionKind], Action | None] = {}
+
+    def _ask(self, view: PlayerView, legal: Sequence[Action], kind: DecisionKind) -> Action | None:
+        hint = advise(view, legal, worlds=self.worlds)
+        self.hints[len(view.history), kind] = hint.action
+        return hint.action
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        action = self._ask(view, claims, DecisionKind.CLAIM)
+        assert action is None or isinstance(action, Claim)
+        return action
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        action = self._ask(view, legal, DecisionKind.TURN)
+        assert action is not None
+        return action
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture"])
+def test_a_move_the_hint_recommended_is_never_faulted_whatever_the_reviews_seed(preset: str) -> None:
+    rules = Rules.make(preset)
+    worlds = 60
+    hinted = 0
+    for deal in range(3):
+        seat = (deal + 1) % rules.players
+        follower = _FollowsTheHint(seat, worlds)
+        bots: list[Any] = [make_bot("heuristic", s, rules, random.Random(deal * 7 + s))
+                           for s in range(rules.players)]
+        bots[seat] = follower
+        state = play_deal(State.deal(rules, deal, dealer=deal % rules.players), bots)
+        for seed in (0, 1, 2):
+            review = review_deal(state, seat, seed=seed, worlds=worlds)
+            for d in review.decisions:
+                key = (d.at, d.kind)
+                assert key in follower.hints, key
+                assert d.made == follower.hints[key]
+                if d.verdict is Verdict.FORCED:
+                    continue
+                hinted += 1
+                # the review with the hint's seed is the hint's own evaluation
+                if seed == 0:  # review_module.HINT_SEED
+                    assert d.verdict is Verdict.BEST, (preset, deal, seed, d)
+                assert d.verdict in (Verdict.BEST, Verdict.GOOD), (preset, deal, seed, d)
+                if d.verdict is Verdict.GOOD and d.reason is not None and d.reason.key == "review_why_hint":
+                    assert reason_text(d, Catalog("en")) is not None
+            for d in review.decisions:
+                assert d.verdict not in review_module.COSTLY or round(d.cost.low, 1) > 0
+    assert hinted >= 6
+
+
+def test_the_hints_worth_is_the_reviews_value_of_the_same_move() -> None:
+    state = State.deal(SURVIVOR, 4)
+    bots = [make_bot("heuristic", s, SURVIVOR, random.Random(s)) for s in range(SURVIVOR.players)]
+    def choice() -> bool:
+        return len({code_of(a, mask_of(state.table)) for a in state.turn_actions()}) > 1
+
+    while len(state.actions) < 6 or state.claims(state.to_move or 0) or not choice():
+        step(state, bots)
+    seat = state.to_move
+    assert seat is not None
+    hint = advise(state.view(seat), state.legal_actions(seat), worlds=40)
+    assert hint.action is not None and hint.worth is not None
+    d = review_decision(state.view(seat), state.turn_actions(), hint.action, DecisionKind.TURN, worlds=40)
+    assert d.verdict is Verdict.BEST and d.made_value is not None
+    assert d.made_value.mean == pytest.approx(hint.worth)
+    assert hint.margin == pytest.approx(d.options[0].value.mean - d.options[1].value.mean)

@@ -336,4 +336,4 @@ def test_a_record_the_replay_cannot_read_carries_a_code_for_the_page(client: Tes
     r = client.post("/api/replay", json=record)
     body = r.json()
     assert r.status_code == 400 and body["code"] == "record_move" and body["move"] >= 1, body
-    assert body["error"].startswith(f"action {body['move'] - 1}:")
+    assert body["error"].startswith(f"move {body['move']}:")

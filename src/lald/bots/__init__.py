@@ -87,8 +87,26 @@ def level_names() -> list[str]:
     return sorted({*LEVELS, *(e.name for e in entry_points(group=PLUGIN_GROUP))})
 
 
+#: The names people call the levels by (the setup screen's, lald.i18n's ``level_*``
+#: labels), each with the level it stands for; ``expert`` is both. Every command that
+#: names a level takes either name (:func:`level_of`).
+FRIENDLY: dict[str, str] = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "strong": "pimc"}
+
+
+def level_of(name: str) -> str:
+    """The level a name stands for: a friendly name's level (:data:`FRIENDLY`), else the
+    name itself.
+
+    >>> level_of("easy"), level_of("greedy"), level_of("expert")
+    ('greedy', 'greedy', 'expert')
+    """
+    return FRIENDLY.get(name, name)
+
+
 def find_level(name: str) -> BotFactory | None:
-    """The factory of a level: a registered one, or a plug-in level (None if neither)."""
+    """The factory of a level: a registered one, or a plug-in level (None if neither);
+    a friendly name finds its level's."""
+    name = level_of(name)
     if name in LEVELS:
         return LEVELS[name]
     if name not in _PLUGINS and any(e.name == name for e in entry_points(group=PLUGIN_GROUP)):
@@ -108,7 +126,8 @@ def make_bot(level: str, seat: int, rules: Rules, rng: random.Random) -> Bot:
     """A bot of the named level."""
     factory = find_level(level)
     if factory is None:
-        raise ValueError(f"unknown bot level {level!r}: choose {', '.join(LEVELS)}")
+        raise ValueError(f"unknown bot level {level!r}: choose {', '.join(LEVELS)} "
+                         f"(or {', '.join(FRIENDLY)})")
     return factory(seat, rules, rng)
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots import level_of
 from ..coach.hints import best_level
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
@@ -25,8 +26,10 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("play", help="play a session at the terminal table")
     rules_arguments(p)
     p.add_argument("--seat", action="append", default=[], metavar="N=KIND[:NAME]",
-                   help="who plays seat N: human or a bot level, optionally a name "
-                        "(e.g. 2=expert, 1=human:Ben); default: seat 0 human, the others bots")
+                   help="who plays seat N: human or a bot level, by the setup screen's name "
+                        "(beginner, easy, medium, strong, expert) or the engine's (random, greedy, "
+                        "heuristic, pimc, expert), optionally a name (e.g. 2=easy, 1=human:Ben); "
+                        "default: seat 0 human, the others bots")
     p.add_argument("--seed", type=int, default=None, help="the session's seed (default: random)")
     p.add_argument("--lang", default=None, choices=LANGUAGES,
                    help="language of the table (default: from the locale)")
@@ -69,7 +72,8 @@ def parse_seats(items: Sequence[str], rules: Rules, catalog: Catalog) -> list[Se
         if not 0 <= seat < rules.players:
             raise ValueError(f"--seat {item!r}: seats are 0 to {rules.players - 1}")
         kind, _, name = body.partition(":")
-        seats[seat] = SeatSpec(kind.strip() or seats[seat].kind, name.strip() or seats[seat].name)
+        kind = level_of(kind.strip())
+        seats[seat] = SeatSpec(kind or seats[seat].kind, name.strip() or seats[seat].name)
     return seats
 
 

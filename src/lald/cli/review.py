@@ -21,7 +21,9 @@ def register(sub: Any) -> None:
                     "and the cost of the difference; then the chips lost and the three costliest "
                     "decisions, each with a reason. The same record and --seed give the same review.")
     p.add_argument("file", help="a finished deal's record (JSON or text notation); - reads standard input")
-    p.add_argument("--seat", type=int, required=True, help="the seat whose decisions are reviewed")
+    p.add_argument("--seat", required=True, metavar="SEAT",
+                   help="the seat whose decisions are reviewed: its number from 0, or its name at the "
+                        "terminal's table (Anne, Ben, Cis, Dick, Eve in English; any language's)")
     p.add_argument("--json", action="store_true", help="print the review as one JSON object (docs/review.md)")
     p.add_argument("--seed", type=int, default=0, help="names the sampled deals (default 0)")
     p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="N",
@@ -44,8 +46,13 @@ def cmd_review(args: argparse.Namespace) -> None:
     if not 1 <= args.worlds <= MAX_WORLDS:
         fail(f"--worlds {args.worlds}: use 1 to {MAX_WORLDS} sampled deals per decision")
     _, state = load_record(args.file)
-    if not 0 <= args.seat < state.n:
-        fail(f"there is no seat {args.seat}: seats are 0 to {state.n - 1}")
+    seat = seat_of(args.seat, state.n)
+    if seat is None and args.seat.strip().isdigit():
+        fail(f"there is no seat {args.seat.strip()}: seats are 0 to {state.n - 1}")
+    if seat is None:
+        fail(f"there is no seat named {args.seat.strip()!r}: seats are 0 to {state.n - 1}, "
+             f"or {', '.join(_names('en', state.n))}")
+    args.seat = seat
     if not state.over:
         fail(f"the deal is not over (seat {state.to_move} is to move): a review needs a finished deal")
     catalog = Catalog(lang)
@@ -61,6 +68,28 @@ def cmd_review(args: argparse.Namespace) -> None:
         print(json.dumps(review_json(review, catalog), ensure_ascii=False))
     else:
         print("\n".join(review_lines(review, catalog)))
+
+
+def _names(lang: str, players: int) -> list[str]:
+    from ..i18n import Catalog
+
+    names = [n.strip() for n in Catalog(lang).t("default_names").split(",")]
+    return names[:players]
+
+
+def seat_of(text: str, players: int) -> int | None:
+    """The seat ``text`` names: a number from 0, or a seat's name at the terminal's table
+    in any catalog language (any case); None if neither."""
+    from ..i18n import LANGUAGES
+
+    text = text.strip()
+    if text.isascii() and text.isdigit():
+        return int(text) if int(text) < players else None
+    for lang in LANGUAGES:
+        folded = [n.casefold() for n in _names(lang, players)]
+        if text.casefold() in folded:
+            return folded.index(text.casefold())
+    return None
 
 
 def _with_progress(state: Any, args: argparse.Namespace) -> Any:

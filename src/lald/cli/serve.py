@@ -57,11 +57,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--review-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=1000,
                    metavar="N", help="sampled deals per decision in the expert's review of a deal "
                                      "(default 1000; fewer is faster and rougher)")
-    p.add_argument("--hint-seconds", type=in_range(float, 0.05, 10, "a number of seconds"), default=0.5,
+    p.add_argument("--hint-seconds", type=in_range(float, 0.05, 10, "a number of seconds"), default=2.0,
                    metavar="SECONDS", help="the expert's time for one hint at a table with hints on "
-                                           "(default 0.5; less is quicker and rougher)")
-    p.add_argument("--hint-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=256,
-                   metavar="N", help="sampled deals at most per hint (default 256)")
+                                           "(default 2; less is quicker and rougher)")
+    p.add_argument("--hint-worlds", type=in_range(int, 1, 20_000, "a number of deals"), default=1000,
+                   metavar="N", help="sampled deals at most per hint (default 1000, the review's)")
     p.add_argument("--hints-at-once", type=in_range(int, 1, 1000, "a number of hints"), default=8,
                    metavar="N", help="hints being made or waiting in the whole server; more are "
                                      "refused as busy until there is room (default 8)")

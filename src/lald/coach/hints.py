@@ -7,11 +7,13 @@ so a hint cannot tell anything of another seat's hand: two deals that look the s
 the seat give the same hint for the same seed (while the expert's time budget is not
 what stops it: ``worlds`` is).
 
-The expert (``lald.bots``' strongest level) is asked as it plays: its claim choice, then
-the mean value of each different turn move over the deals it samples
-(:meth:`~lald.bots.expert.ExpertBot.evaluate`). The :class:`Hint` holds the move, its
-expected chips for the deal (antes included, as the review counts them:
-:func:`lald.coach.review.ante`) and its margin over the next best, and the reason as a
+The expert (``lald.bots``' strongest level) is asked as the review asks it: the hint is
+the review's own rating of the same decision (:func:`lald.coach.review.rate`: the claim
+window's choices, letting the claims pass among them, then the turn's moves), over the
+same worlds, so the review of the deal with the hint's seed (the faces review with it)
+names the hint's move best, and no review faults it (:func:`lald.coach.review.review_decision`).
+The :class:`Hint` holds the move, its expected chips for the deal (antes included, as the
+review counts them: :func:`lald.coach.review.ante`) and its margin over the next best, and the reason as a
 catalog key and its values. Without the expert, the strongest level there is names its
 choice and the reason says what it does. :func:`hint_text` puts it in a catalog's words.
 
@@ -29,6 +31,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -40,7 +43,7 @@ from ..core import Action, Capture, CaptureKind, Claim, LieDown, PlayerView, Sco
 from ..core.cards import mask_of
 from ..core.codes import code_of
 from ..i18n import Catalog
-from .review import ante
+from .review import HINT_SEED, HINT_WORLDS, DecisionKind, choices_of, rate
 
 #: Bot levels from the strongest down; the first one that exists gives the hints.
 LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
@@ -113,27 +116,30 @@ def _what(action: Action | None) -> Reason:
     return Reason("why_trail")
 
 
-def _expert(view: PlayerView, legal: Sequence[Action], rng: random.Random,
-            budget: dict[str, Any]) -> tuple[Action | None, list[float]]:
-    """The expert's choice, and the mean values of the turn moves best first (empty when
-    there was nothing to weigh)."""
-    from ..bots.expert import ExpertBot
-    from ..bots.knowledge import read
-
-    bot = ExpertBot(view.seat, view.rules, rng, **budget)
+def _expert(view: PlayerView, legal: Sequence[Action], seed: int, worlds: int,
+            time_limit: float | None) -> tuple[Action | None, list[float]]:
+    """The expert's choice, and the mean values of the turn's moves best first (empty for
+    a claim window's choice, or when there was nothing to weigh): the review's rating of
+    the same decision (:func:`lald.coach.review.rate`), the claim window first, then the
+    turn."""
     claims = [a for a in legal if isinstance(a, Claim)]
     turns = [a for a in legal if not isinstance(a, Claim)]
     if claims:
-        choice = bot.claim(view, claims)
-        if choice is not None or not turns:
-            return choice, []
-    codes = list(dict.fromkeys(outcome(a, view) for a in turns))
-    if len(codes) == 1:
+        rating = rate(view, claims, DecisionKind.CLAIM, seed=seed, worlds=worlds, time_limit=time_limit)
+        best = rating.best()
+        if rating.actions[best] is not None or not turns:
+            return rating.actions[best], []
+    if len(choices_of(view, turns, DecisionKind.TURN)) == 1:
         return turns[0], []
-    means = bot.evaluate(read(view), codes, acting=True)
-    best = max(range(len(codes)), key=means.__getitem__)
-    chosen = next(a for a in turns if outcome(a, view) == codes[best])
-    return chosen, sorted(means, reverse=True)
+    rating = rate(view, turns, DecisionKind.TURN, seed=seed, worlds=worlds, time_limit=time_limit)
+    return rating.actions[rating.best()], sorted((e.mean for e in rating.estimates), reverse=True)
+
+
+def _seed(seed: int | str) -> int:
+    """An integer seed (a text seed hashed, the same on every machine)."""
+    if isinstance(seed, int):
+        return seed
+    return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
 
 
 def _other(level: str, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:
@@ -147,32 +153,32 @@ def _other(level: str, view: PlayerView, legal: Sequence[Action], rng: random.Ra
     return bot.act(view, turns)
 
 
-def advise(view: PlayerView, legal: Sequence[Action], *, seed: int | str = 0,
+def advise(view: PlayerView, legal: Sequence[Action], *, seed: int | str = HINT_SEED,
            worlds: int | None = None, time_limit: float | None = None, level: str | None = None) -> Hint:
     """The hint for the seat of ``view`` choosing among ``legal`` (its turn actions and
     claims on its turn; its open claims alone in a claim window out of turn, where letting
     them pass is a choice too).
 
-    ``seed`` seeds the bot's draws; ``worlds`` and ``time_limit`` (seconds) bound the
-    expert's search (default: the expert's own budget); ``level`` names the bot (default:
-    the strongest there is). Raises ``ValueError`` when there is nothing to choose."""
+    The expert's hint is the review's evaluation of the same decision
+    (:func:`lald.coach.review.rate`): ``seed`` is the review seed whose worlds it weighs
+    (default :data:`~lald.coach.review.HINT_SEED`, the seed the faces review with),
+    ``worlds`` how many (default :data:`~lald.coach.review.HINT_WORLDS`, the review's),
+    and ``time_limit`` (seconds; default none) stops the drawing early, with the first of
+    those worlds. So the review of a deal, with that seed and as many worlds, names the
+    hint's move best. ``level`` names the bot (default: the strongest there is); another
+    level's seed seeds its draws. Raises ``ValueError`` when there is nothing to choose."""
     if not legal:
         raise ValueError("the seat has nothing to decide")
     if any(a.seat != view.seat for a in legal):
         raise ValueError("the legal actions are another seat's")
     level = level or best_level()
-    rng = random.Random(seed)
     window = all(isinstance(a, Claim) for a in legal)
     means: list[float] = []
     if level == "expert":
-        budget: dict[str, Any] = {}
-        if worlds is not None:
-            budget["worlds"] = worlds
-        if time_limit is not None:
-            budget["time_limit"] = time_limit
-        action, means = _expert(view, legal, rng, budget)
+        worlds = HINT_WORLDS if worlds is None else worlds
+        action, means = _expert(view, legal, _seed(seed), worlds, time_limit)
     else:
-        action = _other(level, view, legal, rng)
+        action = _other(level, view, legal, random.Random(seed))
     choices = len({outcome(a, view) for a in legal}) + (1 if window else 0)
     reason = _what(action)
     if choices == 1:
@@ -181,8 +187,7 @@ def advise(view: PlayerView, legal: Sequence[Action], *, seed: int | str = 0,
         return Hint(view.seat, action, reason, level)
     if view.rules.scoring is not Scoring.CHIPS:
         return Hint(view.seat, action, reason, level, weighed=True)
-    return Hint(view.seat, action, reason, level, worth=means[0] - ante(view),
-                margin=means[0] - means[1], weighed=True)
+    return Hint(view.seat, action, reason, level, worth=means[0], margin=means[0] - means[1], weighed=True)
 
 
 def chips(value: float, catalog: Catalog, signed: bool) -> str:

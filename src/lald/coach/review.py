@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum, unique
 from statistics import fmean, stdev
@@ -319,6 +320,79 @@ def ante(view: PlayerView) -> int:
     return rules.ante_dealer if view.seat == view.dealer else rules.ante_other
 
 
+#: The seed whose draws the hint weighs (:func:`lald.coach.hints.advise`): the review with
+#: this seed (the faces' reviews use it) and :data:`HINT_WORLDS` worlds rates a decision
+#: from the very worlds the hint weighed, so it names the hint's move best.
+HINT_SEED = 0
+
+#: The worlds a hint weighs (unless its time runs out first: then the first of them).
+HINT_WORLDS = DEFAULT_WORLDS
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rating:
+    """The expert's values of every distinct choice of one decision, per world: the one
+    evaluation the review grades and the hint chooses from."""
+
+    codes: tuple[int, ...]
+    """The choices' move codes (:data:`~lald.bots.expert.PASS`: letting the claims pass),
+    in the order of the legal actions, the pass last."""
+    actions: tuple[Action | None, ...]
+    """An action standing for each code (the first legal one that plays it)."""
+    per_world: tuple[tuple[float, ...], ...]
+    """Each code's value in each world drawn, antes included (the seat's chips for the deal)."""
+    estimates: tuple[Estimate, ...]
+    knowledge: Knowledge
+    bot: ExpertBot
+
+    def best(self, prefer: int | None = None) -> int:
+        """The index of the code with the highest mean; ties go to ``prefer`` (an index),
+        else to the first."""
+        return max(range(len(self.codes)), key=lambda i: (self.estimates[i].mean, i == prefer, -i))
+
+
+def choices_of(view: PlayerView, legal: Sequence[Action], kind: DecisionKind) -> dict[int, Action | None]:
+    """The distinct choices of a decision: each move code and the first legal action that
+    plays it (the pass, None, last in a claim window)."""
+    table = mask_of(view.table)
+    choices: dict[int, Action | None] = {}
+    for action in legal:
+        choices.setdefault(code_of(action, table), action)
+    if kind is DecisionKind.CLAIM:
+        choices[PASS] = None
+    return choices
+
+
+def rate(view: PlayerView, legal: Sequence[Action], kind: DecisionKind, *, at: int | None = None,
+         seed: int = HINT_SEED, worlds: int = DEFAULT_WORLDS, time_limit: float | None = None) -> Rating:
+    """The expert's rating of every distinct choice of one decision, from ``view`` alone,
+    over ``worlds`` worlds drawn by the decision's own generator (:func:`decision_seed`:
+    ``seed`` and ``at``, by default the view's history length). ``time_limit`` (seconds)
+    stops the drawing early (at least one world): the worlds drawn are then the first of
+    those a rating without it draws."""
+    if worlds < 1:
+        raise ValueError("worlds must be at least 1")
+    if at is None:
+        at = len(view.history)
+    choices = choices_of(view, legal, kind)
+    codes = list(choices)
+    rng = random.Random(decision_seed(seed, at, kind))
+    bot = ExpertBot(view.seat, view.rules, rng, worlds=1, time_limit=_NO_LIMIT)
+    bot.player = _Remembering(bot.player)
+    k = read(view)
+    acting = kind is DecisionKind.TURN
+    offset = ante(view)
+    per_world: list[list[float]] = [[] for _ in codes]
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    for _ in range(worlds):
+        for column, value in zip(per_world, bot.evaluate(k, codes, acting), strict=True):
+            column.append(value - offset)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return Rating(tuple(codes), tuple(choices.values()), tuple(tuple(c) for c in per_world),
+                  tuple(Estimate.of(c) for c in per_world), k, bot)
+
+
 def review_decision(view: PlayerView, legal: Sequence[Action], made: Action | None,
                     kind: DecisionKind, *, at: int | None = None, seed: int = 0,
                     worlds: int = DEFAULT_WORLDS) -> Decision:
@@ -327,56 +401,51 @@ def review_decision(view: PlayerView, legal: Sequence[Action], made: Action | No
     ``legal`` is what the engine allowed then (the turn actions, or the open claims of a
     claim window), ``made`` what the seat did (None: it let the claims pass).  ``at``
     places the decision in the deal (default: the view's history length) and, with
-    ``seed``, seeds its draws."""
+    ``seed``, seeds its draws (:func:`rate`: the hint's own evaluation).
+
+    A move the hint recommends is never faulted: with the hint's seed and worlds the
+    rating is the hint's, so its move is the best; with others, a move their draws find
+    costly but the hint's rating finds best is graded good (the draws disagree within
+    their noise, ``review_why_hint``)."""
     if worlds < 1:
         raise ValueError("worlds must be at least 1")
     if at is None:
         at = len(view.history)
+    choices = choices_of(view, legal, kind)
     table = mask_of(view.table)
-    choices: dict[int, Action | None] = {}
-    for action in legal:
-        choices.setdefault(code_of(action, table), action)
-    if kind is DecisionKind.CLAIM:
-        choices[PASS] = None
     made_code = PASS if made is None else code_of(made, table)
     if made_code not in choices:
         raise ValueError(f"{made} is not one of the legal choices")
-    choices[made_code] = made
-    codes = list(choices)
-    if len(codes) == 1:
+    if len(choices) == 1:
         return Decision(at, kind, made, made, (), ZERO, Verdict.FORCED, None)
-
-    rng = random.Random(decision_seed(seed, at, kind))
-    bot = ExpertBot(view.seat, view.rules, rng, worlds=1, time_limit=_NO_LIMIT)
-    bot.player = _Remembering(bot.player)
-    k = read(view)
-    acting = kind is DecisionKind.TURN
-    offset = ante(view)
-    per_world: list[list[float]] = [[] for _ in codes]
-    for _ in range(worlds):
-        for column, value in zip(per_world, bot.evaluate(k, codes, acting), strict=True):
-            column.append(value - offset)
-    estimates = [Estimate.of(column) for column in per_world]
+    rating = rate(view, legal, kind, at=at, seed=seed, worlds=worlds)
+    codes, estimates, per_world = rating.codes, rating.estimates, rating.per_world
+    actions = [made if c == made_code else a for c, a in zip(codes, rating.actions, strict=True)]
     made_i = codes.index(made_code)
-    best_i = max(range(len(codes)), key=lambda i: (estimates[i].mean, i == made_i))  # ties: the move made
+    best_i = rating.best(prefer=made_i)  # ties: the move made
     order = sorted(range(len(codes)), key=lambda i: (-estimates[i].mean, i != made_i, i))
-    options = tuple(Option(choices[codes[i]], estimates[i]) for i in order)
-    best = choices[codes[best_i]]
+    options = tuple(Option(actions[i], estimates[i]) for i in order)
+    best = actions[best_i]
     if best_i == made_i:
         return Decision(at, kind, made, made, options, ZERO, Verdict.BEST, None)
     cost = Estimate.of([b - m for b, m in zip(per_world[best_i], per_world[made_i], strict=True)])
     verdict = grade(cost)
+    if verdict in COSTLY and (seed, worlds) != (HINT_SEED, HINT_WORLDS):
+        hinted = rate(view, legal, kind, at=at, seed=HINT_SEED, worlds=HINT_WORLDS)
+        if hinted.best(prefer=made_i) == made_i:
+            return Decision(at, kind, made, best, options, cost, Verdict.GOOD, Reason("review_why_hint"))
     if verdict is Verdict.GOOD:  # no cause to name for a difference the estimate cannot tell
         why = Reason("review_why_close")
     else:
-        why = reason(k, codes[made_i], codes[best_i], bot, random.Random(decision_seed(seed, at, kind) + 1),
-                     min(worlds, _REASON_WORLDS))
+        why = reason(rating.knowledge, codes[made_i], codes[best_i], rating.bot,
+                     random.Random(decision_seed(seed, at, kind) + 1), min(worlds, _REASON_WORLDS))
     return Decision(at, kind, made, best, options, cost, verdict, why)
 
 
 def grade(cost: Estimate) -> Verdict:
-    """The verdict on a move that was not the best, by its cost."""
-    if cost.low <= 0 or cost.mean < _GRADES[-1][1]:
+    """The verdict on a move that was not the best, by its cost: good while its interval
+    reaches zero as the review writes it (to a tenth of a chip), or it costs under a tenth."""
+    if round(cost.low, 1) <= 0 or cost.mean < _GRADES[-1][1]:
         return Verdict.GOOD
     return next(v for v, floor in _GRADES if cost.mean >= floor)
 
@@ -560,7 +629,8 @@ def _has_choice(p: Point) -> bool:
 
 
 __all__ = [
-    "COSTLY", "DEFAULT_WORLDS", "FORMAT", "MAX_WORLDS", "Decision", "DecisionKind", "Estimate", "Option",
-    "Point", "Progress", "Reason", "Review", "Verdict", "ante", "decision_points", "grade",
-    "reason", "review_deal", "review_decision", "start_of",
+    "COSTLY", "DEFAULT_WORLDS", "FORMAT", "HINT_SEED", "HINT_WORLDS", "MAX_WORLDS", "Decision",
+    "DecisionKind", "Estimate", "Option", "Point", "Progress", "Rating", "Reason", "Review", "Verdict",
+    "ante", "choices_of", "decision_points", "grade", "rate", "reason", "review_deal", "review_decision",
+    "start_of",
 ]

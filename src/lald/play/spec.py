@@ -29,7 +29,7 @@ import inspect
 import random
 from collections.abc import Sequence
 
-from ..bots import LEVELS, Bot, find_level, level_names
+from ..bots import LEVELS, Bot, find_level, level_names, level_of
 from ..bots.external import DEFAULT_TIMEOUT, ExternalBot, check_command
 from ..core import Rules
 
@@ -109,6 +109,7 @@ def parse_spec(text: str, rules: Rules | None = None) -> BotSpec:
         command = rest.strip()
         check_command(command)
         return BotSpec(f"cmd:{command}", "cmd", (), command)
+    head = level_of(head.strip())  # the setup screen's names too (lald.bots.FRIENDLY)
     if find_level(head) is None:
         raise ValueError(f"unknown bot {head!r}: choose {_choices()}")
     params: list[Param] = []

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum, unique
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import FRIENDLY, Bot, level_of, make_bot
 from ..coach.hints import playable_levels
 from ..coach.lesson import Note
 from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
@@ -93,9 +93,11 @@ class Game:
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats given for {rules.players} players")
         for s, spec in enumerate(seats):
-            if not spec.human and (bots is None or s not in bots) and spec.kind not in playable_levels():
+            known = level_of(spec.kind) in playable_levels()
+            if not spec.human and (bots is None or s not in bots) and not known:
+                friendly = [name for name, level in FRIENDLY.items() if level in playable_levels()]
                 raise ValueError(f"unknown bot level {spec.kind!r}: choose human, "
-                                 f"{', '.join(playable_levels())}")
+                                 f"{', '.join(playable_levels())} (or {', '.join(friendly)})")
         self.session = session
         self.settings = settings or TableSettings()
         self.seats = tuple(seats)

@@ -26,7 +26,7 @@ class Hint:
 
 def advise(state: State, prompt: Prompt, menu: Sequence[Choice], catalog: Catalog) -> Hint:
     """The hint for ``prompt``: the menu line the best bot would choose and why."""
-    hint = hints.advise(state.view(prompt.seat), prompt.actions, seed=len(state.actions))
+    hint = hints.advise(state.view(prompt.seat), prompt.actions)
     action = hint.action
     index = None
     for i, choice in enumerate(menu):

@@ -114,8 +114,7 @@ class Hints:
         view, legal = found
         version, deal = table.version, table.deal_index
         kinds = action_kinds(table.state, legal) if table.state is not None else []
-        seed = f"lald/hint/{table.id}/{deal}/{len(view.history)}/{seat}"
-        job = _job(view, legal, seed, self.worlds, self.seconds)
+        job = _job(view, legal, self.worlds, self.seconds)
 
         def done(hint: Hint) -> Made:
             index = None if hint.action is None else legal.index(hint.action)
@@ -175,13 +174,13 @@ class Hints:
             self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _job(view: PlayerView, legal: Sequence[Action], seed: str, worlds: int,
-         seconds: float) -> Callable[[], Hint]:
-    """The work of one hint, from frozen values only (the view, the legal actions)."""
+def _job(view: PlayerView, legal: Sequence[Action], worlds: int, seconds: float) -> Callable[[], Hint]:
+    """The work of one hint, from frozen values only (the view, the legal actions), with
+    the review's seed (the table's reviews rate the decision from the same worlds)."""
     frozen = tuple(legal)
 
     def job() -> Hint:
-        return advise(view, frozen, seed=seed, worlds=worlds, time_limit=seconds)
+        return advise(view, frozen, worlds=worlds, time_limit=seconds)
 
     return job
 

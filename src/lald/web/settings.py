@@ -50,10 +50,11 @@ class Settings:
     """Sampled deals per decision in the expert's review of a finished deal (docs/review.md)."""
     review_queue: int = 16
     """Reviews that may wait for the expert at once; more are refused until there is room."""
-    hint_worlds: int = 256
-    """Sampled deals at most per hint (:mod:`lald.web.hints`)."""
-    hint_seconds: float = 0.5
-    """The expert's time budget per hint (seconds)."""
+    hint_worlds: int = 1000
+    """Sampled deals at most per hint (:mod:`lald.web.hints`): the review's, so the hint is
+    the review's rating of the decision (:data:`lald.coach.review.HINT_WORLDS`)."""
+    hint_seconds: float = 2.0
+    """The expert's time budget per hint (seconds): past it, the worlds drawn so far."""
     hint_queue: int = 8
     """Hints that may wait for the expert or be made at once in the whole server; more are
     refused until there is room (one per seat at a time in any case)."""
