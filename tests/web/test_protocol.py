@@ -352,7 +352,7 @@ def test_records_of_finished_deals_only_and_the_replay_viewer(client: TestClient
                                  (State.deal(t.rules, t.state.seed or 0, t.state.dealer).hand(s)
                                   for s in range(5))]
     bad = client.post("/api/replay", content=record.replace('"capture"', '"lie_down"', 1), headers=JSON)
-    assert bad.status_code == 400 and bad.json()["error"].startswith("action")
+    assert bad.status_code == 400 and bad.json()["error"].startswith("move ")
 
 
 def test_pages_and_catalogs_are_served(client: TestClient) -> None:
