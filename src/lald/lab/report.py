@@ -223,6 +223,8 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         b.append(("h", 3, text))
         b.append(("p", " ".join(describe(reading.rules))))
         b.append(("p", "Source: " + sources(reading)))
+    if summary.get("decomposition"):
+        b.extend(_contributions(summary["decomposition"]))
     for table in summary["tables"]:
         entries = [e for e in table["readings"] if "measures" in e]
         if not entries:
@@ -283,6 +285,92 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         b.extend(_difference_blocks(table))
     b.extend(_definitions())
     return b
+
+
+_GROUPS = (("length and how the deal unfolds",
+            ("turns", "lie_downs", "residue", "survivor_last", "sweep", "spotter")),
+           ("money and fairness", ("chips_0", "chips_1", "win_0", "win_1")))
+
+
+def _change_name(kind: str, rules: Sequence[str], d: dict[str, Any]) -> str:
+    if kind == "total":
+        return f"all rules: {d['target']} − {d['base']}"
+    if kind == "remainder":
+        return "all interactions (total − sum of single rules)"
+    if kind == "interaction":
+        return f"interaction of {rules[0]} and {rules[1]}"
+    rule = next(r for r in d["rules"] if r["rule"] == rules[0])
+    return f"{rule['rule']} alone ({rule['from']} → {rule['to']})"
+
+
+def _contributions(d: dict[str, Any]) -> list[Block]:
+    """The decomposition: what each rule contributes, mechanics or the bots' response."""
+    from .decompose import MEASURED
+
+    out: list[Block] = [("h", 2, "What each rule contributes")]
+    rules = "; ".join(f"{r['rule']} ({r['from']} → {r['to']}, played as `{r['reading']}`)"
+                      for r in d["rules"])
+    out.append(("p", f"{d['target']} differs from {d['base']} in {len(d['rules'])} rule(s): {rules}. "
+                     f"Each was changed alone from {d['base']} and played on the same deals"
+                     + (f", and each pair of them together ({len(d['pairs'])} pairs)" if d["pairs"] else
+                        "" if len(d["rules"]) < 3 else ", pairs not played (too many rules differ)")
+                     + ". A rule's contribution is its reading minus "
+                     f"{d['base']}, deal by deal; a pair's interaction is what the pair does beyond the "
+                     "two rules' own contributions; the remainder is what all the rules do together "
+                     "beyond the sum of their contributions. Each figure is a paired difference per "
+                     "deal with its 95% interval; * marks those real after Holm's correction over all "
+                     "the decomposition's figures at that table."
+                     + (f" Left out: {', '.join(d['left_out'])}, which act only in whole sessions "
+                        "and change nothing in a single deal." if d["left_out"] else "")))
+    random_table = d.get("random_table")
+    out.append(("p", "Mechanics or the bots' response: a contribution that is real under random play "
+                     "is the rule's mechanics (it acts whatever the players want); one that is real only "
+                     "when skilled bots play is the bots' strategic response (the rule changes what is "
+                     "worth doing, and competent players answer it), so it depends on those bots."
+                     + ("" if random_table else " No table of random bots was played, so the two "
+                        "cannot be told apart here (add --bots random).")))
+    for table, entries in d["tables"].items():
+        index = {(e["kind"], tuple(e["rules"]), e["measure"]): e for e in entries}
+        changes: list[tuple[str, tuple[str, ...]]] = [("total", ())]
+        changes += [("rule", (r["rule"],)) for r in d["rules"]]
+        inter = [tuple(p["rules"]) for p in d["pairs"]]
+        real_inter = [k for k in inter if any(index.get(("interaction", k, m), {}).get("real")
+                                              for m in MEASURED)]
+        changes += [("interaction", k) for k in real_inter]
+        if len(d["rules"]) > 1:
+            changes.append(("remainder", ()))
+        out.append(("h", 3, f"{table}"))
+        if inter:
+            out.append(("p", f"{len(real_inter)} of {len(inter)} pair interactions are real in some "
+                             "measurement at this table; only those have a row (summary.json holds all)."))
+        for title, group in _GROUPS:
+            names = [n for n in group if any(m == n for _, _, m in index)]
+            heads = ["change", *(MEASURED[n] for n in names)]
+            rows = []
+            for kind, key in changes:
+                row = [_change_name(kind, key, d)]
+                for n in names:
+                    e = index.get((kind, key, n))
+                    row.append("–" if e is None else
+                               cell(e, pct=n.startswith("win_") or n in _PCT, signed=True)
+                               + (" *" if e["real"] else ""))
+                rows.append(row)
+            out.append(("p", f"{table}: {title}, per deal:"))
+            out.append(("table", heads, rows))
+    verdict = d.get("verdict", {})
+    lines = []
+    for r in d["rules"]:
+        mech = [MEASURED[k.split("|")[1]] for k, v in verdict.items() if k.startswith(r["rule"] + "|")
+                and v == "mechanics"]
+        resp = [MEASURED[k.split("|")[1]] for k, v in verdict.items() if k.startswith(r["rule"] + "|")
+                and v in ("response", "real")]
+        word = "bots' response" if random_table else "real (no random table)"
+        lines.append(f"{r['rule']} ({r['from']} → {r['to']}): mechanics in "
+                     + (", ".join(mech) or "nothing measured")
+                     + f"; {word} in " + (", ".join(resp) or "nothing measured") + ".")
+    out.append(("p", "Rule by rule (from the tables above):"))
+    out.append(("list", lines))
+    return out
 
 
 def _session_blocks(entries: Sequence[dict[str, Any]]) -> list[Block]:
