@@ -118,3 +118,30 @@ def test_the_command_decomposes_and_refuses_other_readings_in_one_line(
         assert info.value.code == 1
         out, err = capsys.readouterr()
         assert err.count("\n") == 1 and words in err, err
+
+
+def _diff(a: str, measure: str, mean: float, real: bool = True, paired: bool = True) -> dict[str, Any]:
+    return {"a": a, "b": "survivor", "measure": measure, "mean": mean, "low": mean - 0.1,
+            "high": mean + 0.1, "n": 1000, "p": 0.0 if real else 0.5, "p_holm": 0.0 if real else 0.9,
+            "paired": paired, "real": real}
+
+
+def test_what_is_real_gives_every_paired_real_difference_and_keeps_welch_apart() -> None:
+    """(issue 26, item 3: the eldest's chips were given, the fifth seat's −0.43, the third
+    and fourth seats, actions and singles, all real, were left out without a word.)"""
+    from lald.lab.report import _findings
+
+    diffs = [_diff("last-capture", "chips_1", 0.22), _diff("last-capture", "chips_4", -0.43),
+             _diff("last-capture", "chips_2", 0.11), _diff("last-capture", "chips_3", -0.12),
+             _diff("last-capture", "actions", -0.5), _diff("last-capture", "single", 0.3),
+             _diff("last-capture", "forced", 0.2), _diff("last-capture", "claims", -0.4),
+             _diff("last-capture", "turns", 0.77, real=False),
+             _diff("survivor/4", "turns", -2.1, paired=False)]
+    text = "\n".join(str(b) for b in _findings({"differences": diffs, "base": "survivor"}))
+    listed = [d for d in diffs if d["real"] and d["paired"]]
+    for d in listed:
+        assert f"{d['mean']:+.2f}" in text, d["measure"]
+    assert "the 5th hand's chips -0.43" in text and "actions per deal" in text
+    assert "+0.77" not in text                      # not real: not listed
+    assert "survivor/4 against" not in text and "-2.10" not in text  # Welch: not a rule difference
+    assert "1 real difference(s) between readings with different numbers of players" in text

@@ -402,27 +402,48 @@ _WORDS = {"turns": "turns", "lie_downs": "lie-downs", "residue": "cards left to 
           "chips_0": "the dealer's chips", "chips_1": "the eldest hand's chips"}
 
 
+def _words(measure: str) -> str:
+    """A compared measurement in words, whichever it is."""
+    if measure in _WORDS:
+        return _WORDS[measure]
+    if measure.startswith("chips_"):
+        return f"the {position_name(int(measure[6:]))} hand's chips"
+    if measure in MEASURES:
+        return MEASURES[measure][1]
+    return measure
+
+
 def _findings(table: dict[str, Any]) -> list[Block]:
-    """Sentences for the real differences in the measurements a historian asks about first."""
-    real = [d for d in table["differences"] if d["real"] and d["measure"] in _WORDS]
+    """Sentences for every real difference between readings with the same number of
+    players (paired: the same deals), in the order of the full table; the real differences
+    across player counts (Welch: other deals, and a table of another size, not one rule)
+    are counted and left to the full table, and the sentence says so."""
     if not table["differences"]:
         return []
+    real = [d for d in table["differences"] if d["real"] and d["paired"]]
+    across = [d for d in table["differences"] if d["real"] and not d["paired"]]
     against = f"against {table['base']}" if table["base"] else "between each pair of readings"
+    out: list[Block] = []
     if not real:
-        return [("p", f"No difference {against} in the main measurements survives the correction "
-                      "for the number of comparisons.")]
-    lines = []
-    by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for d in real:
-        by_pair.setdefault((d["a"], d["b"]), []).append(d)
-    for (a, b), ds in by_pair.items():
-        parts = []
-        for d in ds:
-            pct = d["measure"] == "survivor_last"
-            parts.append(f"{_WORDS[d['measure']]} {cell(d, pct=pct, signed=True)}")
-        lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
-    return [("p", "What is real (differences that survive Holm's correction, "
-                  f"{against}, per deal):"), ("list", lines)]
+        out.append(("p", f"No paired difference {against} survives the correction for the number "
+                         "of comparisons."))
+    else:
+        lines = []
+        by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for d in real:
+            by_pair.setdefault((d["a"], d["b"]), []).append(d)
+        for (a, b), ds in by_pair.items():
+            parts = [f"{_words(d['measure'])} {cell(d, pct=d['measure'] in _PCT, signed=True)}" for d in ds]
+            lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
+        out += [("p", "What is real: every paired difference (the same deals under both readings) "
+                      f"{against} that survives Holm's correction, per deal, in every measurement "
+                      "compared:"), ("list", lines)]
+    if across:
+        out.append(("p", f"{len(across)} real difference(s) between readings with different numbers of "
+                         "players are not listed here: they compare tables of another size on other deals "
+                         "(Welch's unpaired test), not a rule changed on the same deals; the table of "
+                         "differences below has them, marked Welch."))
+    return out
 
 
 def _took(run: dict[str, Any]) -> str:
