@@ -145,3 +145,24 @@ def test_what_is_real_gives_every_paired_real_difference_and_keeps_welch_apart()
     assert "+0.77" not in text                      # not real: not listed
     assert "survivor/4 against" not in text and "-2.10" not in text  # Welch: not a rule difference
     assert "1 real difference(s) between readings with different numbers of players" in text
+
+
+def test_the_help_the_report_and_the_rules_name_the_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    """(issue 26, item 2: "the English and Spanish rules texts" is not a citation.)"""
+    from lald.lab.reading import choices
+    from lald.lab.report import build
+
+    with pytest.raises(SystemExit):
+        main(["readings", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    res = run(["survivor", "survivor/4", "last-capture"], bots=["random"], deals=2, seed=1)
+    report = "\n".join(str(b) for b in build(res.summary, {}))
+    rules = " ".join((Path(__file__).parents[2] / "docs" / "rules.md").read_text().split())
+    for text in (help_text, report, rules):
+        for words in ("Parlett", "Historic Card Games", "Porges", "Ways to Play", "Willughby",
+                      "Book of Games", "1660", "Skelton", "1522", "not known", "lald's"):
+            assert words in text, words
+    assert any("prize of 3" in c and "lald's choice" in c for c in choices(parse_reading("survivor/4")))
+    assert any("hand sets face down" in c and "alternatives" in c
+               for c in choices(parse_reading("last-capture")))
+    assert choices(parse_reading("survivor")) == []

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Scoring
-from .reading import describe, parse_reading, sources
+from .reading import choices, citations, describe, parse_reading, sources
 from .summary import BY_POSITION, MEASURES, SHARES
 
 Block = tuple[Any, ...]
@@ -223,6 +223,11 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         b.append(("h", 3, text))
         b.append(("p", " ".join(describe(reading.rules))))
         b.append(("p", "Source: " + sources(reading)))
+        b.extend(("p", c) for c in choices(reading))
+    b.append(("h", 3, "Sources"))
+    b.append(("p", "The references, as far as lald's references know them (\"not known\" where "
+                   "they do not say):"))
+    b.append(("list", citations()))
     if summary.get("decomposition"):
         b.extend(_contributions(summary["decomposition"]))
     for table in summary["tables"]:
