@@ -209,7 +209,11 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
                    f"({'whole sessions' if sessions else 'single deals, the deal passing to the left'}), "
                    "with the same cards in the same seats for readings with the same number of players "
                    "and the same bots, so the differences below come from the rules, not from the luck "
-                   "of the cards. Every figure is a mean over the deals with its 95% interval in brackets."))
+                   "of the cards: from the rules' mechanics and from how the bots answer them. A "
+                   "difference between two readings does not say which of the rules in which they "
+                   "differ makes it, nor whether it would appear under random play; `lald readings "
+                   "--decompose A B --bots random --bots heuristic` measures what each rule "
+                   "contributes. Every figure is a mean over the deals with its 95% interval in brackets."))
     b.append(("p", f"Command: `{run.get('command', 'lald readings')}`. Seed {setup['seed']}; bots "
                    f"{', '.join(setup['tables'])} (versions: "
                    f"{', '.join(f'{k} {v}' for k, v in setup['versions'].items())}). "
