@@ -14,6 +14,8 @@ from lald.lab.decompose import MEASURED, decompose
 from lald.lab.experiment import run
 from lald.lab.reading import parse_reading
 
+POSITIONS = ("dealer", "eldest", "3rd", "4th", "5th")
+
 
 def _differ(a: str, b: str) -> set[str]:
     ra, rb = parse_reading(a).rules, parse_reading(b).rules
@@ -166,3 +168,42 @@ def test_the_help_the_report_and_the_rules_name_the_sources(capsys: pytest.Captu
     assert any("hand sets face down" in c and "alternatives" in c
                for c in choices(parse_reading("last-capture")))
     assert choices(parse_reading("survivor")) == []
+
+
+def test_every_plot_keeps_its_lines_distinct_its_legends_outside_and_one_unit_an_axis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(issue 26, item 4: 12 readings on a 10-colour cycle, legends over the data, chips and
+    cards on one axis.)"""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_hex
+
+    from lald.lab import report
+    from lald.lab.reading import STANDARD
+
+    figures: list[Any] = []
+    monkeypatch.setattr(report, "_figure", lambda fig: figures.append(fig) or b"")
+    res = run(list(STANDARD), bots=["random"], deals=10, seed=1, sessions=True)
+    report._plots(res.summary["tables"][0], True)
+    assert len(figures) >= 4
+    for fig in figures:
+        fig.canvas.draw()
+        pairs = []
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            legend = ax.get_legend()
+            handles, labels = ax.get_legend_handles_labels()
+            assert len(labels) <= 6, labels  # more lines are small multiples
+            if legend is not None:  # outside the data: right of the plotting area
+                assert legend.get_window_extent().x0 >= ax.get_window_extent().x1 - 1, labels
+            if any(label in POSITIONS for label in labels):
+                continue  # the positions plot: one colour per position, its readings on the axis
+            for handle in handles:
+                line = handle.lines[0] if hasattr(handle, "lines") else handle
+                pairs.append((to_hex(line.get_color()), line.get_linestyle()))
+            words = (ax.get_xlabel() + " " + ax.get_ylabel()).lower()
+            assert not ("chips" in words and "cards" in words), words
+        assert len(pairs) == len(set(pairs)), pairs
