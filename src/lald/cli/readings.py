@@ -18,7 +18,24 @@ A reading is PRESET[+VARIANT...][:OPTION=VALUE...][/PLAYERS], e.g. survivor, las
 survivor+modern-laugh, survivor:single_takes_three=off (docs/readings/README.md).
 Writes deals.csv (and deals.parquet with pyarrow), sessions.csv with --sessions,
 summary.json, and with --report report.html and report.md. Ctrl-C saves; the same
-command resumes."""
+command resumes.
+
+The readings and their sources (author, title and date as far as they are known):
+  survivor       David Parlett's reading of Willughby (Parlett, Historic Card Games, a
+                 web page, date not known), as an English rules page in Parlett's terms
+                 and a Spanish reconstruction that follows him give it
+  last-capture   a German "how to play" page and its Portuguese version (authors and
+                 dates not known); Porges' independent reading of Willughby (Ways to
+                 Play, date not known) pays the prize the same way
+  /4, /3         the 4- and 3-player tables of the German and Portuguese texts alone;
+                 under survivor the 4-player prize of 3 is lald's choice, so that the pot
+                 balances (Porges' figure; those texts keep 5: write :prize=5)
+  +modern-laugh, +low-stakes, +silent
+                 the German and Portuguese texts alone
+Behind every reading: Francis Willughby, Book of Games (a manuscript of about
+1660-1672); the game's first mention: John Skelton, Why Not to Court (1522). lald's own
+reading: last-capture's "won cards face down" is played as hand sets face down (captures
+shown as made); the whole won pile face down has no option. docs/rules.md section 14."""
 
 
 def register(sub: Any) -> None:
@@ -45,6 +62,11 @@ def register(sub: Any) -> None:
     p.add_argument("--sessions", action="store_true",
                    help="play whole sessions (cut for the dealer, the pot and balances carried, "
                         "tie-break deals): needed for the pot and session measurements")
+    p.add_argument("--decompose", nargs=2, default=None, metavar=("A", "B"),
+                   help="what each rule contributes: play reading A, reading B, each rule in "
+                        "which they differ changed alone from A, and (when few differ) each pair, "
+                        "on the same deals; give --bots random and a skilled level to tell "
+                        "mechanics from the bots' response (no other readings)")
     p.add_argument("--base", default=None, metavar="READING",
                    help="compare every reading with this one (default: the first), or 'all' for every pair")
     p.add_argument("--out", default=None, metavar="DIR",
@@ -66,6 +88,19 @@ def cmd_readings(args: argparse.Namespace) -> None:
     from .args import fail, out_dir
 
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
+    decomposition = None
+    if args.decompose is not None:
+        from ..lab.decompose import decompose
+
+        if texts:
+            fail("--decompose A B plays its own readings: name no others (and no --standard)")
+        if args.base is not None:
+            fail("--decompose A B compares every reading with A: leave out --base")
+        try:
+            decomposition = decompose(args.decompose[0], args.decompose[1], sessions=args.sessions)
+        except ValueError as e:
+            fail(str(e))
+        texts = [r.text for r in decomposition.readings()]
     if not texts:
         fail("name the readings (e.g. survivor last-capture/4), or --standard")
     try:
@@ -114,9 +149,10 @@ def cmd_readings(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     try:
         results = with_progress(
-            lambda progress: run(readings, [*(args.bots or ["heuristic"])], args.deals, args.seed,
-                                 args.sessions, jobs, backend, address, out, False, progress, base,
-                                 args.skill_deals),
+            lambda progress: run([] if decomposition else readings, [*(args.bots or ["heuristic"])],
+                                 args.deals, args.seed, args.sessions, jobs, backend, address, out,
+                                 False, progress, base, args.skill_deals,
+                                 tuple(args.decompose) if decomposition else None),
             quiet=args.quiet, console=err)
     except BackendError as e:
         fail(str(e))
@@ -162,6 +198,7 @@ def _command(args: argparse.Namespace) -> str:
     import shlex
 
     words = ["lald", "readings", *(["--standard"] if args.standard else []), *args.readings]
+    words += ["--decompose", *args.decompose] if args.decompose else []
     for mix in args.bots:
         words += ["--bots", mix]
     words += ["--deals", str(args.deals)]
@@ -221,3 +258,34 @@ def _print_overview(console: Any, summary: dict[str, Any]) -> None:
         real = [d for d in table["differences"] if d["real"]]
         console.print(f"{len(real)} of {len(table['differences'])} differences between readings are real "
                       "(Holm-corrected p < 0.05); summary.json holds them all", highlight=False)
+    if "decomposition" in summary:
+        _print_decomposition(console, summary["decomposition"])
+
+
+def _print_decomposition(console: Any, d: dict[str, Any]) -> None:
+    """What each rule contributes, in the main measurements, at every table."""
+    from rich.table import Table
+
+    from ..lab.report import cell
+
+    names = list(d["tables"])
+    t = Table(title=f"what each rule contributes: {d['target']} minus {d['base']}, per deal "
+                    "(* real after Holm's correction)")
+    t.add_column("change")
+    t.add_column("measure")
+    for n in names:
+        t.add_column(n, justify="right")
+    index = {n: {(e["kind"], tuple(e["rules"]), e["measure"]): e for e in es}
+             for n, es in d["tables"].items()}
+    changes: list[tuple[str, tuple[str, ...]]] = [("total", ())]
+    changes += [("rule", (r["rule"],)) for r in d["rules"]]
+    for kind, rules in changes:
+        for measure in ("turns", "residue", "chips_0", "win_0"):
+            cells = []
+            for n in names:
+                e = index[n].get((kind, rules, measure))
+                pct = measure.startswith("win_")
+                cells.append("–" if e is None else
+                             cell(e, pct=pct, signed=True) + (" *" if e["real"] else ""))
+            t.add_row("all rules" if kind == "total" else rules[0], measure, *cells)
+    console.print(t)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..play.batch import ResultsDirectory, chunks, run_batches
+from .decompose import Decomposition, contributions, decompose, verdict
 from .measure import COLUMN, COLUMNS, SESSION_COLUMN, SESSION_COLUMNS, Plan, ReadingsJob, Row, tables_of
 from .reading import Reading, parse_readings
 from .summary import summarize
@@ -187,9 +188,9 @@ def batches_todo(plan: Plan, deals: Sequence[int],
 
 
 def collect(plan: Plan, deals: Sequence[int], batches: Iterable[dict[str, Any]],
-            base: str | None) -> Results:
+            base: str | None, decomposition: Decomposition | None = None) -> Results:
     """The results of the finished ``batches``, cut to ``deals[table]`` deals per reading
-    and sorted, with their summary."""
+    and sorted, with their summary (and the decomposition's figures, if one is played)."""
     rows: dict[tuple[int, int], dict[tuple[int, int], Row]] = {}
     sessions: dict[tuple[int, int], dict[int, Row]] = {}
     for b in batches:
@@ -204,7 +205,29 @@ def collect(plan: Plan, deals: Sequence[int], batches: Iterable[dict[str, Any]],
     ordered = {k: [v[u] for u in sorted(v)] for k, v in rows.items()}
     ordered_sessions = {k: [v[u] for u in sorted(v)] for k, v in sessions.items()}
     summary = summarize(plan, deals[0], ordered, ordered_sessions, base)
+    if decomposition is not None:
+        summary["decomposition"] = decomposition_summary(plan, decomposition, ordered)
     return Results(plan, deals[0], ordered, ordered_sessions, summary)
+
+
+def decomposition_summary(plan: Plan, d: Decomposition,
+                          rows: dict[tuple[int, int], list[Row]]) -> dict[str, Any]:
+    """The decomposition's figures at every table where one bot plays every seat, and
+    for each rule and measurement whether it is mechanics or the bots' response."""
+    texts = [r.text for r in plan.readings]
+    out = d.to_json()
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    random_table = None
+    for ti, table in enumerate(plan.tables):
+        if table.hero is not None:
+            continue
+        if table.field.level == "random":
+            random_table = table.name
+        by_table[table.name] = contributions(d, {t: rows.get((ri, ti), []) for ri, t in enumerate(texts)})
+    out["random_table"] = random_table
+    out["tables"] = by_table
+    out["verdict"] = verdict(by_table, random_table)
+    return out
 
 
 def deals_in(plan: Plan, batch: Sequence[int]) -> int:
@@ -228,6 +251,7 @@ def run(
     progress: Progress | None = None,
     base: str | None = FIRST,
     skill_deals: int | None = None,
+    decomposition: tuple[str, str] | None = None,
 ) -> Results:
     """Play ``deals`` deals of every reading at every table of ``bots`` (mixes: a level
     for every seat, or ``HERO,FIELD``) and measure them; see :mod:`lald.lab.measure` for
@@ -236,8 +260,16 @@ def run(
     is compared with (:data:`FIRST`: the first; None: every pair). ``skill_deals``: deals
     per reading at the hero tables, if not ``deals`` (a costly hero needs fewer; its gain
     is paired on the deals both tables played). ``progress(done,
-    total)`` hears the deals played. On Ctrl-C the finished batches are already saved and
-    KeyboardInterrupt propagates."""
+    total)`` hears the deals played. ``decomposition=(A, B)``: play A taken apart into B
+    rule by rule instead of ``readings`` (which must then be empty;
+    :mod:`lald.lab.decompose`), each compared with A. On Ctrl-C the finished batches are
+    already saved and KeyboardInterrupt propagates."""
+    decomp = None
+    if decomposition is not None:
+        if readings:
+            raise ValueError("a decomposition plays its own readings: name none besides its two")
+        decomp = decompose(*decomposition, sessions=sessions)
+        readings, base = decomp.readings(), decomp.base.text
     if deals < 1 or skill_deals is not None and skill_deals < 1:
         raise ValueError(f"deals {min(deals, skill_deals or deals)}: play at least one deal")
     plan = _plan(readings, bots, seed, sessions)
@@ -273,7 +305,7 @@ def run(
     finally:
         if checkpoint:
             checkpoint.close()
-    results = collect(plan, counts, done, base)
+    results = collect(plan, counts, done, base, decomp)
     results.cpu_seconds = cpu
     results.cpu_total = sum(float(b.get("cpu", 0.0)) for b in done)
     results.resumed = saved > 0

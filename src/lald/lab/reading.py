@@ -221,18 +221,51 @@ def describe(rules: Rules) -> list[str]:
     return out
 
 
+#: The references behind the readings, as far as lald's references know them (author,
+#: title, date, place); "not known" where they do not say. Keys are short names.
+REFERENCES: dict[str, str] = {
+    "willughby": "Francis Willughby, *Book of Games*, a manuscript written about 1660–1672 "
+                 "(place not known): the account behind every reading",
+    "willughby-edition": "the modern printed edition of Willughby's *Book of Games* (editors, "
+                         "publisher, date and place not known to lald's references)",
+    "skelton": "John Skelton, *Why Not to Court*, a poem of 1522 (place not known): the game's "
+               "first mention",
+    "parlett": "David Parlett, *Historic Card Games*, a web page (date and place not known): "
+               "the survivor reading, \"easily adapted to four\"",
+    "porges": "Porges, *Ways to Play* (first name, date and place not known): an independent "
+              "reading of Willughby, the last pair winning 5, and a four-player table of 10 "
+              "cards each, 12 up and a prize of 3",
+    "english": "an English rules page in Parlett's terms (\"foreplay\", \"won pile\"; author, "
+               "title, date and place not known)",
+    "spanish": "a Spanish reconstruction that says it follows Parlett (author, title, date and "
+               "place not known)",
+    "german": "a German \"how to play\" page (author, title, date and place not known)",
+    "portuguese": "the same text in Portuguese (author, title, date and place not known)",
+}
+
+#: Which references each preset follows.
+PRESET_SOURCES: dict[str, tuple[str, ...]] = {
+    "survivor": ("parlett", "english", "spanish"),
+    "last-capture": ("german", "portuguese", "porges"),
+}
+
+
 def sources(reading: Reading) -> str:
-    """Which texts hold this reading (docs/readings/README.md cites them)."""
+    """Which texts hold this reading, named as far as they are known (the report, the
+    command's help and docs/rules.md §14 cite them)."""
     r = reading.rules
-    base = {"survivor": "David Parlett's reading, as the English and Spanish rules texts give it",
-            "last-capture": "the reading of the German and Portuguese rules texts (Porges' independent "
-                            "reading of Willughby pays the prize the same way)"}[r.preset]
+    base = {"survivor": "David Parlett's reading of Willughby (Parlett, *Historic Card Games*), "
+                        "as the English and Spanish rules texts give it",
+            "last-capture": "the reading of the German and Portuguese rules texts (Porges' "
+                            "independent reading of Willughby in *Ways to Play* pays the prize the "
+                            "same way)"}[r.preset]
     notes = [base]
     if r.players != 5:
         adapted = "the German and Portuguese texts alone give the 3- and 4-player tables"
         if r.players == 4 and r.preset == "survivor":
-            adapted += ("; the prize of 3 that balances the pot follows Porges' four-player "
-                        "table (Parlett says only that the game is easily adapted to four)")
+            adapted += ("; the prize of 3 that balances the pot is lald's choice, matching Porges' "
+                        "four-player table in *Ways to Play* (Parlett says only that the game is "
+                        "easily adapted to four)")
         notes.append(adapted)
     if r.variants:
         names = ", ".join(r.variants)
@@ -242,3 +275,28 @@ def sources(reading: Reading) -> str:
     if reading.rules.spec()["options"]:
         notes.append("with options set one by one, which no text prescribes together")
     return "; ".join(notes) + "."
+
+
+def choices(reading: Reading) -> list[str]:
+    """lald's own interpretive choices in this reading, each with its alternatives."""
+    r = reading.rules
+    out = []
+    if r.players != 5 and r.preset == "survivor":
+        out.append("lald's choice: Parlett's survivor reading played at the German and Portuguese "
+                   f"texts' {r.players}-player table (no text gives the two together).")
+    if r.players == 4 and r.preset == "survivor" and r.prize == 3:
+        out.append("lald's choice: the four-player prize of 3, so that the pot balances (Porges' "
+                   "figure). The alternative is the German and Portuguese texts' prize of 5 with "
+                   "the same antes, under which the pot cannot balance (`:prize=5`).")
+    if r.hand_sets_face_down:
+        out.append("lald's reading: the texts' \"won cards face down\" is read as hand sets face "
+                   "down: a capture is shown to all as it is made, only the cards set aside from a "
+                   "hand are hidden. The alternatives: the whole won pile face down, so nobody can "
+                   "count another's won cards (lald has no option for it), or everything face up "
+                   "(`:hand_sets_face_down=off`).")
+    return out
+
+
+def citations() -> list[str]:
+    """Every reference, one line each, for the report and the help."""
+    return [REFERENCES[k] + "." for k in REFERENCES]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Scoring
-from .reading import describe, parse_reading, sources
+from .reading import choices, citations, describe, parse_reading, sources
 from .summary import BY_POSITION, MEASURES, SHARES
 
 Block = tuple[Any, ...]
@@ -51,13 +51,75 @@ def position_name(p: int) -> str:
 
 
 def _figure(fig: Any) -> bytes:
+    import warnings
+
     buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
+    with warnings.catch_warnings():  # long legends outside the data: the box below keeps them
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None}, bbox_inches="tight")
     import matplotlib.pyplot as plt
 
     plt.close(fig)
     return buf.getvalue()
+
+
+#: A palette for lines that colour-blind readers tell apart (Okabe and Ito), and the line
+#: styles that keep a reading distinct once the colours repeat.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255")
+LINESTYLES = ("-", "--", ":", "-.")
+#: At most this many lines share one plot; more are drawn as small multiples.
+MAX_LINES = 6
+
+
+def line_style(i: int) -> tuple[str, str]:
+    """The (colour, line style) of the ``i``-th line of a figure: distinct for 32 lines.
+
+    >>> line_style(0), line_style(8)
+    (('#0072B2', '-'), ('#0072B2', '--'))
+    """
+    return PALETTE[i % len(PALETTE)], LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]
+
+
+def _panels(entries: Sequence[dict[str, Any]]) -> list[list[int]]:
+    """The entries' indices split into panels of at most :data:`MAX_LINES`, keeping readings
+    with the same number of players together where that fits."""
+    if len(entries) <= MAX_LINES:
+        return [list(range(len(entries)))]
+    groups: dict[int, list[int]] = {}
+    for i, e in enumerate(entries):
+        groups.setdefault(e["players"], []).append(i)
+    out: list[list[int]] = []
+    for idx in groups.values():
+        parts = -(-len(idx) // MAX_LINES)  # as even as they can be: 8 lines are 4 and 4
+        size = -(-len(idx) // parts)
+        out += [idx[k:k + size] for k in range(0, len(idx), size)]
+    return out
+
+
+def _same_as(entries: Sequence[dict[str, Any]], key: Any) -> list[str | None]:
+    """For each entry, the first earlier reading whose line is the same (else None): its
+    line lies exactly under that one's, and the legend says so."""
+    seen: dict[str, str] = {}
+    out: list[str | None] = []
+    for e in entries:
+        k = repr(key(e))
+        out.append(seen.get(k))
+        seen.setdefault(k, e["reading"])
+    return out
+
+
+def _multiples(count: int, height: float = 2.6) -> tuple[Any, list[Any]]:
+    import matplotlib.pyplot as plt
+
+    cols = 1 if count == 1 else 2
+    rows = (count + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(11 if cols == 2 else 8.5, 0.6 + height * rows),
+                             squeeze=False, sharex=True, sharey=True)
+    flat = [ax for row in axes for ax in row]
+    for ax in flat[count:]:
+        ax.set_visible(False)
+    return fig, flat[:count]
 
 
 def _plots(table: dict[str, Any], sessions: bool) -> list[Block]:
@@ -93,59 +155,84 @@ def _plots(table: dict[str, Any], sessions: bool) -> list[Block]:
                 "Four measurements per reading, each point the mean over the deals and each bar its "
                 "95% interval: bars that do not overlap mark readings that differ."))
 
-    fig, ax = plt.subplots(figsize=(8, 3.6))
-    for e in entries:
-        hist = e["histograms"]["turns"]
-        xs = [int(k) for k in hist]
-        total = sum(hist.values())
-        ax.plot(xs, [hist[str(x)] / total for x in xs], drawstyle="steps-mid", linewidth=1.2,
-                label=e["reading"])
-    ax.set_xlabel("turns in the deal")
-    ax.set_ylabel("share of deals")
-    ax.legend(fontsize=7, ncol=2)
-    ax.grid(alpha=0.3)
+    panels = _panels(entries)
+    same = _same_as(entries, lambda e: e["histograms"]["turns"])
+    fig, axes = _multiples(len(panels))
+    for ax, idx in zip(axes, panels, strict=True):
+        for i in idx:
+            e = entries[i]
+            hist = e["histograms"]["turns"]
+            xs = [int(k) for k in hist]
+            total = sum(hist.values())
+            colour, style = line_style(i)
+            label = e["reading"] + (f" (the same as {same[i]})" if same[i] else "")
+            ax.plot(xs, [hist[str(x)] / total for x in xs], drawstyle="steps-mid", linewidth=1.3,
+                    color=colour, linestyle=style, label=label)
+        ax.set_xlabel("turns in the deal")
+        ax.set_ylabel("share of deals")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.grid(alpha=0.3)
     out.append(("img", f"{slug}-length", _figure(fig),
                 "How long deals are: the share of deals that last each number of turns, one line "
-                "per reading."))
+                "per reading (each its own colour and line style; a reading whose line lies exactly "
+                "under another's says so in the legend; more than six readings are split into panels)."))
 
-    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.32 * len(entries)))
+    def card_count(e: dict[str, Any]) -> bool:
+        return parse_reading(e["reading"]).rules.scoring is Scoring.CARD_COUNT
+
+    units = [(False, "chips per deal, antes included, 95% interval"),
+             (True, "cards won above the quota per deal (low-stakes), 95% interval")]
+    units = [(c, label) for c, label in units if any(card_count(e) == c for e in entries)]
+    counts = [sum(1 for e in entries if card_count(e) == c) for c, _ in units]
+    fig, axes = plt.subplots(len(units), 1, figsize=(8, 0.9 * len(units) + 0.32 * len(entries)),
+                             squeeze=False, gridspec_kw={"height_ratios": counts})
     width = 0.8 / 5
-    for p in range(5):
-        xs, ps, lo, hi = [], [], [], []
-        for y, e in zip(ys, entries, strict=True):
-            card_count = parse_reading(e["reading"]).rules.scoring is Scoring.CARD_COUNT
-            chips = e["by_position"]["cards" if card_count else "chips"]
-            if p < len(chips):
-                c = chips[p]
-                xs.append(c["mean"])
-                ps.append(y + (2 - p) * width)
-                lo.append(c["mean"] - (c["low"] if c["low"] is not None else c["mean"]))
-                hi.append((c["high"] if c["high"] is not None else c["mean"]) - c["mean"])
-        if xs:
-            ax.errorbar(xs, ps, xerr=[lo, hi], fmt="o", markersize=3, capsize=2, label=position_name(p))
-    ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_yticks(ys, names, fontsize=8)
-    ax.set_xlabel("chips per deal (cards above the quota under low-stakes), 95% interval")
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
-    ax.grid(axis="x", alpha=0.3)
+    for ax, (cards, label) in zip([row[0] for row in axes], units, strict=True):
+        part = [e for e in entries if card_count(e) == cards]
+        py = list(range(len(part)))[::-1]
+        for p in range(5):
+            xs, ps, lo, hi = [], [], [], []
+            for y, e in zip(py, part, strict=True):
+                vals = e["by_position"]["cards" if cards else "chips"]
+                if p < len(vals):
+                    c = vals[p]
+                    xs.append(c["mean"])
+                    ps.append(y + (2 - p) * width)
+                    lo.append(c["mean"] - (c["low"] if c["low"] is not None else c["mean"]))
+                    hi.append((c["high"] if c["high"] is not None else c["mean"]) - c["mean"])
+            if xs:
+                ax.errorbar(xs, ps, xerr=[lo, hi], fmt="o", markersize=3, capsize=2, color=PALETTE[p],
+                            label=position_name(p))
+        ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_yticks(py, [e["reading"] for e in part], fontsize=8)
+        ax.set_xlabel(label)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.grid(axis="x", alpha=0.3)
     out.append(("img", f"{slug}-positions", _figure(fig),
                 "What each position at the table wins per deal, from the dealer round to the last "
-                "hand: points right of the dashed line win on average, left of it lose."))
+                "hand: points right of the dashed line win on average, left of it lose (chips; the "
+                "readings that play for cards, low-stakes, on an axis of their own)."))
 
     if sessions and any(e.get("session") for e in entries):
-        fig, ax = plt.subplots(figsize=(8, 3.6))
-        for e in entries:
-            pots = e.get("session", {}).get("pot_after_deal", [])
-            if pots:
+        with_pot = [e for e in entries if e.get("session", {}).get("pot_after_deal")]
+        panels = _panels(with_pot)
+        same = _same_as(with_pot, lambda e: [x["mean"] for x in e["session"]["pot_after_deal"]])
+        fig, axes = _multiples(len(panels))
+        for ax, idx in zip(axes, panels, strict=True):
+            for i in idx:
+                e = with_pot[i]
+                pots = e["session"]["pot_after_deal"]
                 xs = list(range(1, len(pots) + 1))
-                ax.errorbar(xs, [x["mean"] for x in pots], yerr=_bars(pots),
-                            marker="o", markersize=3, capsize=2, linewidth=1, label=e["reading"])
-        ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("deal of the session")
-        ax.set_ylabel("pot after the deal (chips)")
-        ax.legend(fontsize=7, ncol=2)
-        ax.grid(alpha=0.3)
+                colour, style = line_style(i)
+                label = e["reading"] + (f" (the same as {same[i]})" if same[i] else "")
+                ax.errorbar(xs, [x["mean"] for x in pots], yerr=_bars(pots), marker="o", markersize=3,
+                            capsize=2, linewidth=1.2, color=colour, linestyle=style, label=label)
+            ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_xlabel("deal of the session")
+            ax.set_ylabel("pot after the deal (chips)")
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+            ax.grid(alpha=0.3)
         out.append(("img", f"{slug}-pot", _figure(fig),
                     "The pot after each deal of a session, on average with its 95% interval: a flat "
                     "line at zero is a pot that balances, a falling line one that runs into debt."))
@@ -209,7 +296,11 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
                    f"({'whole sessions' if sessions else 'single deals, the deal passing to the left'}), "
                    "with the same cards in the same seats for readings with the same number of players "
                    "and the same bots, so the differences below come from the rules, not from the luck "
-                   "of the cards. Every figure is a mean over the deals with its 95% interval in brackets."))
+                   "of the cards: from the rules' mechanics and from how the bots answer them. A "
+                   "difference between two readings does not say which of the rules in which they "
+                   "differ makes it, nor whether it would appear under random play; `lald readings "
+                   "--decompose A B --bots random --bots heuristic` measures what each rule "
+                   "contributes. Every figure is a mean over the deals with its 95% interval in brackets."))
     b.append(("p", f"Command: `{run.get('command', 'lald readings')}`. Seed {setup['seed']}; bots "
                    f"{', '.join(setup['tables'])} (versions: "
                    f"{', '.join(f'{k} {v}' for k, v in setup['versions'].items())}). "
@@ -223,6 +314,13 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         b.append(("h", 3, text))
         b.append(("p", " ".join(describe(reading.rules))))
         b.append(("p", "Source: " + sources(reading)))
+        b.extend(("p", c) for c in choices(reading))
+    b.append(("h", 3, "Sources"))
+    b.append(("p", "The references, as far as lald's references know them (\"not known\" where "
+                   "they do not say):"))
+    b.append(("list", citations()))
+    if summary.get("decomposition"):
+        b.extend(_contributions(summary["decomposition"]))
     for table in summary["tables"]:
         entries = [e for e in table["readings"] if "measures" in e]
         if not entries:
@@ -285,6 +383,92 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
     return b
 
 
+_GROUPS = (("length and how the deal unfolds",
+            ("turns", "lie_downs", "residue", "survivor_last", "sweep", "spotter")),
+           ("money and fairness", ("chips_0", "chips_1", "win_0", "win_1")))
+
+
+def _change_name(kind: str, rules: Sequence[str], d: dict[str, Any]) -> str:
+    if kind == "total":
+        return f"all rules: {d['target']} − {d['base']}"
+    if kind == "remainder":
+        return "all interactions (total − sum of single rules)"
+    if kind == "interaction":
+        return f"interaction of {rules[0]} and {rules[1]}"
+    rule = next(r for r in d["rules"] if r["rule"] == rules[0])
+    return f"{rule['rule']} alone ({rule['from']} → {rule['to']})"
+
+
+def _contributions(d: dict[str, Any]) -> list[Block]:
+    """The decomposition: what each rule contributes, mechanics or the bots' response."""
+    from .decompose import MEASURED
+
+    out: list[Block] = [("h", 2, "What each rule contributes")]
+    rules = "; ".join(f"{r['rule']} ({r['from']} → {r['to']}, played as `{r['reading']}`)"
+                      for r in d["rules"])
+    out.append(("p", f"{d['target']} differs from {d['base']} in {len(d['rules'])} rule(s): {rules}. "
+                     f"Each was changed alone from {d['base']} and played on the same deals"
+                     + (f", and each pair of them together ({len(d['pairs'])} pairs)" if d["pairs"] else
+                        "" if len(d["rules"]) < 3 else ", pairs not played (too many rules differ)")
+                     + ". A rule's contribution is its reading minus "
+                     f"{d['base']}, deal by deal; a pair's interaction is what the pair does beyond the "
+                     "two rules' own contributions; the remainder is what all the rules do together "
+                     "beyond the sum of their contributions. Each figure is a paired difference per "
+                     "deal with its 95% interval; * marks those real after Holm's correction over all "
+                     "the decomposition's figures at that table."
+                     + (f" Left out: {', '.join(d['left_out'])}, which act only in whole sessions "
+                        "and change nothing in a single deal." if d["left_out"] else "")))
+    random_table = d.get("random_table")
+    out.append(("p", "Mechanics or the bots' response: a contribution that is real under random play "
+                     "is the rule's mechanics (it acts whatever the players want); one that is real only "
+                     "when skilled bots play is the bots' strategic response (the rule changes what is "
+                     "worth doing, and competent players answer it), so it depends on those bots."
+                     + ("" if random_table else " No table of random bots was played, so the two "
+                        "cannot be told apart here (add --bots random).")))
+    for table, entries in d["tables"].items():
+        index = {(e["kind"], tuple(e["rules"]), e["measure"]): e for e in entries}
+        changes: list[tuple[str, tuple[str, ...]]] = [("total", ())]
+        changes += [("rule", (r["rule"],)) for r in d["rules"]]
+        inter = [tuple(p["rules"]) for p in d["pairs"]]
+        real_inter = [k for k in inter if any(index.get(("interaction", k, m), {}).get("real")
+                                              for m in MEASURED)]
+        changes += [("interaction", k) for k in real_inter]
+        if len(d["rules"]) > 1:
+            changes.append(("remainder", ()))
+        out.append(("h", 3, f"{table}"))
+        if inter:
+            out.append(("p", f"{len(real_inter)} of {len(inter)} pair interactions are real in some "
+                             "measurement at this table; only those have a row (summary.json holds all)."))
+        for title, group in _GROUPS:
+            names = [n for n in group if any(m == n for _, _, m in index)]
+            heads = ["change", *(MEASURED[n] for n in names)]
+            rows = []
+            for kind, key in changes:
+                row = [_change_name(kind, key, d)]
+                for n in names:
+                    e = index.get((kind, key, n))
+                    row.append("–" if e is None else
+                               cell(e, pct=n.startswith("win_") or n in _PCT, signed=True)
+                               + (" *" if e["real"] else ""))
+                rows.append(row)
+            out.append(("p", f"{table}: {title}, per deal:"))
+            out.append(("table", heads, rows))
+    verdict = d.get("verdict", {})
+    lines = []
+    for r in d["rules"]:
+        mech = [MEASURED[k.split("|")[1]] for k, v in verdict.items() if k.startswith(r["rule"] + "|")
+                and v == "mechanics"]
+        resp = [MEASURED[k.split("|")[1]] for k, v in verdict.items() if k.startswith(r["rule"] + "|")
+                and v in ("response", "real")]
+        word = "bots' response" if random_table else "real (no random table)"
+        lines.append(f"{r['rule']} ({r['from']} → {r['to']}): mechanics in "
+                     + (", ".join(mech) or "nothing measured")
+                     + f"; {word} in " + (", ".join(resp) or "nothing measured") + ".")
+    out.append(("p", "Rule by rule (from the tables above):"))
+    out.append(("list", lines))
+    return out
+
+
 def _session_blocks(entries: Sequence[dict[str, Any]]) -> list[Block]:
     out: list[Block] = [("h", 3, "Sessions")]
     rows = []
@@ -314,27 +498,48 @@ _WORDS = {"turns": "turns", "lie_downs": "lie-downs", "residue": "cards left to 
           "chips_0": "the dealer's chips", "chips_1": "the eldest hand's chips"}
 
 
+def _words(measure: str) -> str:
+    """A compared measurement in words, whichever it is."""
+    if measure in _WORDS:
+        return _WORDS[measure]
+    if measure.startswith("chips_"):
+        return f"the {position_name(int(measure[6:]))} hand's chips"
+    if measure in MEASURES:
+        return MEASURES[measure][1]
+    return measure
+
+
 def _findings(table: dict[str, Any]) -> list[Block]:
-    """Sentences for the real differences in the measurements a historian asks about first."""
-    real = [d for d in table["differences"] if d["real"] and d["measure"] in _WORDS]
+    """Sentences for every real difference between readings with the same number of
+    players (paired: the same deals), in the order of the full table; the real differences
+    across player counts (Welch: other deals, and a table of another size, not one rule)
+    are counted and left to the full table, and the sentence says so."""
     if not table["differences"]:
         return []
+    real = [d for d in table["differences"] if d["real"] and d["paired"]]
+    across = [d for d in table["differences"] if d["real"] and not d["paired"]]
     against = f"against {table['base']}" if table["base"] else "between each pair of readings"
+    out: list[Block] = []
     if not real:
-        return [("p", f"No difference {against} in the main measurements survives the correction "
-                      "for the number of comparisons.")]
-    lines = []
-    by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for d in real:
-        by_pair.setdefault((d["a"], d["b"]), []).append(d)
-    for (a, b), ds in by_pair.items():
-        parts = []
-        for d in ds:
-            pct = d["measure"] == "survivor_last"
-            parts.append(f"{_WORDS[d['measure']]} {cell(d, pct=pct, signed=True)}")
-        lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
-    return [("p", "What is real (differences that survive Holm's correction, "
-                  f"{against}, per deal):"), ("list", lines)]
+        out.append(("p", f"No paired difference {against} survives the correction for the number "
+                         "of comparisons."))
+    else:
+        lines = []
+        by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for d in real:
+            by_pair.setdefault((d["a"], d["b"]), []).append(d)
+        for (a, b), ds in by_pair.items():
+            parts = [f"{_words(d['measure'])} {cell(d, pct=d['measure'] in _PCT, signed=True)}" for d in ds]
+            lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
+        out += [("p", "What is real: every paired difference (the same deals under both readings) "
+                      f"{against} that survives Holm's correction, per deal, in every measurement "
+                      "compared:"), ("list", lines)]
+    if across:
+        out.append(("p", f"{len(across)} real difference(s) between readings with different numbers of "
+                         "players are not listed here: they compare tables of another size on other deals "
+                         "(Welch's unpaired test), not a rule changed on the same deals; the table of "
+                         "differences below has them, marked Welch."))
+    return out
 
 
 def _took(run: dict[str, Any]) -> str:
