@@ -219,7 +219,8 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context.close()
     # Reconnection attempts to a server that is down are refused, as they should be, and a
     # refused request (a bad record, a busy expert) is the page's to explain, which the
-    # tests check.
-    expected = ("ERR_CONNECTION_REFUSED", "WebSocket", "the server responded with a status of 4",
+    # tests check; so are requests a browser set offline cannot make.
+    expected = ("ERR_CONNECTION_REFUSED", "ERR_INTERNET_DISCONNECTED", "WebSocket",
+                "the server responded with a status of 4",
                 "the server responded with a status of 503")
     assert not [e for e in errors if not any(x in e for x in expected)], errors
