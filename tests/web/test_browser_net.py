@@ -202,3 +202,22 @@ def test_the_host_page_says_in_words_that_the_server_cannot_be_reached(
     page.context.set_offline(False)
     expect(page.locator("#host-down")).to_be_hidden(timeout=8_000)
     expect(links.first).to_contain_text(EN.t("web_host_not_joined"))
+
+
+def test_a_move_sent_that_the_table_has_not_shown_says_so_in_words(server: Server, open_page: Opener) -> None:
+    data = new_table(server, 1, players=3)
+    swallow = {"now": False}
+
+    def route(ws: WebSocketRoute) -> None:
+        server_side = ws.connect_to_server()
+        # The page's move is lost on the way (its pings are not): the page stays connected.
+        ws.on_message(lambda m: None if swallow["now"] and json.loads(m)["type"] == "act"
+                      else server_side.send(m))
+
+    page = open_page(data["seats"][0]["url"], route=route)
+    v = at_my_turn(page)
+    swallow["now"] = True
+    page.locator("#moves button.move.turn").first.click()
+    expect(page.locator("#moves button.move.queued .waiting")).to_have_text(EN.t("web_move_sent"))
+    expect(page.locator("#conn")).to_have_text(EN.t("web_online"))
+    assert shown(page)["v"] == v
