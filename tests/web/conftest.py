@@ -29,7 +29,10 @@ from ..conftest import free_port
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
-FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000)
+# The tests' sockets do not ping as a page does: a silent one is kept for an hour, not
+# dropped after 30 s (test_heartbeat.py sets its own short timeouts).
+FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000,
+                silent_seconds=3600.0)
 
 
 @pytest.fixture

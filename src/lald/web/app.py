@@ -507,7 +507,9 @@ async def play_socket(ws: WebSocket) -> None:
             try:
                 # A page pings every ``ping_seconds``: one silent for longer than
                 # ``silent_seconds`` has lost its network (or hangs) and is gone.
-                message = await asyncio.wait_for(ws.receive(), hub.settings.silent_seconds)
+                # (A timeout on this task, not wait_for's task per message: no delay added.)
+                async with asyncio.timeout(hub.settings.silent_seconds):
+                    message = await ws.receive()
             except TimeoutError:
                 log.info("a page silent for %g s was dropped", hub.settings.silent_seconds)
                 conn.end(protocol.SILENT)
