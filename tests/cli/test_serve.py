@@ -40,6 +40,8 @@ def test_a_database_it_cannot_use_is_one_line(args: list[str], words: str) -> No
     (["--hint-worlds", "many"], "'many' is not a number of deals"),
     (["--hints-at-once", "0"], "0 is not a number of hints from 1 to 1000"),
     (["--away-seconds", "0"], "0 is not a number of seconds from 1 to 3600"),
+    (["--ping-seconds", "0"], "0 is not a number of seconds from 0.5 to 600"),
+    (["--silent-seconds", "soon"], "'soon' is not a number of seconds"),
 ])
 def test_a_bad_argument_is_a_usage_error_naming_it(args: list[str], words: str, tmp_path: Path) -> None:
     done = serve(*args, "--db", f"sqlite:///{tmp_path / 'x.db'}")
@@ -74,3 +76,26 @@ def test_the_grace_of_an_absent_person_reaches_the_server() -> None:
     register(parser.add_subparsers())
     assert settings_of(parser.parse_args(["serve"])).away_seconds == Settings.away_seconds == 30
     assert settings_of(parser.parse_args(["serve", "--away-seconds", "90"])).away_seconds == 90
+
+
+def test_the_heartbeats_reach_the_server() -> None:
+    import argparse
+
+    from lald.cli.serve import register, settings_of
+    from lald.web.settings import Settings
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    default = settings_of(parser.parse_args(["serve"]))
+    assert (default.ping_seconds, default.pong_seconds, default.silent_seconds) == (
+        Settings.ping_seconds, Settings.pong_seconds, Settings.silent_seconds) == (10, 10, 30)
+    quick = settings_of(parser.parse_args(
+        ["serve", "--ping-seconds", "2", "--pong-seconds", "3", "--silent-seconds", "5"]))
+    assert (quick.ping_seconds, quick.pong_seconds, quick.silent_seconds) == (2, 3, 5)
+
+
+def test_a_page_is_never_dropped_between_its_pings(tmp_path: Path) -> None:
+    done = serve("--ping-seconds", "20", "--silent-seconds", "20", "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "--silent-seconds (20) must be more than --ping-seconds (20)" in done.stderr
+    assert not (tmp_path / "x.db").exists()

@@ -29,7 +29,10 @@ from ..conftest import free_port
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
-FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000)
+# The tests' sockets do not ping as a page does: a silent one is kept for an hour, not
+# dropped after 30 s (test_heartbeat.py sets its own short timeouts).
+FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000,
+                silent_seconds=3600.0)
 
 
 @pytest.fixture
@@ -219,7 +222,8 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context.close()
     # Reconnection attempts to a server that is down are refused, as they should be, and a
     # refused request (a bad record, a busy expert) is the page's to explain, which the
-    # tests check.
-    expected = ("ERR_CONNECTION_REFUSED", "WebSocket", "the server responded with a status of 4",
+    # tests check; so are requests a browser set offline cannot make.
+    expected = ("ERR_CONNECTION_REFUSED", "ERR_INTERNET_DISCONNECTED", "WebSocket",
+                "the server responded with a status of 4",
                 "the server responded with a status of 503")
     assert not [e for e in errors if not any(x in e for x in expected)], errors

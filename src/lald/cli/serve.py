@@ -44,6 +44,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="how long a person may be gone without Leave (a closed tab, a lost "
                         "connection) before their seat's bot plays for them until they are back "
                         "(default 30)")
+    p.add_argument("--ping-seconds", type=in_range(float, 0.5, 600, "a number of seconds"), default=10.0,
+                   metavar="SECONDS", help="how often a page pings the server (default 10)")
+    p.add_argument("--pong-seconds", type=in_range(float, 0.5, 600, "a number of seconds"), default=10.0,
+                   metavar="SECONDS",
+                   help="how long a page waits for the answer to its ping before it counts the "
+                        "connection as lost and reconnects (default 10)")
+    p.add_argument("--silent-seconds", type=in_range(float, 1, 3600, "a number of seconds"), default=30.0,
+                   metavar="SECONDS",
+                   help="drop a page that has sent nothing, not even its ping, for this long: it "
+                        "shows as offline and its seat as away (default 30; more than --ping-seconds)")
     p.add_argument("--idle-hours", type=in_range(float, 0.01, 24 * 365, "a number of hours"), default=24.0,
                    metavar="HOURS",
                    help="close a table no page has been connected to for this long (default 24)")
@@ -111,8 +121,13 @@ def settings_of(args: argparse.Namespace) -> Settings:
     """The server's settings from ``lald serve``'s arguments."""
     from ..web.settings import Settings
 
+    if args.silent_seconds <= args.ping_seconds:
+        _fail(f"--silent-seconds ({args.silent_seconds:g}) must be more than --ping-seconds "
+              f"({args.ping_seconds:g}), or a page would be dropped between its pings")
     return Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
                     deal_pause=args.deal_pause, away_seconds=args.away_seconds,
+                    ping_seconds=args.ping_seconds, pong_seconds=args.pong_seconds,
+                    silent_seconds=args.silent_seconds,
                     idle_seconds=args.idle_hours * 3600,
                     allow_origins=tuple(args.allow_origin),
                     create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
@@ -126,8 +141,9 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
     from ..web.app import create_app
 
+    settings = settings_of(args)
     check_database(args.db)
-    app = create_app(args.db, settings_of(args))
+    app = create_app(args.db, settings)
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,

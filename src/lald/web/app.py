@@ -504,7 +504,16 @@ async def play_socket(ws: WebSocket) -> None:
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed and conn.ending is None:
-            message = await ws.receive()
+            try:
+                # A page pings every ``ping_seconds``: one silent for longer than
+                # ``silent_seconds`` has lost its network (or hangs) and is gone.
+                # (A timeout on this task, not wait_for's task per message: no delay added.)
+                async with asyncio.timeout(hub.settings.silent_seconds):
+                    message = await ws.receive()
+            except TimeoutError:
+                log.info("a page silent for %g s was dropped", hub.settings.silent_seconds)
+                conn.end(protocol.SILENT)
+                break
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")

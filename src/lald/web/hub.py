@@ -357,7 +357,8 @@ class Hub:
         role = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
                    "rules": table.rules.spec(), "levels": levels(), "practice": table.practice,
-                   "lesson": table.lesson is not None, "hints": table.hints})
+                   "lesson": table.lesson is not None, "hints": table.hints,
+                   "ping": {"every": self.settings.ping_seconds, "wait": self.settings.pong_seconds}})
         table.notify()
 
     def detach(self, conn: Conn[Table]) -> None:

@@ -33,6 +33,13 @@ seat's link, 4002) and ``flooding`` (more messages than :attr:`Settings.ws_rate`
 1008). A message longer than the server's frame limit closes the connection (1009)
 before it is read.
 
+Heartbeats: the ``welcome`` carries ``ping``, ``{"every": S, "wait": W}``: the page pings
+every S seconds and counts its connection as lost (and reconnects) when a ``pong`` has not
+come within W seconds. A page that has sent nothing at all for
+:attr:`Settings.silent_seconds <lald.web.settings.Settings.silent_seconds>` is gone: its
+connection is closed (:data:`SILENT`, no ``error`` first, since nothing reaches it), so its
+seat shows offline to the host and counts as away at the table.
+
 :func:`handle` reads one message: a refusal is an ``error`` to that page alone and
 changes nothing; an action goes to :meth:`Table.submit <lald.web.tables.Table.submit>`,
 where the engine decides.
@@ -53,6 +60,10 @@ from .tables import Table
 from .wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
 
 log = logging.getLogger("lald.web")
+
+SILENT = 4003
+"""The close code of a page that sent nothing, not even its ping, for
+:attr:`Settings.silent_seconds <lald.web.settings.Settings.silent_seconds>`."""
 
 MAX_MESSAGE = 8192
 """The longest message read (characters); a longer one is refused with an error."""

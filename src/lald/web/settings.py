@@ -29,6 +29,16 @@ class Settings:
     """How long a person's page may be gone (a closed tab, a lost connection) before the
     bot of the seat's level plays for them, while another person is at the table; their
     seat is theirs again the moment they are back."""
+    ping_seconds: float = 10.0
+    """How often a page pings the server (its welcome tells it), so that a silent loss of
+    the network is noticed on both ends."""
+    pong_seconds: float = 10.0
+    """How long a page waits for the pong of its ping before it counts the connection as
+    lost and reconnects (its welcome tells it)."""
+    silent_seconds: float = 30.0
+    """A page that has sent nothing (no message, no ping) for this long is gone: its
+    connection is dropped, so the host sees it offline and its seat counts as away. Longer
+    than :attr:`ping_seconds`, or a live page would be dropped between its pings."""
     max_backlog: int = 256
     """Messages queued for one connection before it is dropped (it reconnects)."""
     idle_seconds: float = 24 * 3600.0

@@ -87,14 +87,29 @@ function hostToken() {
   return new URLSearchParams(location.hash.slice(1)).get("host");
 }
 
+// Whether the host's last request got no answer (the network or the server down): then
+// who is connected is not known, and the page says so until an answer comes.
+let unreachable = false;
+
 async function host(path, extra = {}) {
   const token = hostToken();
   if (!token) return;
-  const response = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
-  });
-  const data = await response.json();
-  if (!response.ok) { toast(refusal(data)); return; }
+  let response;
+  let data;
+  try {
+    response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
+    });
+    data = await response.json();
+  } catch {
+    // Asked again every few seconds: said once, in its place, not in a toast each time.
+    if (path !== "/api/host" || !hosted) toast(t("web_server_unreachable"));
+    unreachable = true;
+    if (hosted) showHost(hosted);
+    return;
+  }
+  unreachable = false;
+  if (!response.ok) { if (hosted) showHost(hosted); toast(refusal(data)); return; }
   showHost(data);
 }
 
@@ -124,7 +139,8 @@ function showHost(data) {
       list.append(li);
       continue;
     }
-    const state = s.online ? t("web_host_online") : s.joined ? t("web_host_joined") : t("web_host_not_joined");
+    const state = unreachable ? t("web_host_unknown")
+      : s.online ? t("web_host_online") : s.joined ? t("web_host_joined") : t("web_host_not_joined");
     const li = linkItem(`${name} · ${state}:`, s.url);
     li.dataset.seat = s.seat;
     if (open) {
@@ -143,6 +159,8 @@ function showHost(data) {
     data.table.hints ? t("web_hints_on") : "",
     open ? "" : t("web_table_closed"),
   ].filter(Boolean).join(" ");
+  $("host-down").hidden = !unreachable;
+  $("host-down").textContent = unreachable ? t("web_host_unreachable") : "";
   $("close-table").hidden = !open;
   $("created").hidden = false;
 }
@@ -210,4 +228,4 @@ $("create").addEventListener("submit", create);
 seatRows();
 refresh();
 if (hostToken()) host("/api/host");
-setInterval(() => { refresh(); if (hosted && hostToken()) host("/api/host"); }, 5000);
+setInterval(() => { refresh(); if (hostToken()) host("/api/host"); }, 5000);

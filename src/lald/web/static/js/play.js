@@ -49,27 +49,83 @@ let hintRefused = null;
 
 // -- connection -------------------------------------------------------------------------
 
+// Heartbeats: this page pings every ``every`` seconds and counts the connection as lost
+// when the pong has not come within ``wait`` seconds (the welcome says both; these until
+// it does). A socket can look open long after the network under it is gone.
+let beat = { every: 10, wait: 10 };
+let pingTimer = null;
+let pongTimer = null;
+let pings = 0;
+let retryTimer = null;
+
 function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  drop(ws);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws`);
-  ws.onopen = () => {
+  const sock = new WebSocket(`${proto}://${location.host}/ws`);
+  ws = sock;
+  sock.onopen = () => {
     retry = 0;
     online = true;
     resend = pending !== null;
     setConn();
-    ws.send(JSON.stringify(token ? { type: "join", token, lang } : { type: "watch", table: watchId, lang }));
-  };
-  ws.onmessage = (event) => onMessage(JSON.parse(event.data));
-  ws.onclose = () => {
-    online = false;
-    setConn();
-    if (!fatal) setTimeout(connect, Math.min(4000, 200 * 2 ** retry++));
+    sock.send(JSON.stringify(token ? { type: "join", token, lang } : { type: "watch", table: watchId, lang }));
+    schedulePing();
     if (frame) render();
   };
+  sock.onmessage = (event) => onMessage(JSON.parse(event.data));
+  sock.onclose = lost;
 }
 
+// A socket this page is done with: it says nothing more to the page.
+function drop(sock) {
+  if (!sock) return;
+  sock.onopen = sock.onmessage = sock.onclose = null;
+  try { sock.close(); } catch { /* closing a socket that never opened */ }
+}
+
+// The connection is gone (closed, silent past its pong's wait, or the browser offline):
+// said at once, and a new one is tried (at once when the browser says it is back online).
+function lost() {
+  clearTimeout(pingTimer);
+  clearTimeout(pongTimer);
+  pongTimer = null;
+  drop(ws);
+  ws = null;
+  online = false;
+  setConn();
+  if (frame) render();
+  if (!fatal && retryTimer === null) {
+    retryTimer = setTimeout(() => { retryTimer = null; connect(); }, Math.min(4000, 200 * 2 ** retry++));
+  }
+}
+
+function schedulePing() {
+  clearTimeout(pingTimer);
+  pingTimer = setTimeout(ping, beat.every * 1000);
+}
+
+function ping() {
+  if (!online || pongTimer !== null) return;
+  pings += 1;
+  if (!send({ type: "ping", id: pings })) return;
+  const id = pings;
+  pongTimer = setTimeout(() => { if (pings === id) lost(); }, beat.wait * 1000);
+}
+
+function ponged(msg) {
+  if (msg.id !== pings) return;
+  clearTimeout(pongTimer);
+  pongTimer = null;
+  schedulePing();
+}
+
+window.addEventListener("offline", () => { if (online || ws) lost(); });
+window.addEventListener("online", () => { if (!online && !fatal) { retry = 0; connect(); } });
+
 function send(message) {
-  if (!online || ws.readyState !== WebSocket.OPEN) return false;
+  if (!online || !ws || ws.readyState !== WebSocket.OPEN) return false;
   ws.send(JSON.stringify(message));
   return true;
 }
@@ -93,8 +149,11 @@ export function showNotice(text) {
 const FATAL = { bad_token: "web_bad_link", no_table: "web_no_such_table" };
 
 function onMessage(msg) {
-  if (msg.type === "welcome") {
+  if (msg.type === "pong") {
+    ponged(msg);
+  } else if (msg.type === "welcome") {
     levels = msg.levels || [];
+    if (msg.ping) { beat = msg.ping; schedulePing(); }
   } else if (msg.type === "state") {
     if (msg.reset) { entries = []; $("log").textContent = ""; }
     const fresh = [];
@@ -219,10 +278,12 @@ const key = (cards) => [...cards].sort().join(" ");
 function act(action) {
   if (!frame || fatal) return;
   wakeAudio();
-  pending = { v: frame.v, action: recordForm(action) };
+  const move = pending = { v: frame.v, action: recordForm(action), slow: false };
   selected.clear();
   if (!send({ type: "act", v: frame.v, action: pending.action })) toast(t("web_offline_queued"));
   render();
+  // Not shown within a second: the move's button says it was sent and waits for the table.
+  setTimeout(() => { if (pending === move && frame) { move.slow = true; render(); } }, 1000);
 }
 
 function selectedAction() {
@@ -304,30 +365,40 @@ function render() {
       if ([...selected].every((c) => cards.includes(c))) cards.forEach((c) => hints.add(c));
     }
   }
+  // Card elements are kept while what they show is unchanged (keyed by card), so a click
+  // is never lost to a frame that came between the press and the release.
   const tableEl = $("table");
-  tableEl.textContent = "";
   const onTable = view ? new Set(view.table) : new Set();
-  for (const code of view ? sortCards(view.table) : []) {
-    const el = card(code, usable, hints);
-    if (showFlash && flash.cards.includes(code)) el.classList.add("fresh");
-    tableEl.append(el);
-  }
-  if (showFlash && ["capture", "sweep", "claim"].includes(flash.kind) && flash.cards.length) {
-    // The captured cards leave the table toward the seat that took them.
-    const elapsed = FLASH_MS - (flash.until - Date.now());
-    const leaving = document.createElement("div");
-    leaving.className = "leaving";
-    leaving.setAttribute("aria-hidden", "true");
-    leaving.style.animationDelay = `-${elapsed}ms`;
-    for (const code of sortCards(flash.cards.filter((c) => !onTable.has(c)))) {
-      const el = cardEl(code);
-      el.classList.add("gone");
-      leaving.append(el);
+  const tableCodes = view ? sortCards(view.table) : [];
+  const leavingKey = showFlash && ["capture", "sweep", "claim"].includes(flash.kind) && flash.cards.length
+    ? flash.until : null;
+  const tableLayout = JSON.stringify([tableCodes.map((c) => cardKey(c, usable)), leavingKey]);
+  if (tableEl.dataset.layout !== tableLayout) {
+    const old = cardsIn(tableEl);
+    tableEl.textContent = "";
+    tableEl.dataset.layout = tableLayout;
+    for (const code of tableCodes) tableEl.append(old.get(cardKey(code, usable)) || card(code, usable));
+    if (leavingKey !== null) {
+      // The captured cards leave the table toward the seat that took them.
+      const elapsed = FLASH_MS - (flash.until - Date.now());
+      const leaving = document.createElement("div");
+      leaving.className = "leaving";
+      leaving.setAttribute("aria-hidden", "true");
+      leaving.style.animationDelay = `-${elapsed}ms`;
+      for (const code of sortCards(flash.cards.filter((c) => !onTable.has(c)))) {
+        const el = cardEl(code);
+        el.classList.add("gone");
+        leaving.append(el);
+      }
+      const to = document.createElement("span");
+      to.textContent = "→ " + names()[flash.seat];
+      leaving.append(to);
+      tableEl.append(leaving);
     }
-    const to = document.createElement("span");
-    to.textContent = "→ " + names()[flash.seat];
-    leaving.append(to);
-    tableEl.append(leaving);
+  }
+  for (const el of tableEl.querySelectorAll(":scope > .card")) {
+    cardState(el, hints);
+    el.classList.toggle("fresh", Boolean(showFlash && flash.cards.includes(el.dataset.card)));
   }
   const last = $("last-move");
   last.textContent = "";
@@ -338,27 +409,35 @@ function render() {
     last.classList.toggle("fresh", Boolean(showFlash));
   }
 
-  // this seat's hand, grouped by rank
+  // this seat's hand, grouped by rank (its elements kept while it is unchanged)
   const hand = $("hand");
-  hand.textContent = "";
-  const groups = new Map();
-  for (const code of view ? sortCards(view.hand) : []) {
-    const r = rankOf(code);
-    if (!groups.has(r)) groups.set(r, []);
-    groups.get(r).push(code);
+  const handCodes = view ? sortCards(view.hand) : [];
+  const emptyHand = Boolean(view && me !== null && !view.hand.length);
+  const handLayout = JSON.stringify([handCodes.map((c) => cardKey(c, usable)), emptyHand ? lang : null]);
+  if (hand.dataset.layout !== handLayout) {
+    const old = cardsIn(hand);
+    hand.textContent = "";
+    hand.dataset.layout = handLayout;
+    const groups = new Map();
+    for (const code of handCodes) {
+      const r = rankOf(code);
+      if (!groups.has(r)) groups.set(r, []);
+      groups.get(r).push(code);
+    }
+    for (const codes of groups.values()) {
+      const group = document.createElement("div");
+      group.className = "group";
+      for (const code of codes) group.append(old.get(cardKey(code, usable)) || card(code, usable));
+      hand.append(group);
+    }
+    if (emptyHand) {
+      const empty = document.createElement("p");
+      empty.className = "empty-hand";
+      empty.textContent = t("web_hand_empty");
+      hand.append(empty);
+    }
   }
-  for (const codes of groups.values()) {
-    const group = document.createElement("div");
-    group.className = "group";
-    for (const code of codes) group.append(card(code, usable, hints));
-    hand.append(group);
-  }
-  if (view && me !== null && !view.hand.length) {
-    const empty = document.createElement("p");
-    empty.className = "empty-hand";
-    empty.textContent = t("web_hand_empty");
-    hand.append(empty);
-  }
+  for (const el of hand.querySelectorAll(".card")) cardState(el, hints);
   hand.classList.toggle("empty", Boolean(view && !view.hand.length));
   $("h-hand").hidden = me === null;
   $("hand").hidden = me === null;
@@ -397,94 +476,148 @@ function shownMoves() {
   return [...all.filter(([a]) => a.type === "claim"), ...all.filter(([a]) => a.type !== "claim")];
 }
 
+// The moves' buttons are kept while what they say is unchanged (keyed by what they show:
+// the move, its place and key, its words and marks), so a click pressed before a frame
+// and released after it still plays; the panel is redrawn only when a button changed.
 function renderMoves(view) {
   const moves = $("moves");
-  moves.textContent = "";
   const order = shownMoves();
   const place = new Map(order.map(([, i], k) => [i, k]));
-  const claims = order.filter(([a]) => a.type === "claim");
-  const turn = order.filter(([a]) => a.type !== "claim");
-  const group = (title, list, cls) => {
-    if (!list.length) return;
-    const box = document.createElement("div");
-    box.className = "move-group " + cls;
-    box.setAttribute("role", "group");
-    const h = document.createElement("p");
-    h.className = "move-title";
-    h.id = `moves-${cls}`;
-    h.textContent = title;
-    box.setAttribute("aria-labelledby", h.id);
-    box.append(h);
+  const groups = [[t("web_claims_title"), order.filter(([a]) => a.type === "claim"), "claims"],
+    [t("web_turn_title"), order.filter(([a]) => a.type !== "claim"), "turn"]];
+  const specs = [];
+  for (const [title, list, cls] of groups) {
+    if (!list.length) continue;
     // What a kind of move does is said once, above its buttons (each button points to it).
     const helps = new Map();
+    const items = [];
     for (const [a, i] of list) {
       const help = moveHelp(a, kindOf(i));
       let id = null;
       if (help) {
         if (!helps.has(help)) {
-          const p = document.createElement("p");
-          p.className = "move-help";
-          p.id = `help-${cls}-${helps.size}`;
-          p.textContent = help;
-          helps.set(help, p.id);
-          box.append(p);
+          helps.set(help, `help-${cls}-${helps.size}`);
+          items.push({ help, id: helps.get(help) });
         }
         id = helps.get(help);
       }
-      box.append(moveButton(a, i, place.get(i), view, id));
+      const spec = moveSpec(a, i, place.get(i), view, id);
+      items.push(spec);
     }
-    moves.append(box);
-  };
-  group(t("web_claims_title"), claims, "claims");
-  group(t("web_turn_title"), turn, "turn");
+    specs.push({ title, cls, items });
+  }
+  const layout = JSON.stringify(specs, (k, v) => (k === "action" ? undefined : v));
+  const old = new Map([...moves.querySelectorAll("button.move")].map((b) => [b.dataset.sig, b]));
+  if (moves.dataset.layout !== layout) {
+    moves.textContent = "";
+    moves.dataset.layout = layout;
+    for (const { title, cls, items } of specs) {
+      const box = document.createElement("div");
+      box.className = "move-group " + cls;
+      box.setAttribute("role", "group");
+      const h = document.createElement("p");
+      h.className = "move-title";
+      h.id = `moves-${cls}`;
+      h.textContent = title;
+      box.setAttribute("aria-labelledby", h.id);
+      box.append(h);
+      for (const item of items) {
+        if (item.help !== undefined) {
+          const p = document.createElement("p");
+          p.className = "move-help";
+          p.id = item.id;
+          p.textContent = item.help;
+          box.append(p);
+        } else {
+          box.append(old.get(item.sig) || moveButton(item));
+        }
+      }
+      moves.append(box);
+    }
+  }
+  // The action a button plays is this frame's (the same move, by its key).
+  const bySig = new Map(specs.flatMap((g) => g.items).filter((x) => x.sig).map((x) => [x.sig, x.action]));
+  for (const b of moves.querySelectorAll("button.move")) b.action = bySig.get(b.dataset.sig);
 }
 
-function moveButton(a, i, position, view, helpId) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "move" + (a.type === "claim" ? " claim" : " turn");
+// Everything a move's button shows, and its key (``sig``) to keep the button by.
+function moveSpec(a, i, position, view, helpId) {
   const kind = kindOf(i);
   const id = actionId(a);
-  Object.assign(b.dataset, { index: i, kind: a.type, cards: actionCards(a).join(" "), focus: "move:" + id });
-  if (kind) b.dataset.what = kind;
-  if (pending && actionId(pending.action) === id) b.classList.add("queued");
-  const lessonMove = frame.lesson && frame.lesson.expected === i;
-  const hinted = hint !== null && hint.index === i;
-  const k = keyOf(position);
-  if (k) {
+  const marks = [];
+  if (frame.lesson && frame.lesson.expected === i) marks.push(["lesson-move", "◀ " + t("lesson_mark")]);
+  if (hint !== null && hint.index === i) marks.push(["hinted", "◀ " + t("hint_mark")]);
+  const queued = Boolean(pending && actionId(pending.action) === id);
+  // A move chosen that the table has not shown yet says so in words.
+  const waiting = !queued ? null : !online ? t("web_move_waiting") : pending.slow ? t("web_move_sent") : null;
+  const spec = { id, i, kind, type: a.type, cards: actionCards(a).join(" "), key: keyOf(position),
+    label: moveLabel(a, kind, view ? view.hand : []), marks, queued, waiting, helpId };
+  spec.sig = JSON.stringify(spec);
+  spec.action = a;
+  return spec;
+}
+
+function moveButton(spec) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "move" + (spec.type === "claim" ? " claim" : " turn");
+  Object.assign(b.dataset, { index: spec.i, kind: spec.type, cards: spec.cards, focus: "move:" + spec.id, sig: spec.sig });
+  if (spec.kind) b.dataset.what = spec.kind;
+  if (spec.queued) b.classList.add("queued");
+  if (spec.key) {
     const kbd = document.createElement("kbd");
-    kbd.textContent = k;
+    kbd.textContent = spec.key;
     b.append(kbd);
-    b.setAttribute("aria-keyshortcuts", k);
+    b.setAttribute("aria-keyshortcuts", spec.key);
   }
   const label = document.createElement("span");
   label.className = "what";
-  label.textContent = moveLabel(a, kind, view ? view.hand : []);
+  label.textContent = spec.label;
   b.append(label);
   // The lesson's move and the hint's are marked in words as well as in colour.
-  for (const [on, cls, key] of [[lessonMove, "lesson-move", "lesson_mark"], [hinted, "hinted", "hint_mark"]]) {
-    if (!on) continue;
+  for (const [cls, words] of spec.marks) {
     b.classList.add(cls);
     const mark = document.createElement("span");
     mark.className = "mark";
-    mark.textContent = "◀ " + t(key);
+    mark.textContent = words;
     b.append(mark);
   }
-  if (helpId) b.setAttribute("aria-describedby", helpId);
-  b.addEventListener("click", () => act(a));
+  if (spec.waiting) {
+    const note = document.createElement("span");
+    note.className = "waiting";
+    note.textContent = spec.waiting;
+    b.append(note);
+  }
+  if (spec.helpId) b.setAttribute("aria-describedby", spec.helpId);
+  b.addEventListener("click", () => { if (b.action) act(b.action); });
   return b;
 }
 
-function card(code, usable, hints) {
+// A card's key: the card, and whether it may be picked (a button) or not.
+const cardKey = (code, usable) => code + (usable.has(code) ? "+" : "");
+
+// The card elements inside ``box``, by their key, to be kept by the next drawing.
+function cardsIn(box) {
+  return new Map([...box.querySelectorAll(".card[data-card]")].filter((el) => !el.closest(".leaving"))
+    .map((el) => [el.dataset.card + (el.tagName === "BUTTON" ? "+" : ""), el]));
+}
+
+function card(code, usable) {
   const el = cardEl(code, { selectable: usable.has(code) });
   if (usable.has(code)) {
     el.dataset.focus = "card:" + code;
-    el.setAttribute("aria-pressed", selected.has(code) ? "true" : "false");
     el.addEventListener("click", () => toggle(code));
   }
-  if (selected.has(code)) el.classList.add("selected");
-  else if (hints.has(code)) el.classList.add("hint");
   return el;
+}
+
+// What a kept card shows now: picked, or one that goes with the cards picked.
+function cardState(el, hints) {
+  const code = el.dataset.card;
+  const picked = selected.has(code);
+  if (el.tagName === "BUTTON") el.setAttribute("aria-pressed", picked ? "true" : "false");
+  el.classList.toggle("selected", picked);
+  el.classList.toggle("hint", !picked && hints.has(code));
 }
 
 function seatBox(s, view, table, showFlash) {
