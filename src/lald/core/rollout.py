@@ -527,6 +527,7 @@ def _load() -> None:
     """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
     built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
     global _compiled, _scored, _status
+    _compiled = _scored = None
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         _status = "python (LALD_KERNEL=python)"
         return
