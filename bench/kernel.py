@@ -1,4 +1,4 @@
-"""Random play-outs per second, the compiled kernel beside the pure path, in the same run.
+"""Play-outs per second and the expert's decision time, the compiled kernel beside the pure path.
 
 Both play the same dealt positions (``FastState.from_state`` of seeded deals, made before
 the clock starts) to their end with ``claim_p = 0.5``, with the same seed per run, so they
@@ -11,7 +11,19 @@ the runs with min and max, the ratio of the medians and the median of the per-ru
 and the machine's reference speed (``sum(range(1000))``) with the figures scaled to the
 issue's reference core (8.5 µs).
 
-    python bench/kernel.py [--deals N] [--runs K] [--preset P] [--players N]
+The heuristic's play-outs (the search bots' roll-outs, ``lald.bots.kernel.heuristic_outcome``
+with the level's tables) are timed the same way from the same positions: the compiled
+``scored_outcome`` beside ``rollout.scored_outcome_py``.  They draw no random numbers.
+
+Then the expert at its defaults (``make_bot("expert")``: 80 ms, at most 160 worlds) decides
+``--decisions`` turns of seat 0, taken from deals the heuristic plays from dealt positions
+(every turn of seat 0, forced ones included, as docs/strength.md §6 counts them), once with
+the kernel and once with the dispatch switched to the pure path in this process (what
+``LALD_KERNEL=python`` does), alternating per position, a fresh bot with the same seed
+each time; only ``act`` is timed.  Printed: median and 99th percentile, all turns and
+turns with a choice.
+
+    python bench/kernel.py [--deals N] [--runs K] [--preset P] [--players N] [--decisions D]
 """
 
 from __future__ import annotations
@@ -23,9 +35,12 @@ import time
 from collections.abc import Callable
 
 import machine
-from lald.core import Rules, State
+from lald.bots import make_bot
+from lald.bots.heuristic import level_params
+from lald.bots.kernel import _claim, tables
+from lald.core import Rules, State, rollout
 from lald.core.fast import FastState
-from lald.core.rollout import compiled_kernel, kernel_status, random_outcome_py
+from lald.core.rollout import compiled_kernel, kernel_status, random_outcome_py, scored_outcome_py
 
 REFERENCE_US = 8.5  # sum(range(1000)) on the core of issue 22's figures
 
@@ -48,12 +63,78 @@ def moves(states: list[FastState], seed: int) -> int:
     return len(trace)
 
 
+def heuristic_timed(play: Callable[..., object], states: list[FastState]) -> float:
+    """Seconds to play every state to its end with the heuristic (states unchanged)."""
+    h = tables(states[0].rules, level_params(states[0].rules))
+    best, others = h.best, h.others
+    start = time.perf_counter()
+    for s in states:
+        play(s, best, others, _claim, None)
+    return time.perf_counter() - start
+
+
+def heuristic_moves(states: list[FastState]) -> int:
+    """The moves the heuristic's play-outs of ``heuristic_timed`` make."""
+    h = tables(states[0].rules, level_params(states[0].rules))
+    trace: list[int] = []
+    for s in states:
+        scored_outcome_py(s, h.best, h.others, _claim, trace)
+    return len(trace)
+
+
+def turn_positions(rules: Rules, count: int) -> list[State]:
+    """Every turn of seat 0 (``count`` of them) in deals the heuristic plays."""
+    out: list[State] = []
+    d = 0
+    while len(out) < count:
+        state = State.deal(rules, seed=70_000 + d, dealer=d % rules.players)
+        bots = [make_bot("heuristic", s, rules, random.Random(d * 7 + s)) for s in range(rules.players)]
+        while not state.over and len(out) < count:
+            claimed = False
+            for seat in state.claim_order():
+                claims = state.claims(seat)
+                choice = bots[seat].claim(state.view(seat), claims) if claims else None
+                if choice is not None:
+                    state.apply(choice)
+                    claimed = True
+                    break
+            if claimed:
+                continue
+            mover = state.to_move
+            assert mover is not None
+            if mover == 0:
+                out.append(state.clone())
+            state.apply(bots[mover].act(state.view(mover), state.turn_actions()))
+        d += 1
+    return out
+
+
+def decision_ms(state: State, seed: int, pure: bool) -> float:
+    """Milliseconds the default expert takes to choose seat 0's turn in ``state``."""
+    bot = make_bot("expert", 0, state.rules, random.Random(seed))
+    view, legal = state.view(0), state.turn_actions()
+    saved = rollout._compiled, rollout._scored
+    if pure:
+        rollout._compiled = rollout._scored = None
+    try:
+        start = time.perf_counter()
+        bot.act(view, legal)
+        return (time.perf_counter() - start) * 1e3
+    finally:
+        rollout._compiled, rollout._scored = saved
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[98]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=20000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--preset", default="survivor")
     parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--decisions", type=int, default=300)
     args = parser.parse_args()
     rules = Rules.make(args.preset, args.players)
     states = [FastState.from_state(State.deal(rules, seed=i, dealer=i % rules.players))
@@ -72,6 +153,25 @@ def main() -> None:
             seconds = timed(play, states, run)
             deals[name].append(args.deals / seconds)
             rates[name].append(count / seconds)
+    scored_paths: dict[str, Callable[..., object]] = {"pure": scored_outcome_py}
+    if rollout._scored is not None:
+        scored_paths["compiled"] = rollout._scored
+    h_deals: dict[str, list[float]] = {name: [] for name in scored_paths}
+    h_rates: dict[str, list[float]] = {name: [] for name in scored_paths}
+    h_count = heuristic_moves(states)
+    for _run in range(args.runs):
+        for name, play in scored_paths.items():
+            seconds = heuristic_timed(play, states)
+            h_deals[name].append(args.deals / seconds)
+            h_rates[name].append(h_count / seconds)
+    times: dict[str, list[float]] = {"compiled": [], "pure": []} if kernel is not None else {"pure": []}
+    choice: list[bool] = []
+    if args.decisions:
+        decision_rules = Rules.make(args.preset, args.players)
+        for i, state in enumerate(turn_positions(decision_rules, args.decisions)):
+            choice.append(len(state.turn_actions()) > 1)
+            for name in (sorted(times) if i % 2 else sorted(times, reverse=True)):
+                times[name].append(decision_ms(state, i, name == "pure"))
     calib = machine.reference_us()
     scale = calib / REFERENCE_US
     print(f"rules: {args.preset}, {args.players} players; {args.runs} runs of {args.deals} "
@@ -90,11 +190,38 @@ def main() -> None:
         print(f"ratio compiled / pure: {ratio:.1f}x "
               f"(median of per-run ratios {statistics.median(ratios):.1f}x, min {min(ratios):.1f}x, "
               f"max {max(ratios):.1f}x)")
+    h_labels = {"pure": "pure (scored_outcome_py)", "compiled": "compiled (_kernel.scored_outcome)"}
+    print(f"heuristic play-outs (the level's tables, the search bots' roll-out), {args.runs} runs "
+          "from the same positions:")
+    for name in scored_paths:
+        d, m = h_deals[name], h_rates[name]
+        print(f"  {h_labels[name]:33s} {statistics.median(d):12,.0f} play-outs/s (min {min(d):,.0f}, "
+              f"max {max(d):,.0f})  {statistics.median(m) / 1e6:7.2f} M moves/s "
+              f"(min {min(m) / 1e6:.2f}, max {max(m) / 1e6:.2f})")
+    print(f"  moves per play-out: {h_count / args.deals:.1f}")
+    if "compiled" in scored_paths:
+        ratios = [c / p for c, p in zip(h_deals["compiled"], h_deals["pure"], strict=True)]
+        ratio = statistics.median(h_deals["compiled"]) / statistics.median(h_deals["pure"])
+        print(f"  ratio compiled / pure: {ratio:.1f}x (median of per-run ratios "
+              f"{statistics.median(ratios):.1f}x, min {min(ratios):.1f}x, max {max(ratios):.1f}x)")
+    if choice:
+        chosen = sum(choice)
+        print(f"expert (defaults) turn decisions, seat 0 of {args.preset}, {args.players} players: "
+              f"{len(choice)} turns ({chosen} with a choice), each decided both ways:")
+        for name, values in times.items():
+            with_choice = [v for v, c in zip(values, choice, strict=True) if c]
+            print(f"  {'kernel' if name == 'compiled' else 'pure (dispatch switched off)':29s} "
+                  f"all turns median {statistics.median(values):6.1f} ms, p99 {p99(values):6.1f} ms; "
+                  f"with a choice median {statistics.median(with_choice):6.1f} ms, "
+                  f"p99 {p99(with_choice):6.1f} ms")
     print(machine.line(calib))
     print(f"scaled to the reference core (sum(range(1000)) in {REFERENCE_US} µs):")
     for name in paths:
         print(f"  {labels[name]:27s} {statistics.median(deals[name]) * scale:12,.0f} play-outs/s  "
               f"{statistics.median(rates[name]) * scale / 1e6:7.2f} M moves/s")
+    for name in scored_paths:
+        print(f"  heuristic, {name:16s} {statistics.median(h_deals[name]) * scale:12,.0f} play-outs/s  "
+              f"{statistics.median(h_rates[name]) * scale / 1e6:7.2f} M moves/s")
 
 
 if __name__ == "__main__":

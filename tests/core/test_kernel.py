@@ -227,11 +227,14 @@ def test_the_kernel_refuses_a_malformed_deal_before_any_draw(kernel: KernelFunct
 
 
 @pytest.fixture
-def reload() -> Iterator[None]:
-    """Load the kernel afresh after the test (which may have unloaded it)."""
+def reload(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Load the kernel afresh after the test (which may have unloaded it), once the test's
+    patches are undone (a patched module would configure the real one and leave it off)."""
     yield
+    monkeypatch.undo()
     rollout._status = None
     rollout._compiled = None
+    rollout._scored = None
     rollout.compiled_kernel()
 
 
@@ -251,6 +254,7 @@ def test_a_self_check_that_fails_keeps_the_pure_path(
     monkeypatch.setattr(lald.core, "_kernel", off_by_one)
     monkeypatch.setattr(rollout, "_status", None)
     monkeypatch.setattr(rollout, "_compiled", None)
+    monkeypatch.setattr(rollout, "_scored", None)
     assert rollout.kernel_name() == "python"
     assert rollout.kernel_status() == "python (self-check failed: random draws)"
     fs = FastState.from_state(State.deal(Rules.make(), seed=2))
@@ -262,6 +266,7 @@ def test_lald_kernel_python_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("LALD_KERNEL", "python")
     monkeypatch.setattr(rollout, "_status", None)
     monkeypatch.setattr(rollout, "_compiled", None)
+    monkeypatch.setattr(rollout, "_scored", None)
     assert rollout.kernel_name() == "python"
     assert rollout.kernel_status() == "python (LALD_KERNEL=python)"
     src = str(Path(rollout.__file__).resolve().parents[2])

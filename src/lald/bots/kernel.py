@@ -37,13 +37,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..core.cards import NUM_RANKS
-from ..core.codes import SHAPES, TABLE_CLAIM
+from ..core.codes import SHAPES
 from ..core.rollout import (
     Capture,
-    ClaimStep,
     Outcome,
     Tables,
+    first_claim,
     scored_outcome,
     tables_for,
 )
@@ -152,21 +151,11 @@ def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
     return known[1]
 
 
-def _claim(options: tuple[ClaimStep, ...], mover: int, order: tuple[int, ...]) -> ClaimStep | None:
-    """The claim the heuristic makes now, or None: the first seat in claim ``order`` that
-    has a claim from its hand takes the one of the lowest rank; the seat to move also
-    takes spotter pairs, after its hand claims."""
-    chosen: ClaimStep | None = None
-    key = (len(order), True, NUM_RANKS)
-    for step in options:
-        seat = step[0] >> 7
-        table = step[0] & 7 == TABLE_CLAIM
-        if table and seat != mover:
-            continue
-        mine = (order.index(seat), table, step[1])
-        if mine < key:
-            chosen, key = step, mine
-    return chosen
+#: The claim the heuristic makes now, or None: the first seat in claim order that has a
+#: claim from its hand takes the one of the lowest rank; the seat to move also takes
+#: spotter pairs, after its hand claims (:func:`lald.core.rollout.first_claim`, which the
+#: compiled kernel plays without a call).
+_claim = first_claim
 
 
 def heuristic_outcome(fs: FastState, trace: list[int] | None = None,

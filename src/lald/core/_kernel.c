@@ -12,7 +12,13 @@
  *
  * Whenever an input is not what the pure path is known to treat the same way (a subclass
  * of Random, a trace that is not a list, a malformed deal), random_outcome returns None
- * before any draw and the caller plays the pure path.  C99, CPython C API only.
+ * before any draw and the caller plays the pure path.
+ *
+ * scored_outcome is rollout.scored_outcome_py (the heuristic's play-out of the search
+ * bots) in C: the same Outcome and trace.  It plays only rollout.first_claim as the claim
+ * chooser (the heuristic's, written out below) and policy tables rollout._pack_policy
+ * accepts; for anything else it returns None before any move and the pure path plays.
+ * C99, CPython C API only.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -86,7 +92,7 @@ static void *last_tables = NULL;
 static int enabled = 0;
 static PyObject *s_random, *s_getrandbits;
 static PyObject *s_rules, *s_dealer, *s_hc, *s_tc, *s_lc, *s_hs, *s_won, *s_to_move;
-static PyObject *s_foreplay, *s_last_capture, *s_last_actor;
+static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest;
 
 /* pick[mask][bits]: as rollout.pick_table */
 static int8_t pick[1 << NUM_RANKS][1 << PICK_BITS];
@@ -348,8 +354,15 @@ static PyObject **items_of(PyObject *o, Py_ssize_t len) {
     return NULL;
 }
 
-static Tables *tables_of(PyObject *rules) {
-    if (rules == last_rules) return (Tables *)last_tables;
+static PyObject *last_capsule = NULL; /* borrowed: held by rules_cache */
+
+/* The tables of ``rules`` (made by prepare_hook once per rules); ``capsule`` receives
+ * their capsule (borrowed) when not NULL. */
+static Tables *tables_of2(PyObject *rules, PyObject **capsule) {
+    if (rules == last_rules) {
+        if (capsule) *capsule = last_capsule;
+        return (Tables *)last_tables;
+    }
     PyObject *key = PyLong_FromVoidPtr(rules);
     if (!key) return NULL;
     PyObject *hit = PyDict_GetItemWithError(rules_cache, key);
@@ -367,12 +380,17 @@ static Tables *tables_of(PyObject *rules) {
         Py_DECREF(hit); /* the dict holds it */
     }
     Py_DECREF(key);
-    void *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(hit, 1), "lald.core._kernel.tables");
+    PyObject *cap = PyTuple_GET_ITEM(hit, 1);
+    void *t = PyCapsule_GetPointer(cap, "lald.core._kernel.tables");
     if (!t) return NULL;
     last_rules = rules;
     last_tables = t;
+    last_capsule = cap;
+    if (capsule) *capsule = cap;
     return (Tables *)t;
 }
+
+static Tables *tables_of(PyObject *rules) { return tables_of2(rules, NULL); }
 
 static int append_code(PyObject *trace, long code) {
     if (trace == Py_None) return 0;
@@ -657,6 +675,366 @@ refuse:
     Py_RETURN_NONE;
 }
 
+/* ---- the heuristic's play-out: rollout.scored_outcome ------------------------------------ */
+
+#define HAND_CLAIM 6
+#define TABLE_CLAIM 7
+#define POLICY_CACHE 64
+
+/* A deal read from a FastState-like object (rollout.Deal), as rollout._begin reads it. */
+typedef struct {
+    long m, dealer, eldest, la, lcap;
+    int fp;
+    PyObject *o_fp; /* borrowed from the caller's refs */
+    long won_total, live_total;
+    uint32_t holders;
+    int rs[NUM_RANKS];
+    uint64_t f[4];
+} CDeal;
+
+#define GETD(var, name) PyObject *var = PyObject_GetAttr(fs, name); if (!var) { PyErr_Clear(); return 0; } refs[(*nrefs)++] = var
+
+/* Read ``fs`` for the tables ``T``: 1, or 0 to refuse (no error set).  ``refs`` receives
+ * the new references it takes (at most 16), the caller releases them. */
+static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nrefs) {
+    const int n = T->n, ns = T->ns;
+    GETD(o_hc, s_hc);
+    GETD(o_tc, s_tc);
+    GETD(o_lc, s_lc);
+    GETD(o_hs, s_hs);
+    GETD(o_won, s_won);
+    GETD(o_m, s_to_move);
+    GETD(o_dealer, s_dealer);
+    GETD(o_eldest, s_eldest);
+    GETD(o_la, s_last_actor);
+    GETD(o_lcap, s_last_capture);
+    GETD(o_fp, s_foreplay);
+    int ok = 1;
+    d->m = small_int(o_m, 0, n - 1, &ok);
+    d->dealer = small_int(o_dealer, 0, n - 1, &ok);
+    d->eldest = small_int(o_eldest, 0, n - 1, &ok);
+    d->la = small_int(o_la, LONG_MIN / 2, LONG_MAX / 2, &ok);
+    d->lcap = small_int(o_lcap, LONG_MIN / 2, LONG_MAX / 2, &ok);
+    if (!ok || !PyBool_Check(o_fp)) return 0;
+    d->o_fp = o_fp;
+    d->fp = o_fp == Py_True;
+    PyObject **hc = items_of(o_hc, n), **tc = items_of(o_tc, NUM_RANKS), **lc = items_of(o_lc, NUM_RANKS);
+    PyObject **hs = items_of(o_hs, n), **won0 = items_of(o_won, n);
+    if (!hc || !tc || !lc || !hs || !won0) return 0;
+    int cnt[MAX_N + 1][NUM_RANKS];
+    long cards = 0;
+    d->won_total = d->live_total = 0;
+    d->holders = 0;
+    for (int s = 0; s < n; s++) {
+        PyObject **row = items_of(hc[s], NUM_RANKS);
+        if (!row) return 0;
+        long size = 0;
+        for (int r = 0; r < NUM_RANKS; r++) size += cnt[s][r] = (int)small_int(row[r], 0, 4, &ok);
+        long h = small_int(hs[s], 0, 52, &ok);
+        if (!ok || h != size) return 0;
+        if (h) d->holders |= 1u << s;
+        cards += size;
+    }
+    for (int r = 0; r < NUM_RANKS; r++) {
+        cards += cnt[n][r] = (int)small_int(tc[r], 0, 4, &ok);
+        d->live_total += small_int(lc[r], -(1L << 30), 1L << 30, &ok);
+    }
+    long wonv[MAX_N];
+    for (int s = 0; s < n; s++) d->won_total += wonv[s] = small_int(won0[s], 0, 255, &ok);
+    if (!ok) return 0;
+    for (int s = 0; s < n; s++)
+        if (wonv[s] + cards > 255) return 0; /* no won pile can reach the next field */
+    memset(d->f, 0, sizeof d->f);
+    for (int r = 0; r < NUM_RANKS; r++) {
+        long key = 0, mul = 1;
+        for (int s = 0; s <= n; s++) { key += cnt[s][r] * mul; mul *= 5; }
+        int32_t i = T->local[key];
+        if (i < 0) return 0; /* more than 4 cards of a rank */
+        d->rs[r] = r * ns + i;
+        f_add(d->f, &T->bits[d->rs[r]]);
+    }
+    for (int s = 0; s < n; s++) d->f[0] += (uint64_t)wonv[s] << (WON_BITS * s);
+    if (popcount32(d->holders) > 1 && !(d->holders >> d->m & 1u)) return 0; /* the seat to move holds no card */
+    return 1;
+}
+
+/* (won, survivor, last_capture, last_actor, foreplay, lain): rollout._won and the tuple. */
+static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long survivor, long lcap, long la,
+                            PyObject *foreplay, PyObject *lain) {
+    const int n = T->n;
+    PyObject *won_list = PyList_New(n);
+    if (!won_list) return NULL;
+    long sum_end = 0, won_end[MAX_N];
+    for (int s = 0; s < n; s++) sum_end += won_end[s] = (long)(f[0] >> (WON_BITS * s) & 0xff);
+    won_end[d->dealer] += d->won_total + d->live_total - sum_end;
+    for (int s = 0; s < n; s++) {
+        PyObject *v = PyLong_FromLong(won_end[s]);
+        if (!v) { Py_DECREF(won_list); return NULL; }
+        PyList_SET_ITEM(won_list, s, v);
+    }
+    return Py_BuildValue("(NlllOO)", won_list, survivor, lcap, la, foreplay, lain);
+}
+
+/* A policy of scored_outcome in C: per mover and rank state the preferred capture (an
+ * index into the tables' captures, or -1) with its score, and the trail key.  It is known
+ * by the identity of the lists it was read from (held, so that no id is reused); its
+ * tables' capsule is held too.  ``playable`` 0: rollout refused it (the pure path plays). */
+typedef struct {
+    Tables *T;
+    PyObject *tcap, *best, *trail;
+    PyObject *rows[2 * MAX_N];
+    int playable;
+    int32_t *cap;
+    double *score;
+    int32_t *key;
+} Policy;
+
+static Policy policies[POLICY_CACHE];
+static int policy_next = 0;
+static PyObject *policy_hook = NULL;  /* rollout._pack_policy(rules, best, trail_key) */
+static PyObject *native_claim = NULL; /* rollout.first_claim: the chooser played in C */
+
+static void policy_clear(Policy *p) {
+    Py_CLEAR(p->tcap);
+    Py_CLEAR(p->best);
+    Py_CLEAR(p->trail);
+    for (int i = 0; i < 2 * MAX_N; i++) Py_CLEAR(p->rows[i]);
+    PyMem_Free(p->cap); PyMem_Free(p->score); PyMem_Free(p->key);
+    p->cap = NULL; p->score = NULL; p->key = NULL;
+    p->T = NULL;
+    p->playable = 0;
+}
+
+/* The policy of (best, trail_key) for the tables T (capsule tcap) of ``rules``; NULL with
+ * an error set, or a policy that may say it is not playable. */
+static Policy *policy_of(Tables *T, PyObject *tcap, PyObject *rules, PyObject *best, PyObject *trail) {
+    const int n = T->n;
+    PyObject **brows = items_of(best, PyList_CheckExact(best) ? PyList_GET_SIZE(best) : -1);
+    PyObject **trows = items_of(trail, PyList_CheckExact(trail) ? PyList_GET_SIZE(trail) : -1);
+    int shaped = brows && trows && PyList_GET_SIZE(best) >= n && PyList_GET_SIZE(trail) >= n;
+    if (shaped) {
+        for (int i = 0; i < POLICY_CACHE; i++) {
+            Policy *p = &policies[i];
+            if (p->T != T || p->best != best || p->trail != trail) continue;
+            int same = 1;
+            for (int s = 0; s < n && same; s++) same = p->rows[s] == brows[s] && p->rows[MAX_N + s] == trows[s];
+            if (same) return p;
+        }
+    }
+    Policy *p = &policies[policy_next];
+    policy_next = (policy_next + 1) % POLICY_CACHE;
+    policy_clear(p);
+    if (!shaped) {  /* not lists of rows: a one-off refusal, not remembered */
+        return p;
+    }
+    PyObject *packed = PyObject_CallFunctionObjArgs(policy_hook, rules, best, trail, NULL);
+    if (!packed) return NULL;
+    if (packed != Py_None) {
+        PyObject *b_cap, *b_score, *b_key;
+        Py_ssize_t nG = (Py_ssize_t)n * T->G;
+        if (!PyArg_ParseTuple(packed, "OOO", &b_cap, &b_score, &b_key)) { Py_DECREF(packed); return NULL; }
+        p->cap = copy_items(b_cap, nG, 4, "policy captures");
+        p->score = p->cap ? copy_items(b_score, nG, sizeof(double), "policy scores") : NULL;
+        p->key = p->score ? copy_items(b_key, nG, 4, "policy trail keys") : NULL;
+        if (!p->key) { Py_DECREF(packed); policy_clear(p); return NULL; }
+        for (Py_ssize_t i = 0; i < nG; i++) {
+            int32_t c = p->cap[i];
+            Py_ssize_t off = T->multi_off[i];
+            if (c != -1 && (c < off || c >= off + T->multi_len[i])) {
+                Py_DECREF(packed);
+                policy_clear(p);
+                PyErr_SetString(PyExc_ValueError, "policy: capture out of range");
+                return NULL;
+            }
+        }
+        p->playable = 1;
+    }
+    Py_DECREF(packed);
+    p->T = T;
+    p->tcap = Py_NewRef(tcap);
+    p->best = Py_NewRef(best);
+    p->trail = Py_NewRef(trail);
+    for (int s = 0; s < n; s++) {
+        p->rows[s] = Py_NewRef(brows[s]);
+        p->rows[MAX_N + s] = Py_NewRef(trows[s]);
+    }
+    return p;
+}
+
+/* scored_outcome(fs, best, trail_key, choose_claim, trace): rollout.scored_outcome_py's
+ * Outcome, or None when this input is not one the kernel plays (before any move). */
+static PyObject *k_scored_outcome(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "scored_outcome(fs, best, trail_key, choose_claim, trace)");
+        return NULL;
+    }
+    PyObject *fs = args[0], *best = args[1], *trail = args[2], *chooser = args[3], *trace = args[4];
+    PyObject *refs[16];
+    int nrefs = 0;
+    PyObject *lain = NULL, *result = NULL;
+    if (!enabled || !native_claim || chooser != native_claim || !policy_hook) Py_RETURN_NONE;
+    if (trace != Py_None && !PyList_CheckExact(trace)) Py_RETURN_NONE;
+    PyObject *rules = PyObject_GetAttr(fs, s_rules);
+    if (!rules) { PyErr_Clear(); Py_RETURN_NONE; }
+    refs[nrefs++] = rules;
+    PyObject *tcap = NULL;
+    Tables *T = tables_of2(rules, &tcap);
+    if (!T) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        goto refuse;
+    }
+    CDeal d;
+    if (!read_deal(fs, T, &d, refs, &nrefs)) goto refuse;
+    Policy *P = policy_of(T, tcap, rules, best, trail);
+    if (!P) goto error;
+    if (!P->playable) goto refuse;
+
+    const int n = T->n, G = T->G, fore = T->fore;
+    int *rs = d.rs;
+    uint64_t *f = d.f;
+    uint32_t holders = d.holders;
+    int holding = popcount32(holders);
+    const uint8_t *nxt = T->ring[holders];
+    long m = d.m, la = d.la, lcap = d.lcap;
+    int fp = d.fp;
+    PyObject *foreplay = d.o_fp;
+    lain = PyList_New(0);
+    if (!lain) goto error;
+    if (holding > 1) {
+        uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
+        if (fp) {
+            x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
+            fp = x > FIELD;
+            foreplay = fp ? Py_True : Py_False;
+        }
+        for (;;) {
+            while (x > FIELD) { /* claims may be open: the first seat in claim order with a
+                                   hand claim takes its lowest rank's; the mover also spots */
+                const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
+                const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
+                const long first = la < 0 ? d.eldest : (la + 1) % n;
+                const CClaim *chosen = NULL;
+                long top = LONG_MAX;
+                for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
+                    const int g = rs[lowest(cm)];
+                    const CClaim *c = &T->claims[coff[g]];
+                    for (int i = 0; i < clen[g]; i++, c++) {
+                        const long seat = c->code >> 7;
+                        const int table = (c->code & 7) == TABLE_CLAIM;
+                        if (table && seat != m) continue;
+                        const long key = ((seat - first + n) % n) * 64 + table * 16 + c->r;
+                        if (key < top) { top = key; chosen = c; }
+                    }
+                }
+                if (!chosen) break;
+                rs[chosen->r] = chosen->j;
+                f_add(f, &chosen->d);
+                la = chosen->code >> 7;
+                if (append_code(trace, chosen->code) < 0) goto error;
+                if (chosen->emptied && !f_get(f, T->held[la], NUM_RANKS)) {
+                    holders ^= 1u << la;
+                    holding -= 1;
+                    nxt = T->ring[holders];
+                    if (holding <= 1) break;
+                    if (la == m) m = nxt[m];
+                }
+                x = f_get(f, T->base[m], 2 * NUM_RANKS);
+                if (fp) x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
+            }
+            if (holding <= 1) break;
+            fp = 0;
+            foreplay = Py_False;
+            int out;
+            if (x & FIELD) {
+                const Py_ssize_t mrow = (Py_ssize_t)m * G;
+                double top = -INFINITY;
+                int rank = -1;
+                int32_t ci = -1;
+                for (uint32_t cm = x & FIELD; cm; cm &= cm - 1) {
+                    const int r = lowest(cm);
+                    const int32_t e = P->cap[mrow + rs[r]];
+                    if (e >= 0 && P->score[mrow + rs[r]] > top) {
+                        top = P->score[mrow + rs[r]];
+                        ci = e;
+                        rank = r;
+                    }
+                }
+                if (ci < 0) { PyErr_SetString(PyExc_SystemError, "no capture scored"); goto error; }
+                const CCapture *c = &T->caps[ci];
+                rs[rank] = c->j;
+                f_add(f, &c->d);
+                lcap = m;
+                if (append_code(trace, m << 7 | c->code) < 0) goto error;
+                out = c->out && !f_get(f, T->held[m], NUM_RANKS);
+            } else if (T->lie_down) {
+                const CStep *lie = T->lie + (Py_ssize_t)m * G;
+                for (uint32_t hm = f_get(f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
+                    int q = lowest(hm);
+                    const CStep *st = &lie[rs[q]];
+                    if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "lie-down table"); goto error; }
+                    rs[q] = st->j;
+                    f_add(f, &st->d);
+                }
+                PyObject *seat = PyLong_FromLong(m);
+                if (!seat || PyList_Append(lain, seat) < 0) { Py_XDECREF(seat); goto error; }
+                Py_DECREF(seat);
+                if (append_code(trace, m << 7 | LIE) < 0) goto error;
+                out = 1;
+            } else {
+                const int32_t *key = P->key + (Py_ssize_t)m * G;
+                int rank = -1;
+                int32_t low = 0;
+                for (uint32_t q = f_get(f, T->held[m], NUM_RANKS); q; q &= q - 1) {
+                    const int r = lowest(q);
+                    if (rank < 0 || key[rs[r]] < low) { rank = r; low = key[rs[r]]; }
+                }
+                if (rank < 0) { PyErr_SetString(PyExc_SystemError, "trail from an empty hand"); goto error; }
+                const CStep *st = &T->trail[(Py_ssize_t)m * G + rs[rank]];
+                if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "trail table"); goto error; }
+                rs[rank] = st->j;
+                f_add(f, &st->d);
+                if (append_code(trace, m << 7 | rank << 3 | TRAIL) < 0) goto error;
+                out = !f_get(f, T->held[m], NUM_RANKS);
+            }
+            la = m;
+            if (out) {
+                holding -= 1;
+                if (holding <= 1) break;
+                holders ^= 1u << m;
+                nxt = T->ring[holders];
+            }
+            m = nxt[m];
+            x = f_get(f, T->base[m], 2 * NUM_RANKS);
+        }
+    }
+    result = outcome_of(T, &d, f, (long)nxt[m], lcap, la, foreplay, lain);
+    Py_DECREF(lain);
+    for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
+    return result;
+error:
+    Py_XDECREF(lain);
+    for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
+    return NULL;
+refuse:
+    for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
+    Py_RETURN_NONE;
+}
+
+/* configure_scored(first_claim, pack_policy): the claim chooser played in C and the
+ * policy packer (rollout._pack_policy). */
+static PyObject *k_configure_scored(PyObject *self, PyObject *args) {
+    PyObject *chooser, *hook;
+    if (!PyArg_ParseTuple(args, "OO", &chooser, &hook)) return NULL;
+    if (!PyCallable_Check(chooser) || !PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "configure_scored: callables expected");
+        return NULL;
+    }
+    for (int i = 0; i < POLICY_CACHE; i++) policy_clear(&policies[i]);
+    Py_XSETREF(native_claim, Py_NewRef(chooser));
+    Py_XSETREF(policy_hook, Py_NewRef(hook));
+    Py_RETURN_NONE;
+}
+
 /* ---- the self-check's side: draws read from the state, for comparison ------------------ */
 
 static RandomObject *as_random(PyObject *o) {
@@ -727,6 +1105,10 @@ static PyObject *k_layout(PyObject *self, PyObject *unused) {
 static PyMethodDef methods[] = {
     {"random_outcome", (PyCFunction)(void (*)(void))k_random_outcome, METH_FASTCALL,
      "random_outcome(fs, rng, claim_p, trace): the Outcome, or None to play the pure path"},
+    {"scored_outcome", (PyCFunction)(void (*)(void))k_scored_outcome, METH_FASTCALL,
+     "scored_outcome(fs, best, trail_key, choose_claim, trace): the Outcome, or None to play the pure path"},
+    {"configure_scored", k_configure_scored, METH_VARARGS,
+     "configure_scored(first_claim, pack_policy): the chooser played in C and the policy packer"},
     {"prepare", k_prepare, METH_VARARGS, "prepare(...): a capsule of one rules' tables"},
     {"draw_random", k_draw_random, METH_O, "draw_random(rng): rng.random(), read from its state"},
     {"draw_bits", k_draw_bits, METH_VARARGS, "draw_bits(rng, k): rng.getrandbits(k), 1 <= k <= 32"},
@@ -768,6 +1150,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_foreplay, "foreplay");
     INTERN(s_last_capture, "last_capture");
     INTERN(s_last_actor, "last_actor");
+    INTERN(s_eldest, "eldest");
     PyObject *rmod = PyImport_ImportModule("_random");
     if (!rmod) return NULL;
     PyObject *rtype = PyObject_GetAttrString(rmod, "Random");

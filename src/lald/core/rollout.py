@@ -23,7 +23,9 @@ one tight loop:
 
 :func:`scored_outcome` plays the same deal by the same rules with a policy given as tables
 (a preferred capture per mover and rank state, a claim chooser): the search bots' roll-out
-with the heuristic (:mod:`lald.bots.kernel`) runs on it.
+with the heuristic (:mod:`lald.bots.kernel`) runs on it.  Both have a compiled twin in
+``_kernel.c`` (played when it is built and its self-check passed; :func:`random_outcome_py`
+and :func:`scored_outcome_py` are the reference it is held to).
 
 Turns, claims and the end of the deal follow :meth:`FastState.apply` (and so
 :class:`~lald.core.state.State`) exactly; ``tests/core/test_fast.py`` replays every
@@ -435,6 +437,11 @@ KernelFunction = Callable[["Deal", "Random", float, "list[int] | None"], "Outcom
 leaves to the pure path (before any draw)."""
 
 _compiled: KernelFunction | None = None
+ScoredFunction = Callable[
+    ["Deal", "Best", "list[list[int]]", "ClaimChooser", "list[int] | None"], "Outcome | None"]
+"""The compiled :func:`scored_outcome`: :func:`scored_outcome_py`'s answer, or None for an
+input it leaves to the pure path (before any move)."""
+_scored: ScoredFunction | None = None
 _status: str | None = None  # None until the first use loads (or refuses) the kernel
 _PACKED: dict[int, object] = {}
 _M64 = (1 << 64) - 1
@@ -519,7 +526,8 @@ def _self_check(kernel: ModuleType) -> bool:
 def _load() -> None:
     """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
     built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
-    global _compiled, _status
+    global _compiled, _scored, _status
+    _compiled = _scored = None
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         _status = "python (LALD_KERNEL=python)"
         return
@@ -540,11 +548,14 @@ def _load() -> None:
         elif not _self_check(_kernel):
             _status = "python (self-check failed: random draws)"
         elif _kernel.enable(True):
+            _kernel.configure_scored(first_claim, _pack_policy)
             _compiled = _kernel.random_outcome
+            _scored = _kernel.scored_outcome
             _status = "compiled"
     except Exception as e:  # never fail: the pure path plays
         _status = f"python (self-check failed: {type(e).__name__})"
         _compiled = None
+        _scored = None
 
 
 def _prepare(rules: Rules) -> object:
@@ -599,11 +610,50 @@ ClaimChooser = Callable[[tuple[ClaimStep, ...], int, tuple[int, ...]], ClaimStep
 the order claims are offered: the claim to make, or None to let them all pass."""
 
 
+def first_claim(options: tuple[ClaimStep, ...], mover: int, order: tuple[int, ...]) -> ClaimStep | None:
+    """A claim chooser (the heuristic's, :mod:`lald.bots.kernel`): the first seat in claim
+    ``order`` that has a claim from its hand takes the one of the lowest rank; the seat to
+    move also takes spotter pairs, after its hand claims; None when no seat has one.  The
+    compiled :func:`scored_outcome` knows this function and plays it without a call."""
+    chosen: ClaimStep | None = None
+    key = (len(order), True, NUM_RANKS)
+    for step in options:
+        seat = step[0] >> 7
+        table = step[0] & 7 == TABLE_CLAIM
+        if table and seat != mover:
+            continue
+        mine = (order.index(seat), table, step[1])
+        if mine < key:
+            chosen, key = step, mine
+    return chosen
+
+
 def scored_outcome(
     fs: Deal, best: Best, trail_key: list[list[int]], choose_claim: ClaimChooser,
     trace: list[int] | None = None,
 ) -> Outcome:
-    """Play a copy of the deal ``fs`` (unchanged; not over) to its end with a policy given
+    """Play the deal ``fs`` (unchanged; not over) to its end as :func:`scored_outcome_py`
+    documents.  The compiled kernel plays it when it is loaded and ``choose_claim`` is
+    :func:`first_claim` (the same outcome and trace as :func:`scored_outcome_py`, which
+    plays whatever the kernel leaves: another chooser, tables it does not know,
+    ``LALD_KERNEL=python``, a machine with no compiler).  The compiled path reads
+    ``best`` and ``trail_key`` once per row objects (it keeps them): rows must not be
+    changed in place once played."""
+    if _status is None:
+        _load()
+    if _scored is not None:
+        out = _scored(fs, best, trail_key, choose_claim, trace)
+        if out is not None:
+            return out
+    return scored_outcome_py(fs, best, trail_key, choose_claim, trace)
+
+
+def scored_outcome_py(
+    fs: Deal, best: Best, trail_key: list[list[int]], choose_claim: ClaimChooser,
+    trace: list[int] | None = None,
+) -> Outcome:
+    """The pure path of :func:`scored_outcome`, the reference its compiled kernel is held
+    to.  Play a copy of the deal ``fs`` (unchanged; not over) to its end with a policy given
     as tables, and return the end as :func:`random_outcome` does.  Whenever claims are
     open, ``choose_claim`` is offered them (again after each claim made); each turn the
     mover plays, among the ranks it can capture, the capture of ``best`` with the highest
@@ -699,3 +749,56 @@ def scored_outcome(
             m = nxt[m]
             x = f >> base[m] & BOTH
     return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain
+
+
+_OFFSETS: dict[int, list[int]] = {}
+
+
+def _pack_policy(rules: Rules, best: Best, trail_key: list[list[int]]) -> tuple[bytes, bytes, bytes] | None:
+    """The compiled :func:`scored_outcome`'s copy of a policy's tables (see ``_kernel.c``):
+    per mover and rank state the index of its preferred capture among the packed
+    captures (-1: none), its score, and the trail key; None for tables it leaves to the
+    pure path (a capture that is not one of the state's own, a missing one, a score that
+    is no finite float or -inf-free, a trail key that is no 32-bit int)."""
+    k = tables_for(rules)
+    n, size = k.n, NUM_RANKS * k.ns
+    offsets = _OFFSETS.get(id(k))
+    if offsets is None:  # where _pack puts each (mover, state)'s captures
+        offsets = _OFFSETS[id(k)] = []
+        at = 0
+        for m in range(n):
+            for g in range(size):
+                offsets.append(at)
+                at += len(k.multi[m][g])
+    caps: list[int] = []
+    scores: list[float] = []
+    keys: list[int] = []
+    try:
+        if len(best) < n or len(trail_key) < n:
+            return None
+        for m in range(n):
+            row, key_row, multi = best[m], trail_key[m], k.multi[m]
+            if len(row) < size or len(key_row) < size:
+                return None
+            for g in range(size):
+                entry, options = row[g], multi[g]
+                if entry is None:
+                    if options:
+                        return None  # the pure path would skip the rank: left to it
+                    caps.append(-1)
+                    scores.append(0.0)
+                else:
+                    if type(entry) is not tuple or len(entry) != 2:
+                        return None
+                    score, capture = entry
+                    if type(score) is not float or not -inf < score < inf or capture not in options:
+                        return None
+                    caps.append(offsets[m * size + g] + options.index(capture))
+                    scores.append(score)
+                v = key_row[g]
+                if type(v) is not int or not -(2**31) <= v < 2**31:
+                    return None
+                keys.append(v)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return array("i", caps).tobytes(), array("d", scores).tobytes(), array("i", keys).tobytes()
