@@ -355,10 +355,30 @@ def test_two_migrators_at_once_upgrade_the_database_once(db_url: str) -> None:
         assert len(list(Path(db_url.removeprefix("sqlite:///")).parent.glob("*.bak"))) == 1
 
 
-def test_the_digest_of_a_revision_is_the_stores() -> None:
-    # Revision 0002 writes its digest out rather than import it: they must agree.
-    assert token_hash("é") == hashlib.sha256("é".encode()).hexdigest()
+def test_the_digest_of_revision_0002_is_the_stores() -> None:
+    # The revision writes its digest out rather than import it: the two must agree.
+    script = ScriptDirectory.from_config(alembic_config(None))  # type: ignore[arg-type]
+    digest = script.get_revision("0002").module._digest
+    for token in ("x" * 22, "é\udc80", ""):
+        assert digest(token) == token_hash(token)
+    assert token_hash("abc") == hashlib.sha256(b"abc").hexdigest()
 
 
 def test_store_error_is_the_base_of_the_refusals() -> None:
     assert issubclass(OlderDatabase, StoreError) and issubclass(NewerDatabase, StoreError)
+
+
+def test_two_lald_db_upgrades_started_together_upgrade_once(db_url: str) -> None:
+    version_1_from_before_alembic(db_url).dispose()
+    env = os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""}
+    runs = [subprocess.Popen([sys.executable, "-m", "lald", "db", "upgrade", "--db", db_url], text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for _ in range(2)]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    lines = sorted(out for out, _ in outputs)
+    assert "at revision 0002 already" in lines[0] and "from revision 0001 to 0002" in lines[1], lines
+    engine = create_engine(db_url)
+    assert sorted(rows(engine, "SELECT table_id, seat, token FROM lald_seats")) == [
+        (t, s, token_hash(PLAIN[s] + t)) for t in ("old1", "old2") for s in range(3)]
+    assert rows(engine, f"SELECT version_num FROM {VERSION_TABLE}") == [(HEAD,)]
+    engine.dispose()
