@@ -214,7 +214,8 @@ def _backup(path: str, revision: str) -> Path:
     while target.exists():
         n += 1
         target = Path(f"{path}.{revision}-{stamp}-{n}.bak")
-    with contextlib.closing(sqlite3.connect(path)) as source, contextlib.closing(sqlite3.connect(target)) as copy:
+    with contextlib.closing(sqlite3.connect(path)) as source, \
+            contextlib.closing(sqlite3.connect(target)) as copy:
         source.backup(copy)
     return target
 
@@ -260,7 +261,7 @@ def prepare(engine: Engine, url: str, upgrade: bool | None = None,
             return Upgrade(HEAD, HEAD)
         command.upgrade(config, HEAD)
         done = Upgrade(found.revision, HEAD, backup)
-    log.warning("lald: %s", done.describe(make_url(url).render_as_string(hide_password=True)))
+    log.info("lald: %s", done.describe(make_url(url).render_as_string(hide_password=True)))
     return done
 
 
