@@ -29,7 +29,7 @@ from sqlalchemy import (
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from lald.store import Store, token_hash
+from lald.store import Store, StoreError, token_hash
 from lald.web.app import create_app
 from lald.web.settings import Settings
 
@@ -199,6 +199,13 @@ def test_a_database_of_version_1_is_migrated_and_its_links_keep_working(db_url: 
             conn.execute(text("INSERT INTO lald_seats VALUES ('old1', :s, :t, :h, 'random', NULL, false)"),
                          {"s": s, "t": f"plain-token-number-{s}-of-the-old-table", "h": s == 0})
     engine.dispose()
+    if not db_url.startswith("sqlite"):
+        # A shared database is upgraded only when asked (lald db upgrade, lald serve
+        # --upgrade); a SQLite file is upgraded on opening, after a backup.
+        with pytest.raises(StoreError, match="older than this lald") as refused:
+            Store(db_url)
+        assert "\n" not in str(refused.value)
+        Store(db_url, upgrade=True).close()
     with TestClient(create_app(db_url, FAST)) as client:
         [listed] = client.get("/api/tables").json()
         assert listed["id"] == "old1" and listed["practice"] is True

@@ -1,7 +1,7 @@
 """The ``lald`` command: demo, replay, legal, deal, and the commands of the other parts.
 
 Every sub-command is a ``register(subparsers)`` function in a module of this package
-(:mod:`.play`, :mod:`.serve`, :mod:`.tournament`, :mod:`.readings`, :mod:`.review`), with the
+(:mod:`.play`, :mod:`.serve`, :mod:`.db`, :mod:`.tournament`, :mod:`.readings`, :mod:`.review`), with the
 flags they share in :mod:`.args`; the parts that need heavy libraries (the terminal table,
 the server, tournaments) import them only when run. The top of the house: it may import
 every part of lald, and nothing imports it.
@@ -37,6 +37,7 @@ from .args import (
 #: Modules that add sub-commands with ``register(subparsers)``.
 EXTENSIONS: list[str] = [
     "lald.cli.play", "lald.cli.tournament", "lald.cli.readings", "lald.cli.review", "lald.cli.serve",
+    "lald.cli.db",
 ]
 
 #: The documents every help text points to (in the source tree, beside the README).

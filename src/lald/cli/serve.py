@@ -12,6 +12,11 @@ from .args import in_range
 if TYPE_CHECKING:
     from ..web.settings import Settings
 
+#: The database of ``lald serve`` and ``lald db`` unless ``--db`` names another.
+DEFAULT_DB = "sqlite:///lald.db"
+DB_HELP = ("SQLAlchemy database URL (default sqlite:///lald.db; "
+           "PostgreSQL: postgresql+psycopg://user@host/db)")
+
 #: The largest websocket message uvicorn reads; a longer one closes the socket (1009).
 MAX_WS_MESSAGE = 64 * 1024
 
@@ -29,9 +34,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=in_range(int, 1, 65535, "a port number"), default=8000,
                    help="port, 1 to 65535 (default 8000)")
-    p.add_argument("--db", default="sqlite:///lald.db",
-                   help="SQLAlchemy database URL (default sqlite:///lald.db; "
-                        "PostgreSQL: postgresql+psycopg://user@host/db)")
+    p.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    p.add_argument("--upgrade", action="store_true",
+                   help="upgrade a database of an older schema before serving (as lald db upgrade "
+                        "does; a SQLite file is upgraded anyway, after a backup beside it)")
     p.add_argument("--bot-delay", type=in_range(float, 0, 60, "a number of seconds"), default=0.6,
                    metavar="SECONDS", help="how long a bot waits before it acts (default 0.6)")
     p.add_argument("--claim-window", type=in_range(float, 0, 60, "a number of seconds"), default=1.5,
@@ -97,16 +103,17 @@ def shown_url(url: str) -> str:
         return url
 
 
-def check_database(url: str) -> None:
-    """Open the database once (creating or updating its schema); a one-line error and
-    exit status 1 if it cannot be used."""
+def check_database(url: str, upgrade: bool = False) -> None:
+    """Open the database once (creating it, or updating its schema: a shared database only
+    if ``upgrade``, a SQLite file always, after a backup); say what was done in one line;
+    a one-line error and exit status 1 if it cannot be used."""
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     from ..store import Store, StoreError
 
     shown = shown_url(url)
     try:
-        Store(url).close()
+        store = Store(url, upgrade=True if upgrade else None)
     except (ArgumentError, NoSuchModuleError):
         _fail(f"{shown!r} is not a database URL this server can use "
               "(sqlite:///FILE or postgresql+psycopg://user@host/db)")
@@ -115,6 +122,9 @@ def check_database(url: str) -> None:
     except (SQLAlchemyError, OSError, ImportError) as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()
         _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}")
+    store.close()
+    if store.upgraded is not None and store.upgraded.before is not None:
+        print(f"lald: {store.upgraded.describe(shown)}", flush=True)
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
@@ -142,7 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from ..web.app import create_app
 
     settings = settings_of(args)
-    check_database(args.db)
+    check_database(args.db, args.upgrade)
     app = create_app(args.db, settings)
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,

@@ -10,11 +10,15 @@ checked move by move. Seat and host tokens are stored only as their SHA-256 dige
 It serves the web server, which is its only user, and imports nothing of lald: it keeps
 what it is given (JSON configurations, action lists) and knows no rule.
 
-The schema has a version (in ``lald_meta``); opening a database of an older version
-brings it up to date in one transaction (version 1, before the version was kept: its
-tokens are replaced by their digests, so the links already handed out keep working, and
-its tables, dealt from seeds that their published records gave away, become practice
-tables).
+The schema has a version (``schema`` in ``lald_meta``) and an Alembic revision
+(:mod:`lald.store.migrate`, the revisions in ``migrations/versions``): opening an empty
+database creates it at this lald's revision, :data:`HEAD`; one this lald is newer than is
+upgraded only when asked (``upgrade=True``), or, a SQLite file, at once after a copy of the
+file is kept beside it; a database newer than this lald is refused (:class:`StoreError`,
+in one line). Version 1, from before the version was kept, had its tokens in the clear:
+the upgrade replaces them by their digests, so the links already handed out keep
+working, and its tables, dealt from seeds that their published records gave away, become
+practice tables.
 
 SQLite is the default (``sqlite:///lald.db``); any SQLAlchemy URL works, PostgreSQL
 included (``postgresql+psycopg://user@host/db`` with its driver installed).
@@ -46,24 +50,26 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
-    bindparam,
     create_engine,
     event,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["SCHEMA", "NewAction", "NewTable", "SeatChange", "SeatData", "Store", "StoreError", "TableChange",
-           "TableData", "Write", "token_hash"]
+__all__ = ["HEAD", "REVISIONS", "SCHEMA", "NewAction", "NewTable", "SeatChange", "SeatData", "Store",
+           "StoreError", "TableChange", "TableData", "Write", "token_hash"]
 
 #: The version of the schema this code writes (see the module's text).
 SCHEMA = 2
+
+#: The Alembic revisions of the schema, oldest first, and the newest, the one this code
+#: writes (``migrations/versions`` holds them).
+REVISIONS: tuple[str, ...] = ("0001", "0002")
+HEAD = REVISIONS[-1]
 
 
 class StoreError(RuntimeError):
@@ -238,7 +244,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     """Synchronous persistence; every write is committed before it returns."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, upgrade: bool | None = None) -> None:
+        """Open the database at the SQLAlchemy URL ``url``. An older schema is upgraded if
+        ``upgrade`` is true, refused if it is false, and upgraded only in a SQLite file
+        (after a backup beside it) if it is None."""
         self.url = url
         self.memory = url in ("sqlite://", "sqlite:///:memory:")
         """An in-memory SQLite database: one connection, to be used from one thread."""
@@ -250,38 +259,18 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._prepare()
+        try:
+            self._prepare(upgrade)
+        except BaseException:
+            self.engine.dispose()
+            raise
 
-    def _prepare(self) -> None:
-        """Create the schema, or bring an older one up to date, in one transaction."""
-        with self.engine.begin() as conn:
-            names = set(inspect(conn).get_table_names())
-            old = "lald_tables" in names and "lald_meta" not in names
-            _Base.metadata.create_all(conn)
-            version = conn.execute(select(_Meta.value).where(_Meta.key == "schema")).scalar()
-            if version is None:
-                if old:
-                    self._from_version_1(conn)
-                conn.execute(insert(_Meta).values(key="schema", value=str(SCHEMA)))
-            elif version != str(SCHEMA):
-                raise StoreError(f"the database has schema version {version}; this lald reads "
-                                 f"version {SCHEMA}: use the lald that wrote it")
+    def _prepare(self, upgrade: bool | None) -> None:
+        """Create the schema, or bring an older one up to date (see the module's text)."""
+        from .migrate import prepare
 
-    @staticmethod
-    def _from_version_1(conn: Any) -> None:
-        """Version 1 kept tokens in the clear, and dealt every table from its seed."""
-        conn.execute(text("ALTER TABLE lald_tables ADD COLUMN secret VARCHAR(64)"))
-        conn.execute(text("ALTER TABLE lald_tables ADD COLUMN host VARCHAR(64)"))
-        conn.execute(text("ALTER TABLE lald_tables ADD COLUMN active_at FLOAT"))
-        conn.execute(text("CREATE INDEX ix_lald_tables_host ON lald_tables (host)"))
-        conn.execute(text("ALTER TABLE lald_seats ADD COLUMN generation INTEGER NOT NULL DEFAULT 0"))
-        conn.execute(update(_Table).values(active_at=time.time()))
-        seats = conn.execute(select(_Seat.table_id, _Seat.seat, _Seat.token)).all()
-        if seats:
-            conn.execute(
-                update(_Seat).where(_Seat.table_id == bindparam("t"), _Seat.seat == bindparam("s"))
-                .values(token=bindparam("h")),
-                [{"t": t, "s": s, "h": token_hash(tok)} for t, s, tok in seats])
+        self.upgraded = prepare(self.engine, self.url, upgrade)
+        """What opening did to the database (None: nothing)."""
 
     def close(self) -> None:
         """Release the connections."""

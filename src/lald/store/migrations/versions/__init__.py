@@ -1,0 +1,1 @@
+"""One module a revision of the store's schema, oldest first (see ``..``)."""
