@@ -660,7 +660,10 @@ function renderSettlement() {
     html += `<p class="winner">${escapeHtml(e.text)}</p>`;
   }
   html += `<p><a href="/api/tables/${frame.table.id}/deals/${deal}/record" download>${escapeHtml(t("web_download"))}</a> · `
-    + `<a href="${replayLink(deal)}" target="_blank">${escapeHtml(t("web_replay"))}</a></p>`;
+    + `<a href="${replayLink(deal)}" target="_blank">${escapeHtml(t("web_replay"))}</a>`
+    // The expert's review of this page's own play: the replay opened on it.
+    + (frame.you !== null ? ` · <a class="review-mine" href="${replayLink(deal)}&review=1" target="_blank">${escapeHtml(t("web_review_mine"))}</a>` : "")
+    + `</p>`;
   el.innerHTML = html;
 }
 

@@ -1,0 +1,72 @@
+"""The browser table as new players met it (issue 26, items 17 to 19): the review found
+from the settlement and worded for people, every word on screen translated, and the
+layout's small things (readable replay cards, targets a finger can hit, a settlement that
+stays while its person reads it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from lald.i18n import Catalog
+
+from .conftest import Server
+from .pages import ARTIFACTS, DESKTOP, PHONE, Opener, audit
+from .test_browser import Seat, new_table
+
+LANGS = {"en": "en-GB", "de": "de-DE", "es": "es-ES", "pt": "pt-PT"}
+
+
+def played_deal(server: Server, seed: int = 5, humans: int = 1) -> dict[str, Any]:
+    """A table whose seat 0 (a person, played from Python) has finished its first deal."""
+    data = new_table(server, humans, levels="heuristic", seed=seed)
+    seat = Seat(server, data["seats"][0]["token"]).join()
+    while not seat.wait(lambda f: f["view"]["over"] or bool(f["legal"]), timeout=20)["view"]["over"]:
+        v = seat.frame["v"]
+        seat.act(seat.frame["legal"][0])
+        seat.wait(lambda f, v=v: f["v"] > v)
+    seat.close()
+    return data
+
+
+def test_the_settlement_offers_the_review_of_my_play_in_a_persons_words(
+        server: Server, open_page: Opener) -> None:
+    """Seen before: the settlement offered only "Record · Replay"; the review sat inside
+    Replay, on a phone below every hand, and spoke in "-1.2 (-1.4 to -1.0)", "95% interval"
+    and "costly 1" (pt "cara 1"), with ASCII minus signs."""
+    data = played_deal(server)
+    table = data["table"]["id"]
+    for lang, locale in LANGS.items():
+        page = open_page(data["seats"][0]["url"], viewport=PHONE, locale=locale)
+        link = page.locator("#settlement a.review-mine")
+        expect(link).to_have_text(Catalog(lang).t("web_review_mine"))
+        assert link.get_attribute("href") == f"/replay#table={table}&deal=0&seat=0&review=1"
+        page.close()
+    for lang, viewport in (("pt", PHONE), ("en", DESKTOP)):
+        catalog = Catalog(lang)
+        page = open_page(f"{server.base}/replay#table={table}&deal=0&seat=0&review=1",
+                         viewport=viewport, locale=LANGS[lang])
+        expect(page.locator("#review-body")).to_be_visible(timeout=30_000)
+        expect(page.locator("#review-lead")).not_to_be_empty()
+        # The review first, on the first screen: above the viewer's hands on a phone, beside
+        # them on a wide screen.
+        top = page.evaluate("() => [document.getElementById('review').getBoundingClientRect().top,"
+                            " document.getElementById('viewer').getBoundingClientRect().top]")
+        assert top[0] <= top[1] and top[0] < viewport["height"] / 3, top
+        if viewport is PHONE:
+            assert top[0] < top[1], top
+        text = page.locator("#review").inner_text()
+        assert not re.search(r"-\d", text), "an ASCII minus in the review"
+        assert "95" not in text and "interval" not in text.lower()
+        assert not re.search(rf"{catalog.t('web_review_costly')} \d", text), "a 'costly 1' badge"
+        assert page.locator("#review-decisions .badge").count() > 0
+        # Each decision leads with its sentence; the numbers come after, in words.
+        for item in page.locator("#review-decisions > li.decision:not(.best):not(.forced)").all():
+            children = item.evaluate("(li) => [...li.children].map((c) => c.className)")
+            assert children[:3] == ["head", "sentence", "options"], children
+        page.screenshot(path=f"/tmp/ui/review-{lang}-{viewport['width']}.png", full_page=True)
+        audit(page, "the review of my play")
+        page.close()
+    assert ARTIFACTS
