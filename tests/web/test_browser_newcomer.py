@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 from playwright.sync_api import expect
 
 from lald.i18n import Catalog
 
-from .conftest import Server
+from .conftest import Server, create
 from .pages import ARTIFACTS, DESKTOP, PHONE, Opener, audit
 from .test_browser import Seat, new_table
 
@@ -70,3 +71,60 @@ def test_the_settlement_offers_the_review_of_my_play_in_a_persons_words(
         audit(page, "the review of my play")
         page.close()
     assert ARTIFACTS
+
+
+RAW_LEVELS = re.compile(r"\b(random|greedy|heuristic|pimc)\b")
+
+
+def raw_levels(text: str, catalog: Catalog) -> list[str]:
+    """The levels' identifiers in ``text``, bar inside the catalog's own labels (English's
+    "plays at random")."""
+    for level in ("random", "greedy", "heuristic", "pimc", "expert"):
+        text = text.replace(catalog.t(f"level_{level}"), "")
+    return RAW_LEVELS.findall(text)
+
+
+def test_the_lobby_names_bots_rules_and_tables_in_each_language(server: Server, open_page: Opener) -> None:
+    """Seen before: the level selects offered "random, greedy, heuristic, pimc, expert" with
+    random chosen, and the open tables said "survivor" in every language."""
+    with httpx.Client(base_url=server.base) as http:
+        create(http, 1, levels="heuristic", variants=["modern-laugh"])
+    for lang, locale in LANGS.items():
+        catalog = Catalog(lang)
+        page = open_page(f"{server.base}/", viewport=PHONE, locale=locale)
+        expect(page.locator("#seat-rows .seatrow")).to_have_count(5)
+        level = page.locator('#seat-rows .seatrow[data-seat="1"] select.level')
+        assert level.input_value() == "heuristic"  # a bot a newcomer enjoys, not a random one
+        names = level.locator("option").all_text_contents()
+        levels = ("random", "greedy", "heuristic", "pimc", "expert")
+        assert names[:5] == [catalog.t(f"level_{lv}") for lv in levels]
+        expect(page.locator("#tables li").first).to_contain_text(catalog.t("review_preset_survivor_name"))
+        tables = page.locator("#tables").inner_text()
+        assert catalog.t("variant_modern_laugh") in tables and "modern-laugh" not in tables
+        if lang != "en":
+            assert "survivor" not in tables, tables
+        assert raw_levels(page.locator("body").inner_text(), catalog) == []
+        page.screenshot(path=f"/tmp/ui/lobby-{lang}-390.png", full_page=True)
+        page.close()
+
+
+def test_the_table_names_its_bots_levels_and_says_lie_down_in_german(
+        server: Server, open_page: Opener) -> None:
+    """Seen before: "Bot · random" at the table in every language; the German pages said
+    "lie down" in statuses, buttons, hints and rules."""
+    data = new_table(server, 1, levels="heuristic", seed=5)
+    for lang, locale in LANGS.items():
+        catalog = Catalog(lang)
+        page = open_page(data["seats"][0]["url"], viewport=DESKTOP, locale=locale)
+        badge = page.locator('.seat[data-seat="1"] .badge.bot')
+        expect(badge).to_contain_text(catalog.t("web_level_name_heuristic"))
+        assert badge.get_attribute("title") == catalog.t("level_heuristic")
+        assert raw_levels(page.locator("body").inner_text(), catalog) == []
+        page.close()
+    title = Catalog("de").t("game_title")
+    for path in (data["seats"][0]["url"], f"{server.base}/rules", f"{server.base}/"):
+        page = open_page(path, locale="de-DE")
+        page.wait_for_timeout(800)
+        text = page.locator("body").inner_text().replace(title, "")
+        assert not re.search(r"lie.?down|lay down", text, re.I), path
+        page.close()

@@ -1,5 +1,5 @@
 // The table page: one websocket, frames in (each the seat's own view), actions out.
-import { applyStatic, initialLang, lang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
+import { applyStatic, initialLang, lang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
 import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
 import { $, countText, escapeHtml, signed, toast } from "./dom.js";
 import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
@@ -523,8 +523,8 @@ function seatBox(s, view, table, showFlash) {
     if (table.lesson) {
       b.textContent = t("web_bot");  // the lesson's players follow its script: no level
     } else {
-      b.title = `${t("web_bot")} · ${info.level}`;
-      b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(info.level)}</span>`;
+      b.title = levelName(info.level, true);
+      b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(levelName(info.level))}</span>`;
     }
     name.append(b);
   }
