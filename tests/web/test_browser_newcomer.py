@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from lald.i18n import Catalog
 
 from .conftest import Server, create
-from .pages import ARTIFACTS, DESKTOP, PHONE, Opener, audit
+from .pages import DESKTOP, PHONE, Opener, audit, sideways
 from .test_browser import Seat, new_table
 
 LANGS = {"en": "en-GB", "de": "de-DE", "es": "es-ES", "pt": "pt-PT"}
@@ -70,7 +70,6 @@ def test_the_settlement_offers_the_review_of_my_play_in_a_persons_words(
         page.screenshot(path=f"/tmp/ui/review-{lang}-{viewport['width']}.png", full_page=True)
         audit(page, "the review of my play")
         page.close()
-    assert ARTIFACTS
 
 
 RAW_LEVELS = re.compile(r"\b(random|greedy|heuristic|pimc)\b")
@@ -128,3 +127,48 @@ def test_the_table_names_its_bots_levels_and_says_lie_down_in_german(
         text = page.locator("body").inner_text().replace(title, "")
         assert not re.search(r"lie.?down|lay down", text, re.I), path
         page.close()
+
+
+def test_on_a_phone_every_target_is_at_least_24_px_and_seat_titles_stay_whole(
+        server: Server, open_page: Opener) -> None:
+    """Seen before (WCAG 2.5.8): the header's links 16 px tall and the checkboxes 20×20 on a
+    phone; "Seat / 1" on two lines in the lobby's seat rows."""
+    for lang, locale in LANGS.items():
+        page = open_page(f"{server.base}/", viewport=PHONE, locale=locale)
+        expect(page.locator("#seat-rows .seatrow")).to_have_count(5)
+        small = page.evaluate("""() => [...document.querySelectorAll(
+            'header a, input[type=checkbox], input[type=radio]')]
+          .filter((e) => e.offsetParent).map((e) => {
+            const r = e.getBoundingClientRect();
+            return [e.textContent || e.value, Math.round(r.width), Math.round(r.height)];
+          }).filter(([, w, h]) => w < 24 || h < 24)""")
+        assert small == [], f"{lang}: too small to tap: {small}"
+        lines = page.evaluate("() => [...document.querySelectorAll('.seat-title')]"
+                              ".map((b) => b.getClientRects().length)")
+        assert lines == [1] * 5, f"{lang}: a seat's title wraps: {lines}"
+        assert sideways(page) == 0, f"{lang}: the lobby scrolls sideways (a level's long name)"
+        if lang == "pt":
+            page.screenshot(path="/tmp/ui/lobby-pt-390.png", full_page=True)
+        page.close()
+
+
+def test_replay_cards_are_readable_on_a_desktop(server: Server, open_page: Opener) -> None:
+    """Seen before: the replay's hands 28 px wide with 7 px corner ranks at 1280×800."""
+    data = played_deal(server, seed=6)
+    page = open_page(f"{server.base}/replay#table={data['table']['id']}&deal=0", viewport=DESKTOP)
+    expect(page.locator(".replay-hands .row")).to_have_count(5)
+    widths = page.evaluate("() => [...document.querySelectorAll('.replay-hands .pile .card')]"
+                           ".map((c) => c.getBoundingClientRect().width)")
+    assert widths and min(widths) >= 40, min(widths)
+    page.screenshot(path="/tmp/ui/replay-1280.png")
+
+
+def test_a_closed_table_offers_no_leave(server: Server, open_page: Opener) -> None:
+    """Seen before: a closed table still offered "Leave (a bot plays on)"."""
+    data = new_table(server, 2, levels="heuristic", seed=7)
+    page = open_page(data["seats"][0]["url"], viewport=PHONE)
+    expect(page.locator("#leave")).to_be_visible()
+    r = httpx.post(f"{server.base}/api/host/close", json={"token": data["host"]["token"]})
+    assert r.status_code == 200, r.text
+    expect(page.locator("#status")).to_contain_text(Catalog("en").t("web_table_closed"))
+    expect(page.locator("#leave")).to_be_hidden()

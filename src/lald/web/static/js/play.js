@@ -371,7 +371,8 @@ function render() {
   $("clear-sel").hidden = !playing;
   $("next-deal").hidden = !frame.can_next;
   $("take").hidden = !(mine && !mine.human);
-  $("leave").hidden = !(mine && mine.human && table.status !== "over") || table.lesson;
+  // Nothing to leave at a table that is over or closed (no bot plays on there).
+  $("leave").hidden = !(mine && mine.human && ["playing", "waiting"].includes(table.status)) || table.lesson;
   document.body.classList.toggle("offline", !online);
   $("practice").hidden = !table.practice;
   renderStatus();
