@@ -112,7 +112,8 @@ def test_a_person_who_drops_is_played_for_after_the_grace_and_the_others_are_tol
         assert a.frame["stand_ins"] == []
         wait([a], lambda: over(a))
         line = next(e for e in a.log if e["kind"] == "away")
-        assert line["seat"] == 1 and "Seat 1" in line["text"] and "random" in line["text"]
+        assert line["seat"] == 1 and "Seat 1" in line["text"]
+        assert "beginner" in line["text"] and "random" not in line["text"]
         assert sum(e["kind"] == "away" for e in a.log) == 1  # said once, not at every move
         assert any(f["stand_ins"] == [1] for f in a.frames)
     said = sources(away, table_id, 1)

@@ -305,7 +305,8 @@ def test_an_expired_turn_is_played_by_the_seats_bot_and_the_log_says_so(client: 
         recv(ws)
         f = until(ws, lambda m: m["type"] == "state" and any(e["kind"] == "timer" for e in m["log"]))
         line = next(e for e in f["log"] if e["kind"] == "timer")
-        assert line["seat"] == 0 and "Seat 0" in line["text"] and "random" in line["text"]
+        assert line["seat"] == 0 and "Seat 0" in line["text"]
+        assert "beginner" in line["text"] and "random" not in line["text"]
     store: Store = client.app.state.hub.store  # type: ignore[attr-defined]
     table = store.load_tables(ids=[data["table"]["id"]])[0]
     assert any(

@@ -5,6 +5,7 @@ bounded queue, only for finished deals; every bad request a 4xx in words."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -16,12 +17,12 @@ from starlette.testclient import TestClient
 
 from lald.coach.lesson import Lesson
 from lald.coach.review import review_deal
-from lald.coach.words import review_json, review_lines
+from lald.coach.words import move_number, reason_text, review_json, review_lines
 from lald.i18n import Catalog
 from lald.record import load
 from lald.web import reviews as reviews_module
 from lald.web.app import create_app
-from lald.web.reviews import Reviews
+from lald.web.reviews import Reviews, review_page
 from lald.web.settings import Settings
 
 from .conftest import FAST, create
@@ -220,3 +221,50 @@ def test_the_review_of_a_lesson_says_its_moves_were_the_lessons(review_client: T
     other = finished_deal(review_client)
     body, _ = review(review_client, f"/api/tables/{other}/deals/0/review?seat=0&lang=es")
     assert "note" not in body["text"]
+
+
+def _example_review(seat: int = 1) -> Any:
+    state = load(Path(__file__).parents[2].joinpath("examples", "review-deal.json").read_text())[1]
+    return review_deal(state, seat, worlds=WORLDS)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "pt"])
+def test_the_page_review_leads_with_its_sentence_in_a_persons_words(lang: str) -> None:
+    """Seen before (issue 26, item 17): the page showed the terminal's "-1.2 (-1.4 to -1.0)",
+    a "95% interval" and a "costly 1" badge (pt "cara 1"), with ASCII minus signs beside
+    the settlement's true ones. Each decision leads with its sentence, the numbers come
+    after, in words, with true minus signs; the badges say what they mean."""
+    made = _example_review()
+    assert made.costliest, "the example deal should have a costly decision"
+    catalog = Catalog(lang)
+    page = review_page(made, catalog, [catalog.t("seat_name", seat=s) for s in range(made.rules.players)])
+    words = page["text"]["person"]
+    assert len(words["decisions"]) == len(made.decisions)
+    shown = [words["lead"], words["unit"], *words["summary"]]
+    for d, w in zip(made.decisions, words["decisions"], strict=True):
+        shown += [w["heading"], w["sentence"], w["badge"], w["rank"], *w["numbers"]]
+        if d.verdict.value not in ("best", "forced"):
+            assert w["sentence"] and w["numbers"], w  # the sentence, then the numbers
+    text = "\n".join(shown)
+    assert "95" not in text and "(" + "-" not in text
+    assert not any(c == "-" and (i + 1 < len(text) and text[i + 1].isdigit())
+                   for i, c in enumerate(text)), "an ASCII minus before a number"
+    assert "\u2212" in text  # the values a deal's choices would give: some are losses
+    first = words["decisions"][made.costliest[0]]
+    assert first["rank"] == catalog.t("web_review_rank_1") and not first["rank"][-1:].isdigit()
+    assert catalog.t("web_review_costly") not in (first["badge"], first["rank"])
+    costliest = made.decisions[made.costliest[0]]
+    why = reason_text(costliest, catalog, None) or ""
+    assert why and words["lead"] == catalog.t("web_review_lead", number=move_number(costliest),
+                                              reason=why[:1].lower() + why[1:])
+
+
+def test_portuguese_review_sentences_read_as_portuguese() -> None:
+    """Seen before: "com jogar J♠ para capturar J♦ terias ficado…" (a preposition before an
+    infinitive phrase)."""
+    pt = Catalog("pt")
+    alt = pt.t("review_alt_capture", play="J♠", take="J♦")
+    messages = json.loads(Path(__file__).parents[2].joinpath("src", "lald", "i18n", "pt.json").read_text())
+    for key in [k for k in messages if k.startswith("review_why_")]:
+        assert "com {alt}" not in messages[key], key
+    assert "com " + alt not in pt.t("review_why_survive", did="x", alt=alt, best=1, made=2)

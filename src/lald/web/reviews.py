@@ -22,8 +22,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..coach.review import DEFAULT_WORLDS, Review, review_deal
-from ..coach.words import review_json, review_lines
+from ..coach.review import DEFAULT_WORLDS, Decision, Estimate, Review, Verdict, review_deal
+from ..coach.words import move_number, move_text, number, reason_text, review_json, review_lines, seat_names
 from ..core import State
 from ..i18n import Catalog
 from ..record import Record
@@ -175,4 +175,78 @@ def review_page(review: Review, catalog: Catalog, names: Sequence[str]) -> dict[
     if len(blocks) != len(review.decisions):  # the lines' layout changed: say it, do not guess
         raise ValueError("the review's lines do not match its decisions")
     data["text"] = {"title": lines[0], "unit": lines[1], "decisions": blocks, "summary": lines[i + 1:]}
+    data["text"]["person"] = person_words(review, catalog, names)
     return data
+
+
+MINUS = "\u2212"
+"""The minus sign the pages write (the settlement's), never a hyphen."""
+
+
+def signed(value: float, catalog: Catalog, sign: bool = True) -> str:
+    """A review's number as the page writes it: one decimal, a true minus sign."""
+    return number(value, catalog, sign=sign).replace("-", MINUS)
+
+
+def _about(e: Estimate, unit: str, catalog: Catalog, key: str, sign: bool = True, **extra: str) -> str:
+    """An estimate in a person's words: ``about 1.2 chips (likely between 0.8 and 1.6)``."""
+    return catalog.t(f"{key}_{unit}", value=signed(e.mean, catalog, sign), low=signed(e.low, catalog, sign),
+                     high=signed(e.high, catalog, sign), **extra)
+
+
+def _decision_words(d: Decision, unit: str, rank: int, catalog: Catalog,
+                    names: Sequence[str]) -> dict[str, Any]:
+    t = catalog.t
+    heading = t("review_forced" if d.verdict is Verdict.FORCED else f"review_{d.kind.value}",
+                number=move_number(d), move=move_text(d.made, catalog))
+    if d.verdict is Verdict.FORCED:
+        sentence = ""
+    elif d.verdict is Verdict.BEST:
+        sentence = t("review_was_best")
+    else:
+        why = reason_text(d, catalog, names)
+        sentence = f"{why}." if why else t("web_review_not_best")
+    numbers = []
+    if d.verdict is not Verdict.BEST and d.verdict is not Verdict.FORCED:
+        numbers.append(_about(d.cost, unit, catalog, "web_review_cost", sign=False))
+    for option in d.options:
+        marks = [t("review_mark_best")] if option.action == d.best else []
+        if option.action == d.made:
+            marks.append(t("review_mark_made"))
+        move = move_text(option.action, catalog)
+        if marks:
+            move = t("web_review_marked", move=move, marks=", ".join(marks))
+        numbers.append(_about(option.value, unit, catalog, "web_review_option", move=move))
+    return {"heading": heading.rstrip(":"), "sentence": sentence,
+            "badge": t(f"web_review_badge_{d.verdict.value}"),
+            "rank": t(f"web_review_rank_{rank}") if rank else "", "numbers": numbers}
+
+
+def person_words(review: Review, catalog: Catalog, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The review as the page shows it, in a person's words: each decision's sentence
+    first (what happened and what would have been better), its numbers after, as
+    estimates ("about 1.2 chips, likely between 0.8 and 1.6") with true minus signs; a
+    badge per verdict and one per costliest decision that say what they mean."""
+    t = catalog.t
+    who = seat_names(review.rules.players, review.seat, catalog, names)
+    unit = review.unit
+    decisions = [_decision_words(d, unit, review.costliest.index(i) + 1 if i in review.costliest else 0,
+                                 catalog, who)
+                 for i, d in enumerate(review.decisions)]
+    choices = review.choices
+    counts = {v: sum(1 for d in choices if d.verdict is v) for v in Verdict}
+    if review.costliest:
+        first = review.decisions[review.costliest[0]]
+        why = reason_text(first, catalog, who) or t("web_review_not_best")
+        lead = t("web_review_lead", number=move_number(first), reason=why[:1].lower() + why[1:])
+    else:
+        lead = t("review_none")
+    result = signed(review.result, catalog) if unit == "wins" else f"{review.result:+.0f}".replace("-", MINUS)
+    summary = [
+        _about(review.lost, unit, catalog, "web_review_lost", sign=False),
+        t("review_counts", count=len(choices), best=counts[Verdict.BEST], good=counts[Verdict.GOOD],
+          inaccuracy=counts[Verdict.INACCURACY], mistake=counts[Verdict.MISTAKE],
+          blunder=counts[Verdict.BLUNDER]),
+        t(f"review_result_{unit}", result=result),
+    ]
+    return {"lead": lead, "unit": t(f"web_review_unit_{unit}"), "decisions": decisions, "summary": summary}

@@ -120,6 +120,13 @@ class Entry(NamedTuple):
     """The operation's index in the deal's history (op), or a seat (timer, away, laugh)."""
 
 
+def level_name(level: str, catalog: Catalog) -> str:
+    """A bot level as people name it (``web_level_name_*``: medium, not heuristic), as the
+    terminal's setup screen does; a level the catalog does not know, by its name."""
+    key = f"web_level_name_{level}"
+    return catalog.t(key) if catalog.has(key) else level
+
+
 class Table(Saved):
     """One table: session, seats, bots, log, connections and the driver task."""
 
@@ -556,10 +563,12 @@ class Table(Saved):
             return {"kind": kind, "deal": d, "text": text}
         if kind == "timer":
             return {"kind": kind, "deal": d, "seat": index,
-                    "text": t("web_timer_expired", name=names[index], level=self.seats[index].level)}
+                    "text": t("web_timer_expired", name=names[index],
+                              level=level_name(self.seats[index].level, catalog))}
         if kind == "away":
             return {"kind": kind, "deal": d, "seat": index,
-                    "text": t("web_away_played", name=names[index], level=self.seats[index].level)}
+                    "text": t("web_away_played", name=names[index],
+                              level=level_name(self.seats[index].level, catalog))}
         if kind == "laugh":
             return {"kind": kind, "deal": d, "seat": index, "text": t("laugh")}
         result = self.session.results[d]

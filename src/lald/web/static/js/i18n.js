@@ -57,6 +57,14 @@ export function t(key, values = {}) {
   });
 }
 
+// A bot level as people name it, as the terminal's setup screen does: "bot: medium (rules
+// of thumb)" in full, "medium" short; a level the catalog does not know, by its name.
+export function levelName(level, full = false) {
+  const key = (full ? "level_" : "web_level_name_") + level;
+  if (catalog[key] !== undefined) return t(key);
+  return full ? t("level_other", { level }) : level;
+}
+
 // The server's refusals a person can meet through the pages, by their code: the sentence
 // in the page's language, filled with the numbers the refusal names; any other refusal in
 // the API's own words (English, for programs).

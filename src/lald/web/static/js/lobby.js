@@ -1,8 +1,11 @@
 // The lobby: open a table (rules, seats, bots), hand out the seat links, list open tables.
-import { applyStatic, initialLang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
+import { applyStatic, initialLang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
 import { $, copyText, countText, escapeHtml, toast } from "./dom.js";
 
 let levels = [];
+// The level a seat gets unless chosen: one a newcomer enjoys playing against (the
+// beginner's bot plays at random, the strongest ones win nearly every deal).
+const NEWCOMER_LEVEL = "heuristic";
 
 // A seat row's level select means two things: for a bot, its level; for a person, the
 // bot that stands in when they leave or their turn timer runs out. The label says which.
@@ -25,7 +28,7 @@ function seatRows() {
   }));
   for (const row of box.querySelectorAll(".seatrow")) row.remove();
   for (let s = 0; s < players; s++) {
-    const prev = old[s] || { human: s === 0, level: levels[0], name: "" };
+    const prev = old[s] || { human: s === 0, level: levels.includes(NEWCOMER_LEVEL) ? NEWCOMER_LEVEL : levels[0], name: "" };
     const row = document.createElement("div");
     row.className = "seatrow";
     row.dataset.seat = s;
@@ -33,7 +36,7 @@ function seatRows() {
     row.innerHTML = `<b class="seat-title">${title}</b>
       <select class="who" aria-label="${title}: ${escapeHtml(t("web_seat_kind"))}">
         <option value="human">${escapeHtml(t("web_human"))}</option><option value="bot">${escapeHtml(t("web_bot"))}</option></select>
-      <label><span class="level-label"></span> <select class="level">${levels.map((l) => `<option>${escapeHtml(l)}</option>`).join("")}</select></label>
+      <label><span class="level-label"></span> <select class="level">${levels.map((l) => `<option value="${escapeHtml(l)}">${escapeHtml(levelName(l, true))}</option>`).join("")}</select></label>
       <input class="name" type="text" maxlength="40" aria-label="${title}: ${escapeHtml(t("web_name"))}">
       <p class="level-help"></p>`;
     row.querySelector("select.who").value = prev.human ? "human" : "bot";
@@ -135,7 +138,7 @@ function showHost(data) {
     const name = s.name || t("seat_name", { seat: s.seat });
     if (!s.url) {
       const li = document.createElement("li");
-      li.textContent = `${name} · ${t("web_bot")} (${s.level})`;
+      li.textContent = `${name} · ${levelName(s.level, true)}`;
       list.append(li);
       continue;
     }
@@ -208,7 +211,9 @@ async function refresh() {
   for (const table of tables) {
     const li = document.createElement("li");
     const free = table.seats.filter((s) => s.human && !s.joined).length;
-    const rules = [table.rules.preset, `${table.rules.players}`, ...table.rules.variants].join(" · ");
+    const rules = [t("review_preset_" + table.rules.preset.replace("-", "_") + "_name"),
+      `${t("web_players")} ${table.rules.players}`,
+      ...table.rules.variants.map((v) => t("variant_" + v.replace(/-/g, "_")))].join(" · ");
     const state = table.status === "waiting" ? countText(t, "web_seats_free", free)
       : t("deal_of", { number: table.deal, deals: table.deals });
     const practice = table.practice ? ` — <span class="badge">${escapeHtml(t("web_practice_badge"))}</span>` : "";

@@ -1,5 +1,5 @@
 // The table page: one websocket, frames in (each the seat's own view), actions out.
-import { applyStatic, initialLang, lang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
+import { applyStatic, initialLang, lang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
 import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
 import { $, countText, escapeHtml, signed, toast } from "./dom.js";
 import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
@@ -450,7 +450,8 @@ function render() {
   $("clear-sel").hidden = !playing;
   $("next-deal").hidden = !frame.can_next;
   $("take").hidden = !(mine && !mine.human);
-  $("leave").hidden = !(mine && mine.human && table.status !== "over") || table.lesson;
+  // Nothing to leave at a table that is over or closed (no bot plays on there).
+  $("leave").hidden = !(mine && mine.human && ["playing", "waiting"].includes(table.status)) || table.lesson;
   document.body.classList.toggle("offline", !online);
   $("practice").hidden = !table.practice;
   renderStatus();
@@ -656,8 +657,8 @@ function seatBox(s, view, table, showFlash) {
     if (table.lesson) {
       b.textContent = t("web_bot");  // the lesson's players follow its script: no level
     } else {
-      b.title = `${t("web_bot")} · ${info.level}`;
-      b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(info.level)}</span>`;
+      b.title = levelName(info.level, true);
+      b.innerHTML = `${escapeHtml(t("web_bot"))}<span class="lvl"> · ${escapeHtml(levelName(info.level))}</span>`;
     }
     name.append(b);
   }
@@ -793,7 +794,10 @@ function renderSettlement() {
     html += `<p class="winner">${escapeHtml(e.text)}</p>`;
   }
   html += `<p><a href="/api/tables/${frame.table.id}/deals/${deal}/record" download>${escapeHtml(t("web_download"))}</a> · `
-    + `<a href="${replayLink(deal)}" target="_blank">${escapeHtml(t("web_replay"))}</a></p>`;
+    + `<a href="${replayLink(deal)}" target="_blank">${escapeHtml(t("web_replay"))}</a>`
+    // The expert's review of this page's own play: the replay opened on it.
+    + (frame.you !== null ? ` · <a class="review-mine" href="${replayLink(deal)}&review=1" target="_blank">${escapeHtml(t("web_review_mine"))}</a>` : "")
+    + `</p>`;
   el.innerHTML = html;
 }
 

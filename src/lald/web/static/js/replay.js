@@ -165,37 +165,40 @@ async function askReview(seat) {
   }
 }
 
-function decisionEl(d, lines, rank, withShow) {
+// One decision as a person reads it: what happened and what would have been better first,
+// then the numbers, in words; badges that say what they mean (the verdict, the costliest).
+function decisionEl(d, words, withShow) {
   const li = document.createElement("li");
-  li.className = "decision " + d.verdict + (rank ? " costly" : "");
+  li.className = "decision " + d.verdict + (words.rank ? " costly" : "");
   li.dataset.at = d.at;
   const head = document.createElement("p");
   head.className = "head";
-  const words = document.createElement("b");
-  words.textContent = lines[0];
-  head.append(words);
-  if (rank) {
+  const title = document.createElement("b");
+  title.textContent = words.heading;
+  head.append(title);
+  for (const [label, cls] of [[words.badge, "verdict " + d.verdict], [words.rank, "costly"]]) {
+    if (!label) continue;
     const badge = document.createElement("span");
-    badge.className = "badge costly";
-    badge.textContent = `${t("web_review_costly")} ${rank}`;
+    badge.className = "badge " + cls;
+    badge.textContent = label;
     head.append(" ", badge);
   }
   li.append(head);
-  const options = lines.slice(1, 1 + d.options.length);
-  if (options.length) {
+  if (words.sentence) {
+    const p = document.createElement("p");
+    p.className = "sentence";
+    p.textContent = words.sentence;
+    li.append(p);
+  }
+  if (words.numbers.length) {
     const ul = document.createElement("ul");
     ul.className = "options";
-    for (const line of options) {
+    for (const line of words.numbers) {
       const item = document.createElement("li");
       item.textContent = line;
       ul.append(item);
     }
     li.append(ul);
-  }
-  for (const line of lines.slice(1 + d.options.length)) {
-    const p = document.createElement("p");
-    p.textContent = line;
-    li.append(p);
   }
   if (withShow) {
     const show = document.createElement("button");
@@ -221,22 +224,23 @@ function drawReview() {
   const body = review.body;
   $("review-body").hidden = false;
   $("review-heading").textContent = body.text.title;
-  $("review-unit").textContent = body.text.unit;
+  $("review-lead").textContent = body.text.person.lead;
+  $("review-unit").textContent = body.text.person.unit;
   $("review-note").textContent = body.text.note || "";
   $("review-note").hidden = !body.text.note;
   const list = $("review-decisions");
   list.textContent = "";
-  body.decisions.forEach((d, i) => {
-    const rank = body.costliest.indexOf(i) + 1;
-    list.append(decisionEl(d, body.text.decisions[i], rank, true));
-  });
+  body.decisions.forEach((d, i) => list.append(decisionEl(d, body.text.person.decisions[i], true)));
   const summary = $("review-summary");
   summary.textContent = "";
-  body.text.summary.forEach((line, i) => {
-    const p = document.createElement(i === 0 ? "h3" : "p");
+  const h = document.createElement("h3");
+  h.textContent = t("review_summary");
+  summary.append(h);
+  for (const line of body.text.person.summary) {
+    const p = document.createElement("p");
     p.textContent = line;
     summary.append(p);
-  });
+  }
   drawStepReview();
 }
 
@@ -253,7 +257,7 @@ function drawStepReview() {
   title.textContent = t("web_review_here");
   const list = document.createElement("ul");
   for (const [d, i] of here) {
-    list.append(decisionEl(d, review.body.text.decisions[i], review.body.costliest.indexOf(i) + 1, false));
+    list.append(decisionEl(d, review.body.text.person.decisions[i], false));
   }
   box.append(title, list);
 }
@@ -320,6 +324,16 @@ if (params.get("table") && deal !== null) {
     lessonNames = Boolean(found.lesson);
     names = found.seats.map((s) => s.name);
   }
-  if (record.ok) { text = await record.text(); load(); }
+  if (record.ok) {
+    text = await record.text();
+    await load();
+    // Opened from the settlement's "Review my play": the review first, made at once.
+    if (params.get("review") === "1" && seatParam !== null && data) {
+      $("viewer").before($("review"));
+      $("h-review").tabIndex = -1;
+      $("h-review").focus();
+      askReview(Number(seatParam));
+    }
+  }
   else fail(refusal(await record.json()));
 }
