@@ -185,7 +185,7 @@ def test_the_lesson_at_the_table_end_to_end(lang: str, size: tuple[int, int], tm
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert t("help_more", path=RULES_DOC) + "\n" in app.screen.query_one("#help-rules", LinesView).lines
-        # q there leaves the lesson, unsaved (seen before: "q save and quit")
+        # its key bar: Esc, ? or q go back to the lesson (seen before: "q save and quit")
         assert text(app.screen.query_one(".keys")) == t("keys_help_lesson")
         await pilot.press("escape")
         await pilot.pause()
