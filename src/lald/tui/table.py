@@ -451,7 +451,8 @@ class TableScreen(Screen[None]):
         self._show_prompt(prompt)
 
     def _moved(self, op: Operation) -> None:
-        if isinstance(op, LaidDown) and self.game.rules.laugh:
+        # (in the lesson its note and the log say it: the panel keeps its rows)
+        if isinstance(op, LaidDown) and self.game.rules.laugh and self.lesson is None:
             self.say(self.catalog.t("laugh"), max(self.pace * 3, 1.5))
         self.revision += 1
 
