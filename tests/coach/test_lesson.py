@@ -7,8 +7,21 @@ import random
 from collections.abc import Sequence
 
 from lald.bots import Bot
-from lald.coach.lesson import LEARNER, Lesson, ScriptedBot
-from lald.core import Action, Capture, CaptureKind, Claim, Claimed, ClaimKind, LieDown, PlayerView, State
+from lald.coach.lesson import LEARNER, Lesson, Note, ScriptedBot
+from lald.core import (
+    Action,
+    Capture,
+    CaptureKind,
+    Claim,
+    Claimed,
+    ClaimKind,
+    LaidDown,
+    LieDown,
+    PlayerView,
+    State,
+    Status,
+)
+from lald.i18n import LANGUAGES, Catalog
 from lald.play.loop import step
 
 #: The note that explains each kind of move, for the learner.
@@ -128,3 +141,61 @@ def test_lesson_refuses_other_moves_and_names_the_step() -> None:
     state.apply(lesson.script[1])
     wait = lesson.refusal(state, LieDown(LEARNER))
     assert wait is not None and wait.key == "lesson_wait"
+
+
+def test_lesson_teaches_dead_ranks_out_of_cards_and_the_mournival() -> None:
+    """The lesson never taught dead-rank claims (offered in the first real deal), a seat
+    out of cards, or the word mournival: now the learner sees a dead-rank claim made, with
+    a note before it; a seat run out of cards while others play on, with a note; and reads
+    the word in a note, in every language."""
+    lesson = Lesson()
+    state = lesson.start()
+    dead = empty = None
+    said: dict[str, int] = {}
+    for number, action in enumerate(lesson.script):
+        for note in lesson.notes(state):
+            said.setdefault(note.key, number)
+        if isinstance(action, Claim) and dead is None:
+            op = state.clone().apply(action)
+            assert isinstance(op, Claimed)
+            if op.kind is ClaimKind.DEAD:
+                dead = number
+                assert action.seat != LEARNER and state.to_move != action.seat  # out of turn
+        state.apply(action)
+        emptied = [s for s in range(state.n) if state.status(s) is Status.EMPTY]
+        if emptied and empty is None:
+            empty = number + 1
+            holding = [s for s in range(state.n) if state.hand(s)]
+            assert len(holding) >= 2 and not state.over, "play goes on without the empty seat"
+    assert dead is not None and said.get("lesson_dead_seen") == dead
+    assert empty is not None and said.get("lesson_out_of_cards") == empty
+    notes = [n.key for number in range(len(lesson.script)) for n in _notes_at(lesson, number)]
+    for lang in LANGUAGES:
+        catalog = Catalog(lang)
+        assert any("mournival" in catalog.t(key, name="", cards="", move="").lower()
+                   for key in notes), lang
+
+
+def test_after_the_learner_lies_down_the_lesson_says_so() -> None:
+    """After lying down, the panel still said "...you must lie down" while the others played
+    on: the next moment explains that the learner lay down and the others play on."""
+    lesson = Lesson()
+    state = lesson.start()
+    for action in lesson.script:
+        state.apply(action)
+        if isinstance(action, LieDown) and action.seat == LEARNER:
+            keys = [n.key for n in lesson.notes(state)]
+            assert keys == ["lesson_lain_down"] and lesson.expected(state) is None
+            laid = state.history[-1]
+            assert isinstance(laid, LaidDown)
+            assert [n.cards for n in lesson.notes(state)] == [laid.cards]
+            break
+    else:
+        raise AssertionError("the learner never lies down")
+
+
+def _notes_at(lesson: Lesson, number: int) -> list[Note]:
+    state = lesson.start()
+    for action in lesson.script[:number]:
+        state.apply(action)
+    return lesson.notes(state)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from textual import events
 from textual._time import get_time
+from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -18,7 +19,16 @@ from lald.core import LieDown, Rules, State
 from lald.i18n import LANGUAGES, Catalog
 from lald.tui.app import TableApp
 from lald.tui.game import Game, Prompt, SeatSpec
-from lald.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SettlementScreen
+from lald.tui.review import ReviewScreen
+from lald.tui.screens import (
+    HELP_TABLE_KEYS,
+    ConfirmScreen,
+    HelpScreen,
+    KeyBar,
+    PassScreen,
+    SettlementScreen,
+    help_key_shown,
+)
 from lald.tui.store import Store
 from lald.tui.table import TableScreen
 from lald.tui.widgets import LinesView
@@ -154,12 +164,15 @@ def test_a_double_enter_on_the_hand_over_does_not_reach_the_next_table(tmp_path:
 
 
 def test_q_saves_and_quits_from_the_settlement_and_every_dialog(tmp_path: Path) -> None:
+    """q saves and quits at the table and its settlement; on the help shown over the table
+    q goes back to the table (as in the review), where q then saves and quits."""
     for where in ("help", "settlement", "table"):
         game = game_of(seed=11)
         store = Store(tmp_path / where)
         app = TableApp(game, EN, store, pace=0, claim_window=0, setup=False)
 
-        async def body(pilot: Pilot[str], where: str = where, app: TableApp = app) -> None:
+        async def body(pilot: Pilot[str], where: str = where, app: TableApp = app,
+                       store: Store = store, game: Game = game) -> None:
             if where == "help":
                 await pilot.press("question_mark")
                 assert isinstance(app.screen, HelpScreen)
@@ -172,6 +185,11 @@ def test_q_saves_and_quits_from_the_settlement_and_every_dialog(tmp_path: Path) 
                     else:
                         await pilot.press("1")
                     await pilot.pause()
+            if where == "help":
+                await pilot.press("q")
+                await pilot.pause()
+                assert app.is_running and app.screen is app.table  # back, nothing saved
+                assert not store.save_path(game).exists()
             await pilot.press("q")
             await pilot.pause()
             assert not app.is_running
@@ -303,3 +321,43 @@ def _text(app: TableApp) -> list[str]:
     """The screen as plain lines of text, as a person reads it (what tmux capture-pane gives)."""
     strips = app.screen._compositor.render_strips()
     return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def test_the_help_lists_every_key_of_the_table_and_q_goes_back(tmp_path: Path) -> None:
+    """No screen listed the keys (h, u, s, e, r) beyond the footer, and q on the help saved
+    and quit the game while q in the review went back: the help lists every key the table,
+    its settlement and the app bind, each with what it does, and q, Esc and ? go back."""
+    bound: set[str] = set()
+    for cls in (TableScreen, SettlementScreen, TableApp, HelpScreen, ReviewScreen):
+        for binding in cls.BINDINGS:
+            assert isinstance(binding, Binding)
+            bound.update(k.strip() for k in binding.key.split(","))
+    bound.update(("up", "down"))  # the menu's own keys
+    listed = {k for keys, _, _ in HELP_TABLE_KEYS for k in keys}
+    assert bound <= listed, bound - listed
+    for keys, shown, _ in HELP_TABLE_KEYS:
+        assert all(k in help_key_shown(shown, EN) for k in keys if len(k) == 1 and not k.isdigit())
+    for lang in LANGUAGES:
+        catalog = Catalog(lang)
+        app = TableApp(game_of(seed=11), catalog, Store(tmp_path / lang), pace=0, claim_window=0,
+                       setup=False)
+
+        async def body(pilot: Pilot[str], app: TableApp = app, catalog: Catalog = catalog) -> None:
+            for back in ("q", "escape", "question_mark"):
+                await pilot.press("question_mark")
+                await pilot.pause()
+                help_ = app.screen
+                assert isinstance(help_, HelpScreen)
+                lines = help_.query_one("#help-keys", LinesView).lines
+                for _, label, key in HELP_TABLE_KEYS:
+                    shown = help_key_shown(label, catalog)
+                    assert any(line.split()[:len(shown.split())] == shown.split()
+                               and line.endswith(catalog.t(key)) for line in lines), (catalog.lang, key)
+                bar = str(help_.query_one(".keys", KeyBar).content)
+                assert bar == catalog.t("keys_help") and "q" in bar.split()
+                await pilot.press(back)
+                await pilot.pause()
+                assert app.is_running and app.screen is app.table, back
+
+        run(app, body, size=(80, 24))
+        assert not (tmp_path / lang).exists() or not list((tmp_path / lang).iterdir())

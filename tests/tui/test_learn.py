@@ -152,6 +152,30 @@ def test_the_lesson_game_plays_the_script_through_the_driver() -> None:
     assert game.session.over and game.session.deals == [state]
 
 
+def test_after_lying_down_the_panel_no_longer_says_you_must_lie_down() -> None:
+    """After the learner lay down the lesson's panel still said "...you must lie down"
+    while the others played on: from the next moment it says the learner lay down."""
+    game = LessonGame(default_names(EN, 5))
+    game.start_deal()
+    lain = False
+    while True:
+        game.news()  # as the table asks at every moment
+        state = game.state
+        assert state is not None
+        keys = [n.key for n in game.standing()]
+        if lain:
+            assert "lesson_lie_down" not in keys, (len(state.actions), keys)
+        event = game.advance()
+        if event is None:
+            break
+        if isinstance(event, Prompt):
+            want = game.expected()
+            assert want is not None
+            game.act(event, want)
+            lain = lain or want.seat == 0 and type(want).__name__ == "LieDown"
+    assert lain
+
+
 # -- the full-screen table ---------------------------------------------------------------
 
 
@@ -185,7 +209,7 @@ def test_the_lesson_at_the_table_end_to_end(lang: str, size: tuple[int, int], tm
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert t("help_more", path=RULES_DOC) + "\n" in app.screen.query_one("#help-rules", LinesView).lines
-        # q there leaves the lesson, unsaved (seen before: "q save and quit")
+        # its key bar: Esc, ? or q go back to the lesson (seen before: "q save and quit")
         assert text(app.screen.query_one(".keys")) == t("keys_help_lesson")
         await pilot.press("escape")
         await pilot.pause()

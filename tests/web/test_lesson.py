@@ -23,8 +23,9 @@ from lald.web.settings import Settings
 from .conftest import FAST, create, hub_of, poll, recv
 
 EN = Catalog("en")
-#: The moment (actions made) at which play stands still for the learner to read.
-HELD = 5
+#: The moments (actions made) at which play stands still for the learner to read: another
+#: seat lay down; the learner lay down; a dead-rank claim; a seat out of cards.
+HELD = (5, 16, 17, 19)
 
 
 def open_lesson(client: TestClient) -> dict[str, Any]:
@@ -83,7 +84,7 @@ def test_the_whole_lesson_each_note_at_its_moment_other_moves_refused(client: Te
         told_at: dict[int, set[str]] = {}
         refusals = 0
         for moment, action in enumerate(lesson.script):
-            if action.seat != 0 and moment != HELD:
+            if action.seat != 0 and moment not in HELD:
                 continue
             frame = me.at(moment)
             said = texts(lesson, moment, EN)
@@ -93,7 +94,7 @@ def test_the_whole_lesson_each_note_at_its_moment_other_moves_refused(client: Te
             for key, words in said.items():
                 assert words[0] in shown, (moment, key, shown)
             told_at[moment] = set(said)
-            if moment == HELD:
+            if moment in HELD:
                 # Play stands still for the note: no bot moves, no other move is taken.
                 assert part["held"] and part["do"] is None
                 time.sleep(0.3)
@@ -119,11 +120,12 @@ def test_the_whole_lesson_each_note_at_its_moment_other_moves_refused(client: Te
             assert (table.version, len(table.entries)) == before
             assert me.refused({"type": "go_on"})["code"] == "not_now"
             ws.send_json({"type": "act", "v": frame["v"], "action": expected})
-        assert sorted(told_at) == [0, 1, 3, HELD, 7, 11, 15] and refusals >= 4
+        assert sorted(told_at) == [0, 1, 3, 5, 7, 11, 15, 16, 17, 19] and refusals >= 4
         # Each of the lesson's rules was explained when it first became possible.
         explained = set().union(*told_at.values())
         for key in ("lesson_welcome", "lesson_single", "lesson_hand_set", "lesson_spotter",
-                    "lesson_lay_down_seen", "lesson_sweep", "lesson_pair_later", "lesson_lie_down"):
+                    "lesson_lay_down_seen", "lesson_sweep", "lesson_pair_later", "lesson_lie_down",
+                    "lesson_lain_down", "lesson_dead_seen", "lesson_out_of_cards"):
             assert key in explained, key
         end = me.at(over=True)
         part = end["lesson"]

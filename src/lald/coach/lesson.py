@@ -3,8 +3,11 @@
 The learner sits in seat 0, the eldest hand, against four seats that play a fixed script.
 Step by step the learner sets a prial aside, makes a single capture, claims a spotted pair
 out of turn, watches another seat lie down, sweeps three cards with one, takes a pair with a
-pair, has to lie down, and sees the settlement. Each rule is explained (a :class:`Note`,
-a catalog key the faces translate) when it first becomes possible for the learner.
+pair, has to lie down (and is told so once it has: the others play on), watches a seat lay a
+dead rank into its won pile out of turn (where the word mournival is met) and so run out of
+cards while two others play on, and sees the settlement. Each rule is explained (a
+:class:`Note`, a catalog key the faces translate) when it first becomes possible for the
+learner, and each moment of another seat's worth reading when it comes.
 
 The deal is an ordinary record replayed by the engine, so every step is checked by the
 rules; :class:`Lesson` only says which action comes next and what to tell the learner.
@@ -53,10 +56,10 @@ SCRIPT = """\
 [Players "5"]
 [Dealer "4"]
 [Hand0 "KS KH KD 5S 9S 7S 7H 2S"]
-[Hand1 "QS 2D 2H KC 8S 6C 5D TH"]
+[Hand1 "QS 2D 2H 2C 8S 6C 8H TH"]
 [Hand2 "9H 9D 9C 7D 7C 4D JS JH"]
-[Hand3 "3H JD 8H 6H 4S 5C 4H 3S"]
-[Hand4 "TD 6S 2C 8C AS 4C JC 3C"]
+[Hand3 "3H JD TD 6H 4S 5C 4H 3S"]
+[Hand4 "KC 6S 5D 8C AS 4C JC 3C"]
 [Table "5H QH QD QC AH TC 8D TS AC 3D 6D AD"]
 
 0: claim KS KH
@@ -76,15 +79,11 @@ SCRIPT = """\
 4: JC x JS
 0: lie down
 1: 2D x 2S
+1: claim 2H 2C
+1: claim 8S 8H
+3: TD x TS
+4: KC x KD
 3: lie down
-4: 3C x 3S
-1: 5D x 5C
-4: 4C x 4S
-1: 8S x 8H
-4: 6S x 6H
-1: KC x KD
-4: TD x TS
-1: lie down
 """
 
 
@@ -109,6 +108,9 @@ _BEFORE: dict[int, tuple[tuple[str, int], ...]] = {
     5: (("lesson_lay_down_seen", 4),),
     7: (("lesson_sweep", 7), ("lesson_pair_later", 11)),
     15: (("lesson_lie_down", 15),),
+    16: (("lesson_lain_down", 15),),
+    17: (("lesson_dead_seen", 17),),
+    19: (("lesson_out_of_cards", 18),),
 }
 _END = ("lesson_settlement", "lesson_next")
 

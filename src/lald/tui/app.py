@@ -145,8 +145,8 @@ class TableApp(App[str]):
         assert game is not None
         self.game, self.after_lesson, self.hints = game, None, True
         self.table = self._table()
+        self.table.say(self.catalog.t("hints_on"), 8)
         self.switch_screen(self.table)
-        self.notify(self.catalog.t("hints_on"), timeout=8)
 
     def open_review(self) -> None:
         """The expert's review of a person's play in the deal just settled (whose, asked

@@ -28,6 +28,37 @@ from .plain import HELP_KEYS, RULES_DOC
 from .widgets import LedgerView, LinesView
 from .words import Ledger, default_names, level_label, options_lines
 
+#: Every key of the table and of the screens over it, as the help lists them: the keys'
+#: names as Textual binds them, how the help shows them (a catalog key ending in
+#: ``_label`` where a language names the key: Enter, Esc), and the catalog key of what
+#: they do.
+HELP_TABLE_KEYS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (tuple("1234567890"), "1–9, 0", "help_key_digits"),
+    (("up", "down", "enter", "space"), "help_key_enter_label", "help_key_enter"),
+    (("h",), "h", "help_key_hint"),
+    (("u",), "u", "help_key_undo"),
+    (("s",), "s", "help_key_save"),
+    (("e",), "e", "help_key_export"),
+    (("r",), "r", "help_key_review"),
+    (("question_mark",), "?", "help_key_help"),
+    (("escape",), "help_key_back_label", "help_key_back"),
+    (("q", "ctrl+q", "ctrl+c"), "q", "help_key_quit"),
+)
+
+
+def help_key_shown(shown: str, catalog: Catalog) -> str:
+    """A key as the help shows it (:data:`HELP_TABLE_KEYS`), in ``catalog``'s words."""
+    return catalog.t(shown) if shown.endswith("_label") else shown
+
+
+def help_keys_lines(catalog: Catalog) -> list[str]:
+    """The help's list of keys: each key, then what it does."""
+    keys = [(help_key_shown(shown, catalog), key) for _, shown, key in HELP_TABLE_KEYS]
+    width = max(len(shown) for shown, _ in keys)
+    return [catalog.t("help_keys_title")] + [
+        f"  {shown.ljust(width)}  {catalog.t(key)}" for shown, key in keys]
+
+
 #: Digits choose menu lines: 1-9, then 0 for the tenth.
 DIGITS = [Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 10)] + [
     Binding("0", "pick(9)", show=False)]
@@ -226,31 +257,34 @@ class SettlementScreen(Closing, Screen[None]):
 
 
 class HelpScreen(Closing, ModalScreen[None]):
-    """The rules for a first-time player, and the options in force."""
+    """The rules for a first-time player, every key, and the options in force. Shown over
+    the table (or the settlement), it goes back there with Esc, ? or q, as the review does:
+    saving and quitting is q at the table itself."""
 
     AUTO_FOCUS = "#help-body"
 
     BINDINGS = [Binding("escape", "close_help", show=False),
                 Binding("question_mark", "close_help", show=False),
-                Binding("q", "app.save_quit", show=False)]
+                Binding("q", "close_help", show=False)]
 
     def __init__(self, rules: Rules, catalog: Catalog, lesson: bool = False) -> None:
-        """``lesson``: opened in the lesson, which q leaves unsaved."""
+        """``lesson``: opened in the lesson (its key bar says so)."""
         super().__init__(id="help")
         self.rules, self.catalog, self.lesson = rules, catalog, lesson
 
     def compose(self) -> ComposeResult:
-        """Rules paragraphs, then the options."""
+        """Rules paragraphs, the keys, then the options."""
         t = self.catalog.t
         rules, options = LinesView(id="help-rules"), LinesView(id="help-options")
+        keys = LinesView(id="help-keys")
         rules.show([t(k) + "\n" for k in HELP_KEYS[:-1]] + [t("help_more", path=RULES_DOC) + "\n"])
+        keys.show([*help_keys_lines(self.catalog), ""])
         options.show([t(HELP_KEYS[-1]), *("  " + line for line in options_lines(self.rules, self.catalog))])
         with VerticalScroll(classes="dialog", id="help-body"):
             yield rules
+            yield keys
             yield options
         yield KeyBar(Text(t("keys_help_lesson" if self.lesson else "keys_help")), classes="keys")
-
-
 
     def action_close_help(self) -> None:
         """Back to the table."""

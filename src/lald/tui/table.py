@@ -133,6 +133,9 @@ class TableScreen(Screen[None]):
         self._deadline = 0.0
         self._asking = False  # a confirmation is open for the current prompt
         self._serial = 0  # which prompt the menu's lines belong to
+        self._notice: tuple[str, float] | None = None  # a line to show once mounted
+        self._notice_timer: Timer | None = None
+        self._ready = False  # mounted: its widgets can be shown
 
     def compose(self) -> ComposeResult:
         """Seats, table, hand and choices on the left; log and ledger on the right; in the
@@ -151,6 +154,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="right"):
                 yield LogView(id="log", classes="panel")
                 yield LedgerView(id="ledger", classes="panel")
+        yield LinesView(id="notice")
         yield KeyBar(Text(self.catalog.t(self._keys())), id="table-keys", classes="keys")
 
     def _keys(self) -> str:
@@ -185,7 +189,32 @@ class TableScreen(Screen[None]):
             self.game.start_deal()
         self.viewer = self._idle_viewer()
         self.redraw()
+        self._ready = True
+        if self._notice is not None:
+            self.say(*self._notice)
         self.call_after_refresh(self.advance)
+
+    def say(self, line: str, seconds: float) -> None:
+        """A passing word (the others laugh; hints are on) for ``seconds``, in a line of its
+        own above the keys: as a toast it covered the hint and the ledger at 80×24."""
+        if not self._ready:
+            self._notice = (line, seconds)
+            return
+        self._notice = None
+        if self._notice_timer is not None:
+            self._notice_timer.stop()
+        notice = self.query_one("#notice", LinesView)
+        notice.show([line])
+        notice.display = True
+        self._notice_timer = self.set_timer(seconds, self._unsay)
+        self.call_after_refresh(self._fit_menu)
+
+    def _unsay(self) -> None:
+        self._notice_timer = None
+        notice = self.query_one("#notice", LinesView)
+        notice.show([])
+        notice.display = False
+        self.call_after_refresh(self._fit_menu)
 
     def on_resize(self, event: events.Resize) -> None:
         """Small terminals (80×24) get the compact layout: no frames around the cards;
@@ -422,8 +451,9 @@ class TableScreen(Screen[None]):
         self._show_prompt(prompt)
 
     def _moved(self, op: Operation) -> None:
-        if isinstance(op, LaidDown) and self.game.rules.laugh:
-            self.notify(self.catalog.t("laugh"), timeout=max(self.pace * 3, 1.5))
+        # (in the lesson its note and the log say it: the panel keeps its rows)
+        if isinstance(op, LaidDown) and self.game.rules.laugh and self.lesson is None:
+            self.say(self.catalog.t("laugh"), max(self.pace * 3, 1.5))
         self.revision += 1
 
     def _show_deal_over(self) -> None:
