@@ -423,7 +423,8 @@ def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_p
     expect(costly).to_have_count(len(review["costliest"]))
     worst = review["costliest"][0]
     expect(items.nth(worst).locator(".badge.costly")).to_have_text(en.t("web_review_rank_1"))
-    expect(items.nth(worst).locator(".head")).to_contain_text(review["text"]["person"]["decisions"][worst]["heading"])
+    heading = review["text"]["person"]["decisions"][worst]["heading"]
+    expect(items.nth(worst).locator(".head")).to_contain_text(heading)
     # Beside the moves: the viewer goes to the costliest decision's move and shows it there.
     items.nth(worst).locator("button.show").click()
     at = review["decisions"][worst]["at"]
@@ -438,7 +439,7 @@ def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_p
     # before, it said "this move".
     assert "next move" in en.t("web_review_here")
     expect(step.locator(".title")).to_have_text(en.t("web_review_here"))
-    expect(step.locator("li .head").first).to_contain_text(review["text"]["person"]["decisions"][worst]["heading"])
+    expect(step.locator("li .head").first).to_contain_text(heading)
     expect(step.locator("li.costly .badge.costly")).to_have_text(en.t("web_review_rank_1"))
     expect(items.nth(worst)).to_have_class(re.compile(r"\bcurrent\b"))
     page.screenshot(path=str(ARTIFACTS / "web-review.png"), full_page=True)
