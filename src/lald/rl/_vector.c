@@ -55,6 +55,7 @@ typedef struct {
     /* the observation's layout (encoding.LAYOUT) */
     int obs_size, o_hand, o_table, o_won, o_hs, o_ws, o_st, o_pr, o_dl, o_tm, o_lc, o_cf, o_se,
         o_fl, o_pot, o_bal, o_ru;
+    int planes; /* the card planes lie side by side from 0, the rest after them */
     double chip_scale, chip_limit;
 } Config;
 
@@ -96,7 +97,13 @@ typedef struct {
 static const uint8_t NIB[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 static inline int ctz64(uint64_t v) { return __builtin_ctzll(v); }
-static inline int pop64(uint64_t v) { return __builtin_popcountll(v); }
+
+static inline int pop64(uint64_t v) { /* inline: without -mpopcnt the builtin is a call */
+    v = v - ((v >> 1) & 0x5555555555555555ULL);
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((v * 0x0101010101010101ULL) >> 56);
+}
 
 static inline uint64_t nz(uint64_t m) { /* bit 4r where rank r's nibble is not empty */
     m |= m >> 1;
@@ -143,11 +150,10 @@ static inline uint64_t next64(uint64_t *s) {
 }
 
 static uint64_t below(uint64_t *s, uint64_t n) { /* PortableRandom.below: n >= 1 */
-    uint64_t rem = (uint64_t)(((unsigned __int128)1 << 64) % n);
-    unsigned __int128 limit = ((unsigned __int128)1 << 64) - rem;
+    uint64_t rem = (0 - n) % n; /* 2**64 mod n; the draws from 2**64 - rem up are drawn again */
     for (;;) {
         uint64_t x = next64(s);
-        if ((unsigned __int128)x < limit) return x % n;
+        if (!rem || x < 0 - rem) return x % n;
     }
 }
 
@@ -485,16 +491,43 @@ static inline void bits_to(float *out, uint64_t m) {
     }
 }
 
+/* fbits[b]: the 8 floats of the bits of byte b */
+static float fbits[256][8];
+
+/* bits [at, at + 52) of the 6-word bit vector w receive the 52 bits of m */
+static inline void put52(uint64_t *w, int at, uint64_t m) {
+    int q = at >> 6, r = at & 63;
+    w[q] |= m << r;
+    if (r > 12) w[q + 1] |= m >> (64 - r);
+}
+
 /* The observation of ``me``; ``deciding`` is TURN, CLAIM or NONE. */
 static void observe(const Config *c, const Tab *T, int me, int deciding, float *out) {
     int n = c->n;
-    memset(out, 0, sizeof(float) * (size_t)c->obs_size);
-    bits_to(out + c->o_hand, T->hand[me]);
-    bits_to(out + c->o_table, T->table);
+    if (c->planes) { /* hand, table and the won piles side by side from 0: byte by byte */
+        uint64_t w[7] = {0};
+        put52(w, 0, T->hand[me]);
+        put52(w, DECK, T->table);
+        for (int k = 0; k < n; k++) {
+            int s = (me + k) % n;
+            put52(w, 2 * DECK + DECK * k, s == me ? T->won[s] : T->won[s] & ~T->down[s]);
+        }
+        const int bits = (2 + MAXP) * DECK; /* 364 = 45 bytes and 4 bits */
+        for (int b = 0; b < bits / 8; b++) memcpy(out + 8 * b, fbits[w[b >> 3] >> ((b & 7) * 8) & 0xFF], 32);
+        memcpy(out + 8 * (bits / 8), fbits[w[(bits / 8) >> 3] >> (((bits / 8) & 7) * 8) & 0xFF], 4 * (bits % 8));
+        memset(out + bits, 0, sizeof(float) * (size_t)(c->obs_size - bits));
+    } else {
+        memset(out, 0, sizeof(float) * (size_t)c->obs_size);
+        bits_to(out + c->o_hand, T->hand[me]);
+        bits_to(out + c->o_table, T->table);
+        for (int k = 0; k < n; k++) {
+            int s = (me + k) % n;
+            bits_to(out + c->o_won + DECK * k, s == me ? T->won[s] : T->won[s] & ~T->down[s]);
+        }
+    }
     for (int k = 0; k < n; k++) {
         int s = (me + k) % n;
         uint64_t h = T->hand[s];
-        bits_to(out + c->o_won + DECK * k, s == me ? T->won[s] : T->won[s] & ~T->down[s]);
         out[c->o_hs + k] = (float)(pop64(h) / 13.0);
         out[c->o_ws + k] = (float)(pop64(T->won[s]) / 52.0);
         out[c->o_st + 3 * k + (T->lain[s] ? 1 : h ? 0 : 2)] = 1.0f;
@@ -685,6 +718,9 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
             return -1;
         }
     }
+    c->planes = c->o_hand == 0 && c->o_table == DECK && c->o_won == 2 * DECK;
+    for (int i = 4; i <= 16; i++)
+        if (o[i] < (2 + MAXP) * DECK) c->planes = 0;
     int cp[25], cw[100], sh[8];
     if (read_ints(caps, cp, 25, "caps") < 0 || read_ints(weights, cw, 100, "weights") < 0 ||
         read_ints(shapes, sh, 8, "shapes") < 0)
@@ -1496,7 +1532,10 @@ static struct PyModuleDef moduledef = {
 PyMODINIT_FUNC PyInit__vector(void) {
     make_plan();
     for (int b = 0; b < 256; b++)
-        for (int k = 0; k < 8; k++) spread[b][k] = (uint8_t)(b >> k & 1);
+        for (int k = 0; k < 8; k++) {
+            spread[b][k] = (uint8_t)(b >> k & 1);
+            fbits[b][k] = (float)(b >> k & 1);
+        }
     if (PyType_Ready(&TablesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
