@@ -27,17 +27,20 @@ timed in CPU time, as the figures are).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 import timeit
 from collections.abc import Callable
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: no BLAS threads spinning beside the loop
 
-import machine
-from lald.core import Rules
-from lald.rl.vector import VectorDeals, VectorSeatEnv, backend_status
-from rl import pettingzoo
+import numpy as np  # noqa: E402
+
+import machine  # noqa: E402
+from lald.core import Rules  # noqa: E402
+from lald.rl.vector import VectorDeals, VectorSeatEnv, backend_status  # noqa: E402
+from rl import pettingzoo  # noqa: E402
 
 REFERENCE_US = 8.5  # sum(range(1000)) on the core of issue 22's figures
 
