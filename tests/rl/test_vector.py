@@ -722,3 +722,57 @@ def test_the_pure_tables_observe_as_the_adapters_encoder() -> None:
             assert np.array_equal(obs[i], observe(deal.state, deal.seat, deal.deciding))
             assert set(np.flatnonzero(info["action_mask"][i])) == set(deal.legal)
         obs, _, _, _, info = env.step(env.random_actions())
+
+
+def test_gymnasium_make_vec_makes_the_vector_seat_env() -> None:
+    import gymnasium as gym
+
+    envs = gym.make_vec(vector.VECTOR_ENV_ID, num_envs=6, players=3, seat=None)
+    assert isinstance(envs, VectorSeatEnv) and envs.num_envs == 6 and envs.rules.players == 3
+    obs, _ = envs.reset(seed=2)
+    assert obs.shape == (6, OBS_SIZE)
+
+
+def test_tables_in_two_threads_step_as_they_do_one_after_the_other() -> None:
+    """A step runs without holding the GIL: two environments stepped by two threads at
+    once give what they give stepped in turn."""
+    import threading
+
+    def run(env: VectorDeals, out: list[np.ndarray]) -> None:
+        for _ in range(40):
+            obs, rewards, _, _, info = env.step(env.random_actions())
+            out += [obs, rewards, info["seat"]]
+
+    alone: list[list[np.ndarray]] = [[], []]
+    for k in range(2):
+        env = VectorDeals(2048, players=4)
+        env.reset(seed=k)
+        run(env, alone[k])
+    together: list[list[np.ndarray]] = [[], []]
+    envs = [VectorDeals(2048, players=4) for _ in range(2)]
+    for k, env in enumerate(envs):
+        env.reset(seed=k)
+    threads = [threading.Thread(target=run, args=(envs[k], together[k])) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(2):
+        assert len(alone[k]) == len(together[k]) == 120
+        assert all(np.array_equal(x, y) for x, y in zip(alone[k], together[k], strict=True))
+
+
+@needs_compiled
+def test_the_compiled_tables_take_only_a_layout_of_their_rules() -> None:
+    _compiled_or_skip()
+    env = VectorDeals(2, players=5, backend="compiled")
+    env.reset(seed=1)
+    state = State.deal(Rules.make(), 4)
+    good = list(state.dealt_hands)
+    for hands, table in [(good[:4] + [good[4] & (good[4] - 1)], state.dealt_table),  # a card short
+                         (good[:4] + [good[0]], state.dealt_table),  # a hand twice
+                         (good, state.dealt_table | 1 << 60)]:  # a card past the deck
+        with pytest.raises(ValueError, match="layout"):
+            env._t.load(0, hands, table, 0)
+    env._t.load(0, good, state.dealt_table, 0)
+    assert env.table(0)["hands"] == tuple(good)

@@ -90,6 +90,7 @@ typedef struct {
     Py_ssize_t count;
     uint64_t stride;        /* a table's next deal is named by its seed plus the stride */
     int mode, opponents, autoreset, random_seat;
+    int busy;               /* a step runs without the GIL: no other call may touch the tables */
 } TablesObject;
 
 /* ---- bits ------------------------------------------------------------------------------ */
@@ -687,6 +688,10 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "the number of tables must be 1 to 2**24");
         return -1;
     }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "these tables are stepping in another thread");
+        return -1;
+    }
     Config *c = &self->c;
     memset(c, 0, sizeof *c);
     int r[16];
@@ -772,6 +777,10 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
 static int check_ready(TablesObject *self) {
     if (!self->t) {
         PyErr_SetString(PyExc_RuntimeError, "the tables are not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "these tables are stepping in another thread: one call at a time");
         return -1;
     }
     return 0;
@@ -904,6 +913,17 @@ static PyObject *m_load(TablesObject *self, PyObject *args) {
         }
     }
     Py_DECREF(fast);
+    /* a layout of these rules: whole hands and the rest on the table, no card twice */
+    uint64_t seen = (uint64_t)table;
+    int ok = pop64(seen) == DECK - self->c.n * self->c.quota && !(seen >> DECK);
+    for (int s = 0; s < self->c.n && ok; s++) {
+        ok = pop64(hands[s]) == self->c.quota && !(hands[s] & seen) && !(hands[s] >> DECK);
+        seen |= hands[s];
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "load: not a layout of these rules");
+        return NULL;
+    }
     Tab *T = &self->t[i];
     T->term = T->illegal = T->pending = T->started = 0;
     T->acc = 0;
@@ -975,19 +995,22 @@ static PyObject *m_step_all(TablesObject *self, PyObject *args) {
     uint8_t *mk = DATA(mask, uint8_t), *dn = DATA(done, uint8_t), *fl = DATA(flag, uint8_t);
     int8_t *st = DATA(seat, int8_t);
     double *rw = DATA(rew, double);
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < N; i++) {
         Tab *T = &self->t[i];
         double *r = rw + i * n;
         for (int s = 0; s < n; s++) r[s] = 0.0;
         dn[i] = 0;
         fl[i] = 0;
-        if (!has_id(T, (int)a[i])) { /* the offender's deal ends */
+        const int64_t ai = a[i]; /* read once: checked above, but the array is the caller's */
+        if (ai < 0 || ai >= NACT || !has_id(T, (int)ai)) { /* the offender's deal ends */
             r[T->seat] = illegal_reward;
             dn[i] = 1;
             fl[i] = 1;
             deal_next(self, T);
         } else {
-            apply_id(c, T, (int)a[i]);
+            apply_id(c, T, (int)ai);
             if (T->over) {
                 for (int s = 0; s < n; s++) r[s] = reward_of(c, T, s);
                 dn[i] = 1;
@@ -998,6 +1021,8 @@ static PyObject *m_step_all(TablesObject *self, PyObject *args) {
         observe(c, T, T->seat, T->deciding, ob + i * c->obs_size);
         write_mask(T, mk + i * NACT);
     }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
     Py_INCREF(Py_None);
     result = Py_None;
 out:
@@ -1068,8 +1093,11 @@ static PyObject *m_step_seat(TablesObject *self, PyObject *args) {
     uint8_t *fm = finm.held ? DATA(finm, uint8_t) : NULL;
     if (fm) memset(fm, 0, (size_t)N);
     uint8_t *il = DATA(ill, uint8_t);
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < N; i++) {
         Tab *T = &self->t[i];
+        const int64_t ai = a[i]; /* read once: checked above, but the array is the caller's */
         T->acc = 0;
         T->term = 0;
         T->illegal = 0;
@@ -1079,7 +1107,7 @@ static PyObject *m_step_seat(TablesObject *self, PyObject *args) {
             deal_next(self, T);
             pick_learner(self, T);
             T->started = 0;
-        } else if (!has_id(T, (int)a[i])) { /* the episode ends where it stands */
+        } else if (ai < 0 || ai >= NACT || !has_id(T, (int)ai)) { /* the episode ends where it stands */
             T->acc = illegal_reward;
             T->term = 1;
             T->illegal = 1;
@@ -1095,7 +1123,7 @@ static PyObject *m_step_seat(TablesObject *self, PyObject *args) {
                 continue;
             }
         } else {
-            apply_id(c, T, (int)a[i]);
+            apply_id(c, T, (int)ai);
         }
         advance(self, T, fo ? fo + i * c->obs_size : NULL, fm ? fm + i : NULL);
     }
@@ -1110,6 +1138,8 @@ static PyObject *m_step_seat(TablesObject *self, PyObject *args) {
             tm[i] = T->term;
         }
     }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
     Py_INCREF(Py_None);
     result = Py_None;
 out:

@@ -43,6 +43,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -454,7 +455,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
     and ignores that table's action), same-step (the next deal at once, the last
     observation in ``infos["final_obs"]``), or disabled (``reset(options={"reset_mask":
     ...})``).  Seeds, ``options={"deal", "dealer"}`` and the rules as :class:`VectorDeals`
-    takes them.
+    takes them.  Importing this module registers ``lald/VectorSeat-v0``:
+    ``gymnasium.make_vec("lald/VectorSeat-v0", num_envs=N, ...)`` makes one.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -615,4 +617,9 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         """Nothing to release."""
 
 
-__all__ = ["Policy", "STREAM_KEY", "VectorDeals", "VectorSeatEnv", "backend_status", "make_tables"]
+#: ``gymnasium.make_vec(VECTOR_ENV_ID, num_envs=N, ...)`` makes a :class:`VectorSeatEnv`.
+VECTOR_ENV_ID = "lald/VectorSeat-v0"
+gym.register(id=VECTOR_ENV_ID, vector_entry_point="lald.rl.vector:VectorSeatEnv")
+
+__all__ = ["Policy", "STREAM_KEY", "VECTOR_ENV_ID", "VectorDeals", "VectorSeatEnv", "backend_status",
+           "make_tables"]
