@@ -776,3 +776,30 @@ def test_the_compiled_tables_take_only_a_layout_of_their_rules() -> None:
             env._t.load(0, hands, table, 0)
     env._t.load(0, good, state.dealt_table, 0)
     assert env.table(0)["hands"] == tuple(good)
+
+
+@pytest.mark.parametrize("module, status", [
+    (None, "python (the compiled tables are not built)"),
+    (type("Off", (), {"shuffle": staticmethod(lambda seed: list(range(52))),
+                      "draws": staticmethod(lambda seed, bound, count: [0] * count)}),
+     "python (self-check failed: deals or draws)"),
+])
+def test_the_pure_tables_play_where_the_compiled_ones_are_missing_or_wrong(
+        monkeypatch: pytest.MonkeyPatch, module: Any, status: str) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "lald.rl._vector", module)
+    monkeypatch.setattr(vector, "_status", None)
+    monkeypatch.setattr(vector, "_compiled", None)
+    import lald.rl
+
+    if module is None:
+        monkeypatch.delattr(lald.rl, "_vector", raising=False)
+    else:
+        monkeypatch.setattr(lald.rl, "_vector", module, raising=False)
+    assert vector.backend_status() == status
+    env = VectorDeals(2)
+    assert env.backend == "python"
+    env.reset(seed=1)
+    env.step(env.random_actions())
+    monkeypatch.setattr(vector, "_status", None)  # undone after: the next use loads again
