@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from lald.bots import LEVELS, Bot
 from lald.core import Action, Claim, IllegalActionError, PlayerView, Rules, State, cards_of
+from lald.core.rng import PortableRandom
 from lald.core.rules import PRESET_NAMES, VARIANT_NAMES
 from lald.rl import vector
 from lald.rl.deal import Deal
@@ -803,3 +804,107 @@ def test_the_pure_tables_play_where_the_compiled_ones_are_missing_or_wrong(
     env.reset(seed=1)
     env.step(env.random_actions())
     monkeypatch.setattr(vector, "_status", None)  # undone after: the next use loads again
+
+
+# -- keyed deals ------------------------------------------------------------------------------------------
+
+SECRET = bytes(range(100, 132))
+
+
+@needs_compiled
+@pytest.mark.parametrize("config", CONFIGS[::7], ids=_name)
+def test_keyed_compiled_tables_equal_the_pure_ones(config: tuple[str, int, tuple[str, ...]]) -> None:
+    _compiled_or_skip()
+    preset, players, variants = config
+    a = VectorDeals(8, preset, players, variants, backend="compiled", secret=SECRET)
+    b = VectorDeals(8, preset, players, variants, backend="python", secret=SECRET)
+    assert np.array_equal(a.reset(seed=5)[0], b.reset(seed=5)[0])
+    assert _lockstep(a, b, 150) >= 20
+
+
+def test_a_keyed_deal_is_the_secrets_deal_of_its_number() -> None:
+    """With a secret, table i's deal is ``State.deal_from(rules, KeyedRandom(secret, "deal",
+    x + i), dealer)``, the deal numbers running on as the seeds do; the same secret deals the
+    same, another secret or ``secret=True`` (a fresh one at each reset) other deals."""
+    from lald.core.rng import KeyedRandom
+
+    rules = Rules.make(players=4)
+    env = VectorDeals(3, players=4, secret=SECRET)
+    env.reset(seed=40)
+    numbers, dealers = env.deals()
+    assert list(numbers) == [40, 41, 42]
+    for i in range(3):
+        keyed = State.deal_from(rules, KeyedRandom(SECRET, "deal", 40 + i), dealer=int(dealers[i]))
+        assert env.table(i)["hands"] == tuple(keyed.hands)
+        assert env.table(i)["hands"] != tuple(State.deal(rules, 40 + i, dealer=int(dealers[i])).hands)
+    again = VectorDeals(3, players=4, secret=SECRET)
+    again.reset(seed=40)
+    fresh = VectorDeals(3, players=4, secret=True)
+    fresh.reset(seed=40)
+    first = fresh.table(0)["hands"]
+    fresh.reset(seed=40)
+    assert again.table(0)["hands"] == env.table(0)["hands"] != fresh.table(0)["hands"] != first
+
+
+@pytest.mark.parametrize("secret", [b"short", "a string", 5, False])
+def test_a_bad_secret_is_refused_in_one_line(secret: Any) -> None:
+    with pytest.raises(ValueError) as e:
+        VectorDeals(2, secret=secret)
+    assert "\n" not in str(e.value)
+
+
+def _seed_from_table_order(deck: list[int]) -> list[int]:
+    """The attack on a seeded deal: the first SplitMix64 draw of the shuffle places the last
+    11 cards of the deck (the table's), so their order gives that draw up to a multiple of
+    the moduli's product, and the draw gives the generator's state, the seed.  The seeds
+    this order allows."""
+    import math
+
+    from lald.core.rng import _plan
+
+    mask, golden = (1 << 64) - 1, 0x9E3779B97F4A7C15
+
+    def unshift(z: int, k: int) -> int:
+        x = z
+        for _ in range(64 // k + 1):
+            x = z ^ (x >> k)
+        return x & mask
+
+    def unmix(z: int) -> int:
+        z = unshift(z, 31) * pow(0x94D049BB133111EB, -1, 1 << 64) & mask
+        z = unshift(z, 27) * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask
+        return unshift(z, 30)
+
+    moduli, limit = _plan(52)[0]
+    items, base, weight, i = list(range(52)), 0, 1, 51
+    for m in moduli:
+        j = items.index(deck[i])
+        base += j * weight
+        weight *= m
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+    product = math.prod(moduli)
+    return [(unmix(base + product * q) - golden) & mask for q in range(limit // product)]
+
+
+def test_an_attacker_told_the_tables_order_finds_a_seeded_deal_but_not_a_keyed_one() -> None:
+    """An attacker who computes: from the order of the table's cards (more than a seat
+    sees: it sees them as a set, and would try their 12! orders) the shuffle's first draw,
+    and from it the seed, follow for most seeded deals, and with the seed every hand and the
+    deals the table plays next.  For a keyed deal the same computation finds nothing."""
+    from lald.core.rng import KeyedRandom
+
+    rules = Rules.make()
+    found = {"seeded": 0, "keyed": 0}
+    for number in range(300):
+        for kind in found:
+            deck = list(range(52))
+            if kind == "seeded":
+                PortableRandom(number).shuffle(deck)
+            else:
+                KeyedRandom(SECRET, "deal", number).shuffle(deck)
+            truth = State.deal_from(rules, PortableRandom(number) if kind == "seeded"
+                                    else KeyedRandom(SECRET, "deal", number))
+            seeds = _seed_from_table_order(deck)
+            found[kind] += any(State.deal(rules, s).hands == truth.hands for s in seeds)
+    assert found["seeded"] > 250 and found["keyed"] == 0

@@ -57,6 +57,7 @@ typedef struct {
         o_fl, o_pot, o_bal, o_ru;
     int planes; /* the card planes lie side by side from 0, the rest after them */
     double chip_scale, chip_limit;
+    struct Key *key;            /* keyed deals (NULL: seeded ones) */
 } Config;
 
 /* ---- one table ------------------------------------------------------------------------ */
@@ -181,13 +182,135 @@ static void make_plan(void) {
     }
 }
 
-static void shuffle_deck(uint64_t seed, uint8_t deck[DECK]) {
-    uint64_t s = seed;
+/* ---- keyed draws, as lald.core.rng.KeyedRandom: HMAC-SHA256 (FIPS 180-4, RFC 2104) ------ */
+
+static const uint32_t K256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+static const uint32_t H256[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+#define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+
+static void sha_block(uint32_t h[8], const uint8_t *b) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 | (uint32_t)b[4 * i + 2] << 8 | b[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K256[i] + w[i];
+        uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c));
+        hh = g; g = f; f = e; e = d + t1; d = c; c = bb; bb = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += bb; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+/* The last blocks of a message of ``total`` bytes whose first ``done`` bytes (a multiple of
+ * 64) are in h already; ``tail`` holds the rest. */
+static void sha_finish(uint32_t h[8], const uint8_t *tail, size_t rest, uint64_t total, uint8_t out[32]) {
+    uint8_t b[128] = {0};
+    memcpy(b, tail, rest);
+    b[rest] = 0x80;
+    size_t len = rest + 9 <= 64 ? 64 : 128;
+    uint64_t bits = total * 8;
+    for (int i = 0; i < 8; i++) b[len - 1 - i] = (uint8_t)(bits >> (8 * i));
+    sha_block(h, b);
+    if (len == 128) sha_block(h, b + 64);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(h[i] >> 24); out[4 * i + 1] = (uint8_t)(h[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(h[i] >> 8); out[4 * i + 3] = (uint8_t)h[i];
+    }
+}
+
+static void sha256(const uint8_t *data, size_t len, uint8_t out[32]) {
+    uint32_t h[8];
+    memcpy(h, H256, sizeof h);
+    size_t at = 0;
+    for (; at + 64 <= len; at += 64) sha_block(h, data + at);
+    sha_finish(h, data + at, len - at, len, out);
+}
+
+typedef struct Key {
+    uint32_t inner[8], outer[8]; /* SHA-256 after the key's ipad and opad blocks */
+} Key;
+
+static void key_set(Key *k, const uint8_t *secret, size_t len) {
+    uint8_t kb[64] = {0}, pad[64];
+    if (len > 64) sha256(secret, len, kb);
+    else memcpy(kb, secret, len);
+    for (int i = 0; i < 64; i++) pad[i] = kb[i] ^ 0x36;
+    memcpy(k->inner, H256, sizeof k->inner);
+    sha_block(k->inner, pad);
+    for (int i = 0; i < 64; i++) pad[i] = kb[i] ^ 0x5c;
+    memcpy(k->outer, H256, sizeof k->outer);
+    sha_block(k->outer, pad);
+}
+
+static void hmac(const Key *k, const uint8_t *msg, size_t len, uint8_t out[32]) { /* len <= 119 */
+    uint32_t h[8];
+    uint8_t inner[32];
+    memcpy(h, k->inner, sizeof h);
+    sha_finish(h, msg, len, 64 + len, inner);
+    memcpy(h, k->outer, sizeof h);
+    sha_finish(h, inner, 32, 64 + 32, out);
+}
+
+/* A stream of 64-bit draws: SplitMix64 from a seed, or KeyedRandom(secret, purpose, number):
+ * the words of HMAC-SHA256(secret, "lald/<purpose>/<number>/" + counter as 8 bytes big-endian),
+ * four a digest, each read big-endian from its first eight bytes on. */
+typedef struct {
+    const Key *key;
+    uint64_t s;
+    uint8_t msg[64];
+    int label;
+    uint64_t counter;
+    uint64_t words[4];
+    int next;
+} Gen;
+
+static void gen_init(Gen *g, const Key *key, uint64_t seed, const char *purpose) {
+    g->key = key;
+    g->s = seed;
+    g->counter = 0;
+    g->next = 4;
+    if (key) g->label = snprintf((char *)g->msg, sizeof g->msg - 8, "lald/%s/%llu/", purpose, (unsigned long long)seed);
+}
+
+static uint64_t gen_next(Gen *g) {
+    if (!g->key) return next64(&g->s);
+    if (g->next == 4) {
+        uint8_t d[32];
+        for (int i = 0; i < 8; i++) g->msg[g->label + i] = (uint8_t)(g->counter >> (56 - 8 * i));
+        hmac(g->key, g->msg, (size_t)g->label + 8, d);
+        g->counter++;
+        for (int w = 0; w < 4; w++) {
+            uint64_t v = 0;
+            for (int i = 0; i < 8; i++) v = v << 8 | d[8 * w + i];
+            g->words[w] = v;
+        }
+        g->next = 0;
+    }
+    return g->words[g->next++];
+}
+
+static void shuffle_deck(Gen *g, uint8_t deck[DECK]) {
     for (int i = 0; i < DECK; i++) deck[i] = (uint8_t)i;
     int i = DECK - 1;
     for (int p = 0; p < plan_len; p++) {
-        uint64_t x = next64(&s);
-        while ((unsigned __int128)x >= plan_limit[p]) x = next64(&s);
+        uint64_t x = gen_next(g);
+        while ((unsigned __int128)x >= plan_limit[p]) x = gen_next(g);
         for (int k = 0; k < plan_count[p]; k++) {
             uint32_t m = plan_mod[p][k];
             uint64_t j = x % m;
@@ -246,12 +369,15 @@ static void start(const Config *c, Tab *T, const uint64_t *hands, uint64_t table
     open_window(c, T);
 }
 
-/* State.deal(rules, seed, dealer): one card at a time clockwise from the eldest. */
+/* State.deal(rules, seed, dealer): one card at a time clockwise from the eldest; with a key,
+ * State.deal_from(rules, KeyedRandom(secret, "deal", seed), dealer). */
 static void deal(const Config *c, Tab *T, uint64_t seed, int dealer) {
     uint8_t deck[DECK];
     uint64_t hands[MAXP] = {0};
     int n = c->n, dealt = n * c->quota;
-    shuffle_deck(seed, deck);
+    Gen g;
+    gen_init(&g, c->key, seed, "deal");
+    shuffle_deck(&g, deck);
     for (int k = 0; k < dealt; k++) hands[(dealer + 1 + k % n) % n] |= 1ULL << deck[k];
     uint64_t table = 0;
     for (int k = dealt; k < DECK; k++) table |= 1ULL << deck[k];
@@ -651,6 +777,7 @@ static int get_buf(PyObject *obj, Buf *b, Py_ssize_t count, Py_ssize_t size, con
 
 static void tables_dealloc(TablesObject *self) {
     PyMem_Free(self->t);
+    PyMem_Free(self->c.key);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -693,6 +820,7 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     Config *c = &self->c;
+    PyMem_Free(c->key);
     memset(c, 0, sizeof *c);
     int r[16];
     if (read_ints(rules, r, 16, "rules") < 0) return -1;
@@ -836,17 +964,23 @@ static int advance(TablesObject *self, Tab *T, float *final, uint8_t *final_mask
 
 /* ---- methods --------------------------------------------------------------------------------- */
 
-/* reset(seeds, dealers, rng_seeds, learners, select, stride): deal each selected table the
- * deal named by its seed (uint64) with its dealer (int8; -1: the seed mod n), seed its own
+/* reset(seeds, dealers, rng_seeds, learners, select, stride, secret): deal each selected
+ * table the deal named by its seed (uint64; with a secret, bytes: the deal of that number in
+ * the secret's keyed stream) with its dealer (int8; -1: the seed mod n), seed its own
  * stream (uint64), and, in one-seat mode, give it its learner (int8; drawn from the
  * table's stream instead when the tables were made with a random seat).  ``select`` (bool, or None: all) says which tables; ``stride`` the step from a
  * table's deal seed to its next (0: keep the current one). */
 static PyObject *m_reset(TablesObject *self, PyObject *args) {
-    PyObject *o_seeds, *o_dealers, *o_rngs, *o_learners, *o_sel;
+    PyObject *o_seeds, *o_dealers, *o_rngs, *o_learners, *o_sel, *o_secret;
     unsigned long long stride;
-    if (!PyArg_ParseTuple(args, "OOOOOK", &o_seeds, &o_dealers, &o_rngs, &o_learners, &o_sel, &stride))
+    if (!PyArg_ParseTuple(args, "OOOOOKO", &o_seeds, &o_dealers, &o_rngs, &o_learners, &o_sel, &stride,
+                          &o_secret))
         return NULL;
     if (check_ready(self) < 0) return NULL;
+    if (o_secret != Py_None && (!PyBytes_Check(o_secret) || PyBytes_GET_SIZE(o_secret) < 16)) {
+        PyErr_SetString(PyExc_ValueError, "secret: bytes, at least 16");
+        return NULL;
+    }
     Py_ssize_t N = self->count;
     Buf seeds, dealers, rngs, learners, sel;
     seeds.held = dealers.held = rngs.held = learners.held = sel.held = 0;
@@ -866,6 +1000,16 @@ static PyObject *m_reset(TablesObject *self, PyObject *args) {
         }
     }
     if (stride) self->stride = (uint64_t)stride;
+    if (o_secret == Py_None) {
+        PyMem_Free(self->c.key);
+        self->c.key = NULL;
+    } else {
+        if (!self->c.key && !(self->c.key = PyMem_Malloc(sizeof(Key)))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        key_set(self->c.key, (const uint8_t *)PyBytes_AS_STRING(o_secret), (size_t)PyBytes_GET_SIZE(o_secret));
+    }
     for (Py_ssize_t i = 0; i < N; i++) {
         if (sel.held && !DATA(sel, uint8_t)[i]) continue;
         Tab *T = &self->t[i];
@@ -1519,12 +1663,19 @@ static PyTypeObject TablesType = {
     .tp_new = PyType_GenericNew,
 };
 
-/* shuffle(seed): the deck State.deal shuffles with this seed (for the self-check) */
-static PyObject *f_shuffle(PyObject *self, PyObject *arg) {
-    unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
-    if (PyErr_Occurred()) return NULL;
+/* shuffle(seed, secret=None): the deck State.deal shuffles with this seed, or
+ * KeyedRandom(secret, "deal", seed) (for the self-check) */
+static PyObject *f_shuffle(PyObject *self, PyObject *args) {
+    unsigned long long seed;
+    const char *secret = NULL;
+    Py_ssize_t len = 0;
+    if (!PyArg_ParseTuple(args, "K|y#", &seed, &secret, &len)) return NULL;
+    Key key;
+    if (secret) key_set(&key, (const uint8_t *)secret, (size_t)len);
     uint8_t deck[DECK];
-    shuffle_deck((uint64_t)seed, deck);
+    Gen g;
+    gen_init(&g, secret ? &key : NULL, (uint64_t)seed, "deal");
+    shuffle_deck(&g, deck);
     PyObject *out = PyList_New(DECK);
     if (!out) return NULL;
     for (int i = 0; i < DECK; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(deck[i]));
@@ -1548,7 +1699,8 @@ static PyObject *f_draws(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef module_methods[] = {
-    {"shuffle", f_shuffle, METH_O, "shuffle(seed) -> the deck as PortableRandom(seed).shuffle leaves it"},
+    {"shuffle", f_shuffle, METH_VARARGS,
+     "shuffle(seed, secret=None) -> the deck as PortableRandom(seed) (or KeyedRandom(secret, 'deal', seed)) shuffles it"},
     {"draws", f_draws, METH_VARARGS, "draws(seed, bound, count) -> PortableRandom(seed).below(bound), count times"},
     {NULL, NULL, 0, NULL},
 };

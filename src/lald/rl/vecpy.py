@@ -18,7 +18,7 @@ from typing import Any
 import numpy.typing as npt
 
 from ..core import Rules, State
-from ..core.rng import PortableRandom
+from ..core.rng import KeyedRandom, PortableRandom
 from .deal import Deal
 from .encoding import NUM_ACTIONS, PASS, Deciding, action_id, observe
 from .pettingzoo import deal_rewards
@@ -57,6 +57,7 @@ class PyTables:
         self.count = count
         self.mode, self.opponents, self.autoreset, self.random_seat = mode, opponents, autoreset, random_seat
         self.stride = count
+        self.secret: bytes | None = None
         self.t = [_Table() for _ in range(count)]
         for t in self.t:
             t.pending = True
@@ -65,7 +66,10 @@ class PyTables:
 
     def _deal(self, t: _Table, seed: int, dealer: int) -> None:
         t.seed = seed
-        t.deal = Deal(State.deal(self.rules, seed, dealer=dealer))
+        if self.secret is None:
+            t.deal = Deal(State.deal(self.rules, seed, dealer=dealer))
+        else:
+            t.deal = Deal(State.deal_from(self.rules, KeyedRandom(self.secret, "deal", seed), dealer=dealer))
 
     def _deal_next(self, t: _Table) -> None:
         seed = (t.seed + self.stride) & _MASK64
@@ -76,8 +80,9 @@ class PyTables:
             t.learner = t.rng.below(self.n)
 
     def reset(self, seeds: Array, dealers: Array, rng_seeds: Array, learners: Array,
-              select: Array | None, stride: int) -> None:
-        """Deal each selected table the deal its seed names (see ``_vector.c``)."""
+              select: Array | None, stride: int, secret: bytes | None) -> None:
+        """Deal each selected table the deal its seed names, or with a ``secret`` the
+        deal of that number in its keyed stream (see ``_vector.c``)."""
         for i in range(self.count):
             if select is not None and not select[i]:
                 continue
@@ -85,6 +90,7 @@ class PyTables:
                 raise ValueError(f"table {i}: there is no seat {max(dealers[i], learners[i])}")
         if stride:
             self.stride = stride
+        self.secret = secret
         for i, t in enumerate(self.t):
             if select is not None and not select[i]:
                 continue

@@ -25,7 +25,10 @@ dealer ``D`` plays ``State.deal(rules, S, dealer=D)``, the deal of ``lald deal -
 the seed ``num_envs`` higher, so the tables play the deals ``x, x + 1, x + 2, ...`` each
 once.  A deal's dealer is its seed modulo the player count, unless ``options={"dealer":
 ...}`` names the first deals' dealers.  :meth:`VectorDeals.deals` tells each table's seed
-and dealer now (the trainer's: a seed names every hand).
+and dealer now (the trainer's: a seed names every hand).  With ``secret`` (bytes, or True:
+a fresh one at each reset) the seeds are deal numbers in the secret's keyed streams
+(``State.deal_from(rules, KeyedRandom(secret, "deal", number), dealer)``), deals that
+nothing a seat sees gives away, as lald's online tables deal.
 
 >>> env = VectorDeals(4, players=3)
 >>> obs, info = env.reset(seed=1)
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -53,7 +57,7 @@ from gymnasium.vector.utils import batch_space
 from ..core import IllegalActionError, Rules
 from ..core.codes import SHAPES
 from ..core.moves import captures_of
-from ..core.rng import PortableRandom
+from ..core.rng import MIN_SECRET, KeyedRandom, PortableRandom
 from ..core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Scoring
 from .encoding import (
     ACTION_NAMES,
@@ -68,9 +72,10 @@ from .encoding import (
 from .pettingzoo import make_rules
 from .vecpy import AUTO_NEXT, AUTO_OFF, AUTO_SAME, MODE_ALL, MODE_SEAT, OPP_EXTERNAL, OPP_RANDOM, PyTables
 
-#: Added to a table's deal seed to seed its own stream (the random opponents' choices,
-#: a random learner seat, :meth:`VectorDeals.random_actions`), so that stream is not the
-#: deal's shuffle.
+#: XORed into a table's first deal seed to seed its own stream (the random opponents'
+#: choices, a random learner seat, :meth:`VectorDeals.random_actions`), so that stream is
+#: not the deal's shuffle.  With a secret the stream's seed is the first word of
+#: ``KeyedRandom(secret, "stream", number)``.
 STREAM_KEY = 0xD1B54A32D192ED03
 _MASK64 = (1 << 64) - 1
 
@@ -85,7 +90,7 @@ class Tables(Protocol):
     :class:`~lald.rl.vecpy.PyTables` (see them for each method)."""
 
     def reset(self, seeds: Any, dealers: Any, rng_seeds: Any, learners: Any, select: Any,
-              stride: int) -> None: ...
+              stride: int, secret: bytes | None) -> None: ...
     def load(self, i: int, hands: list[int], table: int, dealer: int) -> None: ...
     def step_all(self, actions: Any, obs: Any, mask: Any, seats: Any, rewards: Any, done: Any,
                  illegal_reward: float | None, flags: Any) -> None: ...
@@ -116,6 +121,11 @@ def _self_check(module: Any) -> bool:
         PortableRandom(seed).shuffle(deck)
         if module.shuffle(seed) != deck:
             return False
+        for secret in (bytes(range(16)), b"lald" * 40):
+            deck = list(range(52))
+            KeyedRandom(secret, "deal", seed).shuffle(deck)
+            if module.shuffle(seed, secret) != deck:
+                return False
         for bound in (1, 3, 5, 80, 1 << 40, _MASK64):
             rng = PortableRandom(seed)
             if module.draws(seed, bound, 20) != [rng.below(bound) for _ in range(20)]:
@@ -267,6 +277,15 @@ def _check_session(session: bool) -> None:
                          "(lald.rl.pettingzoo and lald/Seat-v0 play sessions)")
 
 
+def _secret_of(secret: Any) -> bytes | bool | None:
+    if secret is None or secret is True:
+        return secret
+    if isinstance(secret, (bytes, bytearray)) and len(secret) >= MIN_SECRET:
+        return bytes(secret)
+    raise ValueError(f"secret: give None (deals named by seeds), True (a fresh secret at each reset) "
+                     f"or bytes, at least {MIN_SECRET}")
+
+
 class _Base:
     """What both interfaces share: the rules, the tables, actions checked, seeds."""
 
@@ -274,6 +293,23 @@ class _Base:
     num_envs: int
     backend: str
     _t: Tables
+    _secret_mode: bytes | bool | None
+    _secret: bytes | None = None
+
+    def _streams(self, seeds: npt.NDArray[np.uint64], fresh: bool
+                 ) -> tuple[npt.NDArray[np.uint64], bytes | None]:
+        """Each table's own stream's seed, and the secret its deals are keyed with (None:
+        seeded deals); ``fresh``: a new secret when the environment draws its own."""
+        if self._secret_mode is None:
+            return seeds ^ np.uint64(STREAM_KEY), None
+        if self._secret_mode is True:
+            if fresh or self._secret is None:
+                self._secret = secrets.token_bytes(32)
+        elif isinstance(self._secret_mode, bytes):
+            self._secret = self._secret_mode
+        assert self._secret is not None
+        key = self._secret
+        return np.array([KeyedRandom(key, "stream", int(s)).next64() for s in seeds], np.uint64), key
 
     def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
         a = np.asarray(actions)
@@ -326,14 +362,16 @@ class VectorDeals(_Base):
     IllegalActionError and no table changes.  Rules as the adapters take them: ``preset``,
     ``players`` (3 to 5), ``variants``, ``options``.  ``copy=False`` reuses the returned
     arrays at the next step (faster; copy what you keep).  ``backend``: ``"compiled"``,
-    ``"python"`` or None (the compiled tables when loaded).
+    ``"python"`` or None (the compiled tables when loaded).  ``secret``: keyed deals (see
+    the module's docstring).
     """
 
     def __init__(self, num_envs: int, preset: str = "survivor", players: int = 5,
                  variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
-                 illegal_reward: float | None = -10.0,
-                 copy: bool = True, backend: str | None = None, session: bool = False) -> None:
+                 illegal_reward: float | None = -10.0, copy: bool = True, backend: str | None = None,
+                 secret: bytes | bool | None = None, session: bool = False) -> None:
         _check_session(session)
+        self._secret_mode = _secret_of(secret)
         self.num_envs = _count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
@@ -359,8 +397,8 @@ class VectorDeals(_Base):
         ``options={"deal": ..., "dealer": ...}``); the observations of the seats to
         decide and the info (``seat``, ``action_mask``)."""
         seeds, dealers = _seeds(seed, options, self.num_envs, self.rules.players)
-        rngs = seeds ^ np.uint64(STREAM_KEY)
-        self._t.reset(seeds, dealers, rngs, np.zeros(self.num_envs, np.int8), None, self.num_envs)
+        rngs, key = self._streams(seeds, True)
+        self._t.reset(seeds, dealers, rngs, np.zeros(self.num_envs, np.int8), None, self.num_envs, key)
         self._reset = True
         obs, mask, seats = self._out[0], self._out[1], self._out[2]
         self._t.masks(mask, seats)
@@ -465,8 +503,10 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
                  variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
                  seat: int | None = 0, opponents: str | Policy = "random", illegal_reward: float = -10.0,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, copy: bool = True,
-                 backend: str | None = None, session: bool = False) -> None:
+                 backend: str | None = None, secret: bytes | bool | None = None,
+                 session: bool = False) -> None:
         _check_session(session)
+        self._secret_mode = _secret_of(secret)
         self.num_envs = _count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
         p = self.rules.players
@@ -569,7 +609,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
             select = np.ascontiguousarray(select)
         seeds, dealers = _seeds(seed, options, self.num_envs, self.rules.players)
         learners = np.full(self.num_envs, -1 if self.fixed_seat is None else self.fixed_seat, np.int8)
-        self._t.reset(seeds, dealers, seeds ^ np.uint64(STREAM_KEY), learners, select, self.num_envs)
+        rngs, key = self._streams(seeds, select is None)
+        self._t.reset(seeds, dealers, rngs, learners, select, self.num_envs, key)
         self._reset = True
         obs, mask = self._outputs()
         if self.policy is None:
