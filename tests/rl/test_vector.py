@@ -908,3 +908,19 @@ def test_an_attacker_told_the_tables_order_finds_a_seeded_deal_but_not_a_keyed_o
             seeds = _seed_from_table_order(deck)
             found[kind] += any(State.deal(rules, s).hands == truth.hands for s in seeds)
     assert found["seeded"] > 250 and found["keyed"] == 0
+
+
+@pytest.mark.parametrize("policy, words", [
+    (lambda obs, mask: (~mask).argmax(axis=1), "the opponents' policy chose it"),
+    (lambda obs, mask: np.zeros(len(mask) + 1, np.int64), "must return"),
+    (lambda obs, mask: mask.astype(np.float32).argmax(axis=1) * 0.5, "must return"),
+])
+def test_an_opponents_policy_that_answers_wrong_is_refused_in_one_line(policy: Any, words: str) -> None:
+    env = VectorSeatEnv(4, players=3, seat=0, opponents=policy)
+    with pytest.raises(ValueError) as e:  # IllegalActionError is a ValueError
+        env.reset(seed=1)
+        for _ in range(20):
+            env.step(env.random_actions())
+    assert "\n" not in str(e.value) and words in str(e.value)
+    with pytest.raises(RuntimeError, match="reset"):  # the step was half made: no other until a reset
+        env.step(env.random_actions())

@@ -268,7 +268,7 @@ def _refusal(tables: Tables, error: LookupError, who: str) -> IllegalActionError
     legal = tables.get(i)["legal"]
     choices = ", ".join(ACTION_NAMES[k] for k in legal)
     return IllegalActionError(f"table {i}: action {action} ({ACTION_NAMES[action]}) is not legal for "
-                              f"{who} seat {seat} now: choose {choices}")
+                              f"seat {seat}{who} now: choose {choices}")
 
 
 def _check_session(session: bool) -> None:
@@ -480,7 +480,9 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
     actions equally likely, passing on a claim as one choice), played inside the tables;
     or a batched policy ``policy(observations, masks) -> action IDs`` of yours, asked for
     every opponent's decision of the tables waiting on one (k x 451 observations of the
-    opponents' seats, k x 80 masks; a frozen copy of the learner, say).  The bots of
+    opponents' seats, k x 80 masks; a frozen copy of the learner, say; an answer that is
+    not one legal ID per row is refused in one line, and the half-made step then waits for a
+    reset).  The bots of
     :mod:`lald.bots` (``heuristic``, ``expert``) are ``lald/Seat-v0``'s, table by table.
 
     ``step(actions)`` plays the learners' action IDs and the opponents until each learner
@@ -571,7 +573,16 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
                 self._t.answer(np.ascontiguousarray(index[:k]), np.ascontiguousarray(chosen, np.int64),
                                final, final_mask)
             except LookupError as e:
-                raise _refusal(self._t, e, "the opponents' policy's") from None
+                raise _refusal(self._t, e, ", an opponent (the opponents' policy chose it)") from None
+
+    def _opponents_or_stop(self, final: Any, final_mask: Any) -> None:
+        """:meth:`_opponents`; if the policy fails, the step is half made: the environment
+        then takes no step until it is reset."""
+        try:
+            self._opponents(final, final_mask)
+        except BaseException:
+            self._reset = False
+            raise
 
     def _info(self, mask: Masks, illegal: npt.NDArray[np.bool_] | None = None) -> dict[str, Any]:
         seeds, dealers, learners = (np.empty(self.num_envs, np.uint64), np.empty(self.num_envs, np.int8),
@@ -617,7 +628,7 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
             self._t.start_seat(obs, mask, select)
         else:
             self._t.start_seat(None, None, select)
-            self._opponents(None, None)
+            self._opponents_or_stop(None, None)
             self._t.finish(obs, mask, *self._dummy)
         self._last_mask = mask
         return obs, self._info(mask)
@@ -638,9 +649,9 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
             self._t.step_seat(a, obs, mask, reward, term, illegal, final, final_mask, self.illegal_reward,
                               self.policy is None)
         except LookupError as e:  # pragma: no cover - an illegal action ends the episode instead
-            raise _refusal(self._t, e, "the learner") from None
+            raise _refusal(self._t, e, ", the learner") from None
         if self.policy is not None:
-            self._opponents(final, final_mask)
+            self._opponents_or_stop(final, final_mask)
             self._t.finish(obs, mask, reward, term)
         self._last_mask = mask
         info = self._info(mask, illegal)
