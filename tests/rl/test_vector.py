@@ -551,6 +551,7 @@ def test_actions_that_are_no_ids_are_refused_in_one_line(bad: Any) -> None:
     lambda: VectorDeals(2, options={"prize": -1}), lambda: VectorDeals(2, session=True),
     lambda: VectorDeals(2, backend="fortran"), lambda: VectorSeatEnv(2, seat=5),
     lambda: VectorSeatEnv(2, opponents="expert"), lambda: VectorSeatEnv(2, autoreset_mode="sometimes"),
+    lambda: VectorSeatEnv(2, render_mode="ansi"), lambda: VectorDeals(2, render_mode="human"),
 ])
 def test_what_the_tables_cannot_play_is_refused_before_play(make: Callable[[], object]) -> None:
     with pytest.raises(ValueError) as e:

@@ -271,10 +271,13 @@ def _refusal(tables: Tables, error: LookupError, who: str) -> IllegalActionError
                               f"seat {seat}{who} now: choose {choices}")
 
 
-def _check_session(session: bool) -> None:
+def _check_session(session: bool, render_mode: str | None = None) -> None:
     if session:
         raise ValueError("the vectorized environment plays single deals: session=True is not offered "
                          "(lald.rl.pettingzoo and lald/Seat-v0 play sessions)")
+    if render_mode is not None:
+        raise ValueError(f"render_mode={render_mode!r}: the vectorized tables draw nothing "
+                         "(lald.rl.pettingzoo and lald/Seat-v0 render a table as text)")
 
 
 def _secret_of(secret: Any) -> bytes | bool | None:
@@ -369,8 +372,9 @@ class VectorDeals(_Base):
     def __init__(self, num_envs: int, preset: str = "survivor", players: int = 5,
                  variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
                  illegal_reward: float | None = -10.0, copy: bool = True, backend: str | None = None,
-                 secret: bytes | bool | None = None, session: bool = False) -> None:
-        _check_session(session)
+                 secret: bytes | bool | None = None, session: bool = False,
+                 render_mode: str | None = None) -> None:
+        _check_session(session, render_mode)
         self._secret_mode = _secret_of(secret)
         self.num_envs = _count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
@@ -506,8 +510,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
                  seat: int | None = 0, opponents: str | Policy = "random", illegal_reward: float = -10.0,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, copy: bool = True,
                  backend: str | None = None, secret: bytes | bool | None = None,
-                 session: bool = False) -> None:
-        _check_session(session)
+                 session: bool = False, render_mode: str | None = None) -> None:
+        _check_session(session, render_mode)
         self._secret_mode = _secret_of(secret)
         self.num_envs = _count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
