@@ -191,7 +191,7 @@ def test_the_one_seat_compiled_tables_equal_the_pure_ones(autoreset: str, seat: 
 # -- the adapters and the engine -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("config", CONFIGS[::2], ids=_name)
+@pytest.mark.parametrize("config", CONFIGS, ids=_name)
 def test_observations_masks_and_rewards_are_the_pettingzoo_adapters(
         config: tuple[str, int, tuple[str, ...]]) -> None:
     """Each table's deals replayed in PettingZoo's raw_env (reset with the table's deal seed
@@ -214,7 +214,7 @@ def test_observations_masks_and_rewards_are_the_pettingzoo_adapters(
 
     mirrors = [start(i) for i in range(n_tables)]
     finished = 0
-    while finished < 8:
+    while finished < 12:
         every = env.state()
         for i, (e, deal) in enumerate(mirrors):
             agent = e.agent_selection
