@@ -5,6 +5,8 @@
 //   "n_cards": {"one": "{count} card", "other": "{count} cards"}.
 // t(key, {count}) picks the form with Intl.PluralRules, the browser's copy of the same CLDR
 // data that Babel gives the terminal; plural(n) names the category.
+import { toast } from "./dom.js";
+
 export const LANGS = ["en", "de", "pt", "es"];
 const NAMES = { en: "English", de: "Deutsch", pt: "Português", es: "Español" };
 let catalog = {};
@@ -36,6 +38,7 @@ export function initialLang() {
 
 export async function loadCatalog(l) {
   const response = await fetch(`/api/i18n/${l}`);
+  if (!response.ok) throw new Error(`the catalog ${l} did not come (${response.status})`);
   useCatalog(l, await response.json());
   localStorage.setItem("lald-lang", l);
   document.documentElement.lang = l;
@@ -94,7 +97,14 @@ export function langSelect(onChange) {
     select.append(option);
   }
   select.addEventListener("change", async () => {
-    await loadCatalog(select.value);
+    try {
+      await loadCatalog(select.value);
+    } catch {
+      // The network or the server is down: said in words, and the page stays as it was.
+      select.value = lang;
+      toast(t("web_server_unreachable"));
+      return;
+    }
     applyStatic();
     onChange(select.value);
   });
