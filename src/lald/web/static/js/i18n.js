@@ -5,8 +5,6 @@
 //   "n_cards": {"one": "{count} card", "other": "{count} cards"}.
 // t(key, {count}) picks the form with Intl.PluralRules, the browser's copy of the same CLDR
 // data that Babel gives the terminal; plural(n) names the category.
-import { toast } from "./dom.js";
-
 export const LANGS = ["en", "de", "pt", "es"];
 const NAMES = { en: "English", de: "Deutsch", pt: "Português", es: "Español" };
 let catalog = {};
@@ -101,7 +99,9 @@ export function langSelect(onChange) {
       await loadCatalog(select.value);
     } catch {
       // The network or the server is down: said in words, and the page stays as it was.
+      // (dom.js is every page's already, so nothing is fetched; this module stays one file.)
       select.value = lang;
+      const { toast } = await import("./dom.js");
       toast(t("web_server_unreachable"));
       return;
     }
