@@ -305,12 +305,13 @@ def play_deal_from_python(server: Server, data: dict[str, Any], seats: list[int]
         for _ in range(400):
             for seat in players:
                 seat.read(0.05)
-            frames = [p.frame for p in players if p.frame]
+            # (no view until every person has joined and the first deal is dealt)
+            frames = [p.frame for p in players if p.frame and p.frame["view"] is not None]
             if frames and max(frames, key=lambda f: f["v"])["view"]["over"]:
                 return max(frames, key=lambda f: f["v"])
             for seat in players:
                 f = seat.frame
-                if f and f["legal"] and f["view"]["to_move"] == f["you"]:
+                if f and f["view"] is not None and f["legal"] and f["view"]["to_move"] == f["you"]:
                     seat.act(f["legal"][0])
         raise AssertionError("the deal never ended")
     finally:
