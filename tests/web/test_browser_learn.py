@@ -139,6 +139,14 @@ def test_the_whole_lesson_by_keyboard(server: Server, open_page: Opener, lang: s
     assert refused >= 3
     # The settlement, explained; then a normal deal is offered.
     expect(page.locator("#settlement")).to_be_visible(timeout=15_000)
+    # The last lie-down's "Ha! Ha! Ha!" no longer covers the settlement's heading (it did
+    # for two seconds: the log and the settlement say the others laugh).
+    assert not page.evaluate("""() => {
+        const laugh = document.querySelector('#laugh');
+        if (laugh.hidden) return false;
+        const a = laugh.firstElementChild.getBoundingClientRect();
+        const b = document.querySelector('#h-settlement').getBoundingClientRect();
+        return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }""")
     end = page.locator("#lesson-words p")
     expect(end).to_have_text([catalog.t("lesson_settlement"), catalog.t("lesson_next")])
     expect(page.locator("#settlement table.settle tbody tr")).to_have_count(5)
