@@ -165,7 +165,7 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
     seats: list[int] = []
     targets: list[float] = []
     steps = 0
-    t_net = t_heur = 0.0
+    t_net = t_heur = t_feat = 0.0
     start = time.perf_counter()
     for _ in range(task.deals):
         env.reset(task.rules, rng.getrandbits(63), rng.randrange(n))
@@ -177,7 +177,9 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
             if len(ids) == 1:
                 env.step(ids[0])
                 continue
+            t0 = time.perf_counter()
             state = state_features(env.observe())
+            t_feat += time.perf_counter() - t0
             if rng.random() < task.epsilon:
                 aid = ids[rng.randrange(len(ids))]
             elif by_heuristic[seat]:
@@ -188,8 +190,10 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
                 t0 = time.perf_counter()
                 aid = ids[int(np.argmax(network.values(state, ids)))]
                 t_net += time.perf_counter() - t0
+            t0 = time.perf_counter()
             states.append(state)
             actions.append(action_features(state, [aid])[0])
+            t_feat += time.perf_counter() - t0
             seats.append(seat)
             env.step(aid)
         chips = env.chips()
@@ -199,7 +203,7 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
     return Batch(np.array(states, np.float32) if states else empty_s,
                  np.array(actions, np.float32) if actions else empty_a,
                  np.array(targets, np.float32), task.deals, steps,
-                 {"network": t_net, "heuristic": t_heur, "total": total})
+                 {"network": t_net, "heuristic": t_heur, "features": t_feat, "total": total})
 
 
 EnvFactory = Callable[[], Env]

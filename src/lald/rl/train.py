@@ -259,7 +259,7 @@ class Trainer:
                 idx = order[at:at + c.batch]
                 loss = nn.functional.mse_loss(self.model(states[idx], actions[idx]), targets[idx])
                 self.optimizer.zero_grad()
-                loss.backward()
+                loss.backward()  # type: ignore[no-untyped-call]
                 nn.utils.clip_grad_norm_(self.model.parameters(), 40.0)
                 self.optimizer.step()
                 losses.append(loss.item())

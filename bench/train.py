@@ -1,0 +1,103 @@
+"""Training throughput: the self-play actors' agent steps per second, with the share the
+network, the observation and the environment take, and the learner's samples per second.
+
+An *agent step* is one decision of one seat (a turn action, or a claim or pass in a claim
+window), forced ones counted; a *sample* is a decision with more than one legal action,
+the ones an actor records. The actor (:func:`lald.rl.selfplay.play`, numpy, the engine's
+claim window as the environment) is timed as ``lald train`` runs it:
+
+- self-play: the network in every seat (epsilon 0.02), the rounds after the warm start;
+- warm start: the heuristic in every seat (epsilon 0.1), the first rounds;
+
+and its time taken apart: the network's forward passes (numpy), the observation and the
+network's input features, the heuristic's decisions, and the rest, the environment (the
+engine, the claim window, the legal IDs). The learner (PyTorch, one thread) is timed on
+mini-batches of the default size. Every figure is the median of ``--runs`` runs in this
+process's CPU time (the machine's cores are shared: CPU time is what the work costs,
+whatever else runs), printed beside the machine's line.
+
+    python bench/train.py [--deals N] [--runs K] [--preset P] [--hidden 512,256,256]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+import torch
+
+import machine
+from lald.core import Rules
+from lald.rl.selfplay import ActorTask, play
+from lald.rl.train import TorchQ, numpy_network
+
+
+def actor(rules: Rules, network: object, deals: int, runs: int, epsilon: float,
+          share: float) -> dict[str, float]:
+    """Median figures of ``runs`` actor runs of ``deals`` deals."""
+    rows = []
+    for run in range(runs):
+        c0 = time.process_time()
+        batch = play(ActorTask(rules, 1000 + run, deals, epsilon, share), network)  # type: ignore[arg-type]
+        cpu = time.process_time() - c0
+        wall = batch.seconds["total"]
+        shares = {k: batch.seconds[k] / wall for k in ("network", "features", "heuristic")}
+        shares["environment"] = 1.0 - sum(shares.values())
+        rows.append({"steps/s": batch.steps / cpu, "samples/s": len(batch.targets) / cpu,
+                     "deals/s": deals / cpu, **shares})
+    return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+
+
+def learner(model: TorchQ, batch_size: int, runs: int, steps: int = 20) -> float:
+    """Median samples per CPU second of the learner's mini-batch steps."""
+    from lald.rl.learned import ACTION_SIZE, STATE_SIZE
+
+    rng = np.random.default_rng(0)
+    states = torch.from_numpy(rng.random((batch_size, STATE_SIZE), np.float32))
+    actions = torch.from_numpy(rng.random((batch_size, ACTION_SIZE), np.float32))
+    targets = torch.from_numpy(rng.normal(size=batch_size).astype(np.float32))
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
+    rates = []
+    for _ in range(runs):
+        c0 = time.process_time()
+        for _ in range(steps):
+            loss = torch.nn.functional.mse_loss(model(states, actions), targets)
+            optimizer.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+        rates.append(steps * batch_size / (time.process_time() - c0))
+    return statistics.median(rates)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--deals", type=int, default=100, help="deals an actor run plays (default 100)")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--preset", default="survivor")
+    p.add_argument("--players", type=int, default=5)
+    p.add_argument("--hidden", default="512,256,256")
+    p.add_argument("--batch", type=int, default=512)
+    args = p.parse_args()
+    torch.set_num_threads(1)
+    print(machine.line())
+    rules = Rules.make(preset=args.preset, players=args.players)
+    torch.manual_seed(0)
+    model = TorchQ(tuple(int(x) for x in args.hidden.split(",")))
+    network = numpy_network(model)
+    print(f"{args.preset}, {args.players} players, network {args.hidden}; median of {args.runs} runs "
+          f"of {args.deals} deals, CPU time of one process")
+    print(f"{'actor':<28} {'steps/s':>9} {'samples/s':>10} {'deals/s':>8} {'network':>8} "
+          f"{'obs+feat':>9} {'heuristic':>10} {'environment':>12}")
+    for name, eps, share in (("self-play (network)", 0.02, 0.0), ("warm start (heuristic)", 0.1, 1.0)):
+        r = actor(rules, network, args.deals, args.runs, eps, share)
+        print(f"{name:<28} {r['steps/s']:>9,.0f} {r['samples/s']:>10,.0f} {r['deals/s']:>8,.0f} "
+              f"{r['network']:>8.0%} {r['features']:>9.0%} {r['heuristic']:>10.0%} {r['environment']:>12.0%}")
+    rate = learner(model, args.batch, args.runs)
+    print(f"learner (PyTorch, 1 thread, batch {args.batch}): {rate:,.0f} samples/s")
+    print(machine.line())
+
+
+if __name__ == "__main__":
+    main()
