@@ -41,6 +41,10 @@ def register(sub: Any) -> None:
     for name in ("batch", "epochs", "deals_per_round", "shards", "warm_rounds", "eval_every", "eval_deals",
                  "eval_seed"):
         p.add_argument("--" + name.replace("_", "-"), type=int, default=_DEFAULTS[name])
+    p.add_argument("--targets", choices=("return", "rollout"), default="return",
+                   help="return: each decision's target is the deal's chips (deep Monte-Carlo, "
+                        "DouZero's); rollout: every legal action is a sample, its target the chips of "
+                        "the heuristic's play-out after it in the true deal")
     p.add_argument("--plot-only", action="store_true", help="only draw OUT/curve.png from the run's curve")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
@@ -65,7 +69,8 @@ def cmd_train(args: argparse.Namespace) -> None:
         return
     config = tr.Config(args.preset, args.players, args.seed, hidden, args.lr, args.batch, args.epochs,
                        args.deals_per_round, args.shards, args.epsilon, args.warm_rounds, args.warm_epsilon,
-                       args.heuristic_share, args.eval_every, args.eval_deals, args.eval_seed)
+                       args.heuristic_share, args.eval_every, args.eval_deals, args.eval_seed,
+                       args.targets)
     problems = [f"--{f.name.replace('_', '-')} must be positive" for f in dataclasses.fields(config)
                 if f.name in ("batch", "epochs", "deals_per_round", "shards", "eval_deals")
                 and getattr(config, f.name) < 1]

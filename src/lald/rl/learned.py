@@ -49,6 +49,7 @@ from .encoding import (
     PASS,
     Deciding,
     Observation,
+    action_id,
     legal_ids,
     observe_view,
 )
@@ -196,25 +197,55 @@ def load_network(path: str | os.PathLike[str]) -> QNetwork:
 
 class LearnedBot(Bot):
     """Plays the legal action of highest learned value (``file=PATH`` for other weights
-    than the shipped ones of the preset)."""
+    than the shipped ones of the preset). With ``margin=CHIPS`` it plays the heuristic's
+    choice unless another action's value is more than ``margin`` above that choice's
+    (the learned values as a correction of the heuristic, not a replacement)."""
 
     name = "learned"
     version = "1"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, file: str | None = None,
-                 network: QNetwork | None = None) -> None:
+                 network: QNetwork | None = None, margin: str | float | None = None) -> None:
         super().__init__(seat, rules, rng)
         self.network = network if network is not None else load_network(file or shipped_file(rules))
+        self.margin: float | None = None
+        self.heuristic: Bot | None = None
+        if margin is not None:
+            try:
+                self.margin = float(margin)
+            except ValueError:
+                raise ValueError(f"learned: margin={margin!r} is not a number of chips") from None
+            from ..bots.heuristic import HeuristicBot
 
-    def _choose(self, view: PlayerView, deciding: Deciding, ids: dict[int, Any]) -> Any:
+            self.heuristic = HeuristicBot(seat, rules, rng)
+
+    def _choose(self, view: PlayerView, deciding: Deciding, ids: dict[int, Any],
+                heuristic: int | None = None) -> Any:
         if len(ids) == 1:
             return next(iter(ids.values()))
-        return ids[self.network.best(observe_view(view, deciding), list(ids))]
+        keys = list(ids)
+        values = self.network.values(state_features(observe_view(view, deciding)), keys)
+        best = int(np.argmax(values))
+        if heuristic is not None and self.margin is not None and heuristic in ids:
+            if values[best] - values[keys.index(heuristic)] <= self.margin:
+                return ids[heuristic]
+        return ids[keys[best]]
+
+    def _heuristic_id(self, view: PlayerView, legal: Sequence[Any], deciding: Deciding) -> int | None:
+        if self.heuristic is None:
+            return None
+        table = sum(1 << c for c in view.table)
+        if deciding == "turn":
+            return action_id(self.heuristic.act(view, legal), table)
+        choice = self.heuristic.claim(view, legal)
+        return PASS if choice is None else action_id(choice, table)
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The turn action of highest value."""
         table = sum(1 << c for c in view.table)
-        action: Action = self._choose(view, "turn", legal_ids(list(legal), table))
+        ids = legal_ids(list(legal), table)
+        heuristic = self._heuristic_id(view, legal, "turn") if len(ids) > 1 else None
+        action: Action = self._choose(view, "turn", ids, heuristic)
         return action
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
@@ -222,7 +253,7 @@ class LearnedBot(Bot):
         table = sum(1 << c for c in view.table)
         ids: dict[int, Action | None] = dict(legal_ids(list(claims), table))
         ids[PASS] = None
-        choice = self._choose(view, "claim", ids)
+        choice = self._choose(view, "claim", ids, self._heuristic_id(view, claims, "claim"))
         assert choice is None or isinstance(choice, Claim)
         return choice
 

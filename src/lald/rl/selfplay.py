@@ -34,7 +34,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import Bot, make_bot
+from ..bots.expert import Player
 from ..core import Rules, State
+from ..core.codes import code_of
+from ..core.fast import FastState
 from .deal import Deal
 from .encoding import PASS, Observation, action_id, observe
 from .learned import ACTION_SIZE, STATE_SIZE, Array, QNetwork, action_features, state_features
@@ -63,6 +66,10 @@ class Env(Protocol):
     def step(self, aid: int) -> None:
         """Play ``aid`` for the deciding seat."""
 
+    def rollout_values(self, ids: Sequence[int]) -> list[float]:
+        """The deciding seat's chips if it plays each of ``ids`` and the heuristic plays
+        every seat from there to the end of this deal (the true one, every hand known)."""
+
     def chips(self) -> Sequence[int]:
         """Each seat's chips from the finished deal."""
 
@@ -73,6 +80,8 @@ class DealEnv:
     def __init__(self) -> None:
         self.deal: Deal | None = None
         self.bots: list[Bot] = []
+        self.player: Player | None = None
+        self.player_rules: Rules | None = None
 
     @property
     def seat(self) -> int | None:
@@ -108,6 +117,24 @@ class DealEnv:
     def step(self, aid: int) -> None:
         assert self.deal is not None
         self.deal.step(aid)
+
+    def rollout_values(self, ids: Sequence[int]) -> list[float]:
+        deal = self.deal
+        assert deal is not None and deal.seat is not None
+        if self.player is None or self.player_rules != deal.state.rules:
+            self.player, self.player_rules = Player(deal.state.rules, solve_cards=0), deal.state.rules
+        seat, table = deal.seat, deal.state.table_mask
+        world = FastState.from_state(deal.state)
+        out = []
+        for aid in ids:
+            fs = world.copy()
+            action = deal.legal[aid]
+            if action is None:  # pass: the rest of the window may claim, then the turn
+                out.append(self.player.finish(fs, seat, passed=seat))
+            else:
+                fs.apply(code_of(action, table))
+                out.append(self.player.finish(fs, seat))
+        return out
 
     def chips(self) -> Sequence[int]:
         assert self.deal is not None and self.deal.state.result is not None
@@ -153,6 +180,10 @@ class ActorTask:
     deals: int
     epsilon: float
     heuristic_share: float
+    targets: str = "return"
+    """``return``: each record's target is the deal's chips for its seat (DouZero's
+    deep Monte-Carlo); ``rollout``: every legal action of a decision is recorded, each with
+    the chips of the heuristic's play-out after it in the true deal (:meth:`Env.rollout_values`)."""
 
 
 def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
@@ -165,7 +196,8 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
     seats: list[int] = []
     targets: list[float] = []
     steps = 0
-    t_net = t_heur = t_feat = 0.0
+    t_net = t_heur = t_feat = t_roll = 0.0
+    rollout = task.targets == "rollout"
     start = time.perf_counter()
     for _ in range(task.deals):
         env.reset(task.rules, rng.getrandbits(63), rng.randrange(n))
@@ -191,19 +223,29 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
                 aid = ids[int(np.argmax(network.values(state, ids)))]
                 t_net += time.perf_counter() - t0
             t0 = time.perf_counter()
-            states.append(state)
-            actions.append(action_features(state, [aid])[0])
-            t_feat += time.perf_counter() - t0
-            seats.append(seat)
+            if rollout:
+                states.extend([state] * len(ids))
+                actions.extend(action_features(state, ids))
+                t_feat += time.perf_counter() - t0
+                t0 = time.perf_counter()
+                targets.extend(env.rollout_values(ids))
+                t_roll += time.perf_counter() - t0
+            else:
+                states.append(state)
+                actions.append(action_features(state, [aid])[0])
+                t_feat += time.perf_counter() - t0
+                seats.append(seat)
             env.step(aid)
-        chips = env.chips()
-        targets.extend(float(chips[s]) for s in seats[first:])
+        if not rollout:
+            chips = env.chips()
+            targets.extend(float(chips[s]) for s in seats[first:])
     total = time.perf_counter() - start
     empty_s, empty_a = np.zeros((0, STATE_SIZE), np.float32), np.zeros((0, ACTION_SIZE), np.float32)
     return Batch(np.array(states, np.float32) if states else empty_s,
                  np.array(actions, np.float32) if actions else empty_a,
                  np.array(targets, np.float32), task.deals, steps,
-                 {"network": t_net, "heuristic": t_heur, "features": t_feat, "total": total})
+                 {"network": t_net, "heuristic": t_heur, "features": t_feat, "rollouts": t_roll,
+                  "total": total})
 
 
 EnvFactory = Callable[[], Env]

@@ -74,6 +74,7 @@ class Config:
     eval_every: int = 25
     eval_deals: int = 200
     eval_seed: int = 7
+    targets: str = "return"
 
     def rules(self) -> Rules:
         """The rules trained for."""
@@ -243,7 +244,7 @@ class Trainer:
         share, epsilon = (1.0, c.warm_epsilon) if warm else (c.heuristic_share, c.epsilon)
         sizes = [c.deals_per_round // c.shards + (i < c.deals_per_round % c.shards) for i in range(c.shards)]
         return [ActorTask(c.rules(), derive_seed(c.seed, "round", self.round, "shard", i), size, epsilon,
-                          share) for i, size in enumerate(sizes) if size]
+                          share, c.targets) for i, size in enumerate(sizes) if size]
 
     def learn(self, batch: Batch) -> float:
         """``epochs`` passes over ``batch`` in shuffled mini-batches; the mean loss."""
