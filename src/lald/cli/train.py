@@ -41,10 +41,11 @@ def register(sub: Any) -> None:
     for name in ("batch", "epochs", "deals_per_round", "shards", "warm_rounds", "eval_every", "eval_deals",
                  "eval_seed"):
         p.add_argument("--" + name.replace("_", "-"), type=int, default=_DEFAULTS[name])
-    p.add_argument("--targets", choices=("return", "rollout"), default="return",
+    p.add_argument("--targets", choices=("return", "rollout", "advantage"), default="return",
                    help="return: each decision's target is the deal's chips (deep Monte-Carlo, "
                         "DouZero's); rollout: every legal action is a sample, its target the chips of "
-                        "the heuristic's play-out after it in the true deal")
+                        "the heuristic's play-out after it in the true deal; advantage: the same less "
+                        "the decision's mean")
     p.add_argument("--plot-only", action="store_true", help="only draw OUT/curve.png from the run's curve")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

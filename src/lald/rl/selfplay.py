@@ -183,7 +183,9 @@ class ActorTask:
     targets: str = "return"
     """``return``: each record's target is the deal's chips for its seat (DouZero's
     deep Monte-Carlo); ``rollout``: every legal action of a decision is recorded, each with
-    the chips of the heuristic's play-out after it in the true deal (:meth:`Env.rollout_values`)."""
+    the chips of the heuristic's play-out after it in the true deal (:meth:`Env.rollout_values`);
+    ``advantage``: the same less their mean over the decision's legal actions, so the network
+    learns only how much better each action is than the others."""
 
 
 def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
@@ -197,7 +199,8 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
     targets: list[float] = []
     steps = 0
     t_net = t_heur = t_feat = t_roll = 0.0
-    rollout = task.targets == "rollout"
+    rollout = task.targets in ("rollout", "advantage")
+    centred = task.targets == "advantage"
     start = time.perf_counter()
     for _ in range(task.deals):
         env.reset(task.rules, rng.getrandbits(63), rng.randrange(n))
@@ -228,7 +231,11 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
                 actions.extend(action_features(state, ids))
                 t_feat += time.perf_counter() - t0
                 t0 = time.perf_counter()
-                targets.extend(env.rollout_values(ids))
+                values = env.rollout_values(ids)
+                if centred:  # the advantage of each action over the decision's mean
+                    mean = sum(values) / len(values)
+                    values = [v - mean for v in values]
+                targets.extend(values)
                 t_roll += time.perf_counter() - t0
             else:
                 states.append(state)
