@@ -146,9 +146,14 @@ def _register() -> None:
 def _learned_level() -> None:
     """The ``learned`` level (a network trained by self-play, :mod:`lald.rl.learned`)
     joins the menus wherever numpy is installed, the only library it needs (lald's play,
-    web and rl extras bring it); it is imported when its first bot is made."""
+    web and rl extras bring it); it is imported when its first bot is made. It comes after
+    the heuristic in the menus' order of strength (docs/strength.md §10)."""
     if "learned" not in LEVELS and importlib.util.find_spec("numpy") is not None:
-        LEVELS["learned"] = _Plugin("learned", "learned")
+        items = list(LEVELS.items())
+        at = [name for name, _ in items].index("heuristic") + 1
+        items.insert(at, ("learned", _Plugin("learned", "learned")))
+        LEVELS.clear()
+        LEVELS.update(items)
 
 
 _register()

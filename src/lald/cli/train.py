@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
-from pathlib import Path
 from typing import Any
 
 _DEFAULTS: dict[str, Any] = {
-    "hidden": "512,256,256", "lr": 3e-4, "batch": 512, "epochs": 1, "deals_per_round": 200, "shards": 4,
-    "epsilon": 0.02, "warm_rounds": 300, "warm_epsilon": 0.1, "heuristic_share": 0.5, "eval_every": 100,
+    "hidden": "512,256,256", "lr": 5e-4, "batch": 512, "epochs": 1, "deals_per_round": 100, "shards": 4,
+    "epsilon": 0.02, "warm_rounds": 50, "warm_epsilon": 0.1, "heuristic_share": 0.5, "eval_every": 100,
     "eval_deals": 200, "eval_seed": 7,
+}
+_HELP = {
+    "lr": "Adam's learning rate", "epsilon": "chance of a random legal action at each decision",
+    "warm_epsilon": "the same in the warm-start rounds",
+    "heuristic_share": "chance that a seat of a deal is played by the heuristic after the warm start",
+    "batch": "mini-batch size", "epochs": "passes over each round's records",
+    "deals_per_round": "deals the actors play per round", "shards": "actor tasks per round",
+    "warm_rounds": "first rounds played by the heuristic in every seat",
+    "eval_every": "rounds between evaluations against the heuristic (0: none)",
+    "eval_deals": "duplicate deal groups per evaluation", "eval_seed": "names the evaluation's deals",
 }
 
 
@@ -36,16 +44,16 @@ def register(sub: Any) -> None:
     p.add_argument("--actors", type=int, default=0,
                    help="actor worker processes (default 0: the actors play in this process)")
     p.add_argument("--hidden", default=_DEFAULTS["hidden"], help="hidden layer sizes (default 512,256,256)")
-    for name in ("lr", "epsilon", "warm_epsilon", "heuristic_share"):
-        p.add_argument("--" + name.replace("_", "-"), type=float, default=_DEFAULTS[name])
-    for name in ("batch", "epochs", "deals_per_round", "shards", "warm_rounds", "eval_every", "eval_deals",
-                 "eval_seed"):
-        p.add_argument("--" + name.replace("_", "-"), type=int, default=_DEFAULTS[name])
-    p.add_argument("--targets", choices=("return", "rollout", "advantage"), default="return",
-                   help="return: each decision's target is the deal's chips (deep Monte-Carlo, "
-                        "DouZero's); rollout: every legal action is a sample, its target the chips of "
+    for name, kind in (("lr", float), ("epsilon", float), ("warm_epsilon", float), ("heuristic_share", float),
+                       ("batch", int), ("epochs", int), ("deals_per_round", int), ("shards", int),
+                       ("warm_rounds", int), ("eval_every", int), ("eval_deals", int), ("eval_seed", int)):
+        p.add_argument("--" + name.replace("_", "-"), type=kind, default=_DEFAULTS[name],
+                       help=f"{_HELP[name]} (default {_DEFAULTS[name]})")
+    p.add_argument("--targets", choices=("return", "rollout", "advantage"), default="advantage",
+                   help="return: each decision's target is the deal's chips (DouZero's deep "
+                        "Monte-Carlo); rollout: every legal action is a sample, its target the chips of "
                         "the heuristic's play-out after it in the true deal; advantage: the same less "
-                        "the decision's mean")
+                        "the decision's mean (the default, and the shipped networks' method)")
     p.add_argument("--plot-only", action="store_true", help="only draw OUT/curve.png from the run's curve")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
@@ -56,78 +64,37 @@ def _fail(message: str) -> None:
     raise SystemExit(2)
 
 
+#: The entry-point group through which the research extra gives ``lald train`` its trainer
+#: (``lald.rl.train:command``): nothing outside ``lald.rl`` imports it.
+TRAINERS = "lald.trainers"
+
+
 def cmd_train(args: argparse.Namespace) -> None:
-    """Train (or resume) the run the flags describe."""
-    try:
-        from ..rl import train as tr
-    except ImportError as e:
-        _fail(f"training needs PyTorch: pip install 'lald[train]' ({e})")
-        return
+    """Check the flags, then train (or resume) with the installed trainer."""
     try:
         hidden = tuple(int(x) for x in args.hidden.split(","))
     except ValueError:
         _fail(f"--hidden {args.hidden}: give layer sizes as whole numbers, e.g. 512,256,256")
         return
-    config = tr.Config(args.preset, args.players, args.seed, hidden, args.lr, args.batch, args.epochs,
-                       args.deals_per_round, args.shards, args.epsilon, args.warm_rounds, args.warm_epsilon,
-                       args.heuristic_share, args.eval_every, args.eval_deals, args.eval_seed,
-                       args.targets)
-    problems = [f"--{f.name.replace('_', '-')} must be positive" for f in dataclasses.fields(config)
-                if f.name in ("batch", "epochs", "deals_per_round", "shards", "eval_deals")
-                and getattr(config, f.name) < 1]
-    if min(hidden) < 1 or not 0 <= args.epsilon <= 1 or not 0 <= args.heuristic_share <= 1 or args.actors < 0:
-        problems.append("layer sizes must be positive, --epsilon and --heuristic-share between 0 and 1, "
-                        "--actors 0 or more")
-    if problems:
-        _fail(problems[0])
-    out = Path(args.out or f"runs/train-{args.preset}-{args.players}-s{args.seed}")
-    if args.plot_only:
-        if not (out / tr.CURVE).exists():
-            _fail(f"{out} has no curve yet ({tr.CURVE})")
-        print(tr.plot(out))
-        return
-    _run(tr, out, config, args)
+    if not hidden or min(hidden) < 1:
+        _fail("--hidden: layer sizes must be positive")
+    for name in ("batch", "epochs", "deals_per_round", "shards", "eval_deals"):
+        if getattr(args, name) < 1:
+            _fail(f"--{name.replace('_', '-')} must be positive")
+    for name in ("epsilon", "warm_epsilon", "heuristic_share"):
+        if not 0 <= getattr(args, name) <= 1:
+            _fail(f"--{name.replace('_', '-')} must be between 0 and 1")
+    if args.actors < 0 or args.warm_rounds < 0 or args.eval_every < 0 or not args.lr > 0:
+        _fail("--actors, --warm-rounds and --eval-every must be 0 or more, --lr positive")
+    from importlib.metadata import entry_points
 
-
-def _run(tr: Any, out: Path, config: Any, args: argparse.Namespace) -> None:
-    command = "lald train " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else "lald train"
-
-    def line(info: dict[str, Any]) -> str:
-        text = f"round {info['round']}: loss {info['loss']:.3f}"
-        if "diff" in info:
-            text += f"; learned − heuristic {info['diff']:+.3f} ± {info['ci']:.3f} chips a deal"
-        return text
-
+    found = [e for e in entry_points(group=TRAINERS) if e.name == "dmc"]
     try:
-        if args.quiet:
-            def quiet(done: int, total: int, info: dict[str, Any]) -> None:
-                if "diff" in info:
-                    print(line(info), flush=True)
-            trainer = tr.train(out, config, args.rounds, args.hours, args.actors, quiet, command)
-        else:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            console = Console()
-            with Progress(TextColumn("rounds"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          TextColumn("{task.description}"), console=console) as bar:
-                task = bar.add_task("", total=args.rounds)
-
-                def update(done: int, total: int, info: dict[str, Any]) -> None:
-                    bar.update(task, completed=done, description=line(info) if info else "")
-                    if "diff" in info:
-                        bar.console.print(line(info))
-                trainer = tr.train(out, config, args.rounds, args.hours, args.actors, update, command)
-    except ValueError as e:
-        _fail(str(e))
+        if not found:
+            raise ImportError("no trainer is installed")
+        command = found[0].load()
+    except ImportError as e:
+        _fail(f"training needs PyTorch: pip install 'lald[train]' ({e})")
         return
-    except KeyboardInterrupt:
-        print(f"stopped; the same command resumes from {out / tr.CHECKPOINT}", file=sys.stderr)
-        raise SystemExit(130) from None
-    print(f"{trainer.round} rounds, {trainer.deals:,} deals, {trainer.seconds / 3600:.2f} hours: "
-          f"{out / 'final.npz'} (play it: --bot learned:file={out / 'final.npz'})")
-    if trainer.curve:
-        try:
-            print(f"curve: {tr.plot(out)}")
-        except ImportError:
-            print("curve: install matplotlib to draw it (lald train --plot-only)")
+    args.hidden_sizes = hidden
+    command(args, _fail)

@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import platform
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -357,4 +358,60 @@ def plot(out: Path, path: Path | None = None) -> Path:
     return path
 
 
-__all__ = ["Config", "Trainer", "TorchQ", "evaluate", "numpy_network", "plot", "train"]
+def command(args: Any, fail: Callable[[str], None]) -> None:
+    """``lald train`` with its parsed flags (``lald.cli.train`` checks them): train or
+    resume, with a progress bar (or a line per evaluation with ``--quiet``); ``fail``
+    says what went wrong in one line and exits."""
+    config = Config(args.preset, args.players, args.seed, args.hidden_sizes, args.lr, args.batch, args.epochs,
+                    args.deals_per_round, args.shards, args.epsilon, args.warm_rounds, args.warm_epsilon,
+                    args.heuristic_share, args.eval_every, args.eval_deals, args.eval_seed, args.targets)
+    out = Path(args.out or f"runs/train-{args.preset}-{args.players}-s{args.seed}")
+    if args.plot_only:
+        if not (out / CURVE).exists():
+            fail(f"{out} has no curve yet ({CURVE})")
+        print(plot(out))
+        return
+    argv = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "train" else sys.argv[1:]
+    command_text = " ".join(["lald train", *argv])
+
+    def line(info: dict[str, Any]) -> str:
+        text = f"round {info['round']}: loss {info['loss']:.3f}"
+        if "diff" in info:
+            text += f"; learned − heuristic {info['diff']:+.3f} ± {info['ci']:.3f} chips a deal"
+        return text
+
+    try:
+        if args.quiet:
+            def quiet(done: int, total: int, info: dict[str, Any]) -> None:
+                if "diff" in info:
+                    print(line(info), flush=True)
+            trainer = train(out, config, args.rounds, args.hours, args.actors, quiet, command_text)
+        else:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            with Progress(TextColumn("rounds"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TextColumn("{task.description}"), console=Console()) as bar:
+                task = bar.add_task("", total=args.rounds)
+
+                def update(done: int, total: int, info: dict[str, Any]) -> None:
+                    bar.update(task, completed=done, description=line(info) if info else "")
+                    if "diff" in info:
+                        bar.console.print(line(info))
+                trainer = train(out, config, args.rounds, args.hours, args.actors, update, command_text)
+    except ValueError as e:
+        fail(str(e))
+        return
+    except KeyboardInterrupt:
+        print(f"stopped; the same command resumes from {out / CHECKPOINT}", file=sys.stderr)
+        raise SystemExit(130) from None
+    print(f"{trainer.round} rounds, {trainer.deals:,} deals, {trainer.seconds / 3600:.2f} hours: "
+          f"{out / 'final.npz'} (play it: --bot learned:file={out / 'final.npz'})")
+    if trainer.curve:
+        try:
+            print(f"curve: {plot(out)}")
+        except ImportError:
+            print("curve: install matplotlib to draw it (lald train --plot-only)")
+
+
+__all__ = ["Config", "command", "Trainer", "TorchQ", "evaluate", "numpy_network", "plot", "train"]
