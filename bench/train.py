@@ -6,15 +6,19 @@ window), forced ones counted; a *sample* is a decision with more than one legal 
 the ones an actor records. The actor (:func:`lald.rl.selfplay.play`, numpy, the engine's
 claim window as the environment) is timed as ``lald train`` runs it:
 
-- self-play: the network in every seat (epsilon 0.02), the rounds after the warm start;
-- warm start: the heuristic in every seat (epsilon 0.1), the first rounds;
+- DMC returns (``--targets return``), self-play: the network in every seat (epsilon 0.02);
+- DMC returns, warm start: the heuristic in every seat (epsilon 0.1), the first rounds;
+- advantage targets (``--targets advantage``, the default and the shipped networks'), half
+  the seats the heuristic's: every legal action of a decision is a sample, valued by the
+  heuristic's play-out after it in the true deal; and its warm start;
 
 and its time taken apart: the network's forward passes (numpy), the observation and the
-network's input features, the heuristic's decisions, and the rest, the environment (the
-engine, the claim window, the legal IDs). The learner (PyTorch, one thread) is timed on
-mini-batches of the default size. Every figure is the median of ``--runs`` runs in this
-process's CPU time (the machine's cores are shared: CPU time is what the work costs,
-whatever else runs), printed beside the machine's line.
+network's input features, the heuristic's decisions, the play-outs of the advantage
+targets, and the rest, the environment (the engine, the claim window, the legal IDs). The
+learner (PyTorch, one thread) is timed on mini-batches of the default size. Every figure
+is the median of ``--runs`` runs in this process's CPU time (the machine's cores are
+shared: CPU time is what the work costs, whatever else runs), printed beside the
+machine's line.
 
     python bench/train.py [--deals N] [--runs K] [--preset P] [--hidden 512,256,256]
 """
@@ -35,15 +39,16 @@ from lald.rl.train import TorchQ, numpy_network
 
 
 def actor(rules: Rules, network: object, deals: int, runs: int, epsilon: float,
-          share: float) -> dict[str, float]:
+          share: float, targets: str) -> dict[str, float]:
     """Median figures of ``runs`` actor runs of ``deals`` deals."""
     rows = []
     for run in range(runs):
         c0 = time.process_time()
-        batch = play(ActorTask(rules, 1000 + run, deals, epsilon, share), network)  # type: ignore[arg-type]
+        task = ActorTask(rules, 1000 + run, deals, epsilon, share, targets)
+        batch = play(task, network)  # type: ignore[arg-type]
         cpu = time.process_time() - c0
         wall = batch.seconds["total"]
-        shares = {k: batch.seconds[k] / wall for k in ("network", "features", "heuristic")}
+        shares = {k: batch.seconds[k] / wall for k in ("network", "features", "heuristic", "rollouts")}
         shares["environment"] = 1.0 - sum(shares.values())
         rows.append({"steps/s": batch.steps / cpu, "samples/s": len(batch.targets) / cpu,
                      "deals/s": deals / cpu, **shares})
@@ -88,12 +93,16 @@ def main() -> None:
     network = numpy_network(model)
     print(f"{args.preset}, {args.players} players, network {args.hidden}; median of {args.runs} runs "
           f"of {args.deals} deals, CPU time of one process")
-    print(f"{'actor':<28} {'steps/s':>9} {'samples/s':>10} {'deals/s':>8} {'network':>8} "
-          f"{'obs+feat':>9} {'heuristic':>10} {'environment':>12}")
-    for name, eps, share in (("self-play (network)", 0.02, 0.0), ("warm start (heuristic)", 0.1, 1.0)):
-        r = actor(rules, network, args.deals, args.runs, eps, share)
-        print(f"{name:<28} {r['steps/s']:>9,.0f} {r['samples/s']:>10,.0f} {r['deals/s']:>8,.0f} "
-              f"{r['network']:>8.0%} {r['features']:>9.0%} {r['heuristic']:>10.0%} {r['environment']:>12.0%}")
+    print(f"{'actor':<34} {'steps/s':>8} {'samples/s':>10} {'deals/s':>8} {'network':>8} "
+          f"{'obs+feat':>9} {'heuristic':>10} {'roll-outs':>10} {'environment':>12}")
+    for name, eps, share, targets in (("DMC returns, self-play", 0.02, 0.0, "return"),
+                                      ("DMC returns, warm start", 0.1, 1.0, "return"),
+                                      ("advantage targets, half heuristic", 0.02, 0.5, "advantage"),
+                                      ("advantage targets, warm start", 0.1, 1.0, "advantage")):
+        r = actor(rules, network, args.deals, args.runs, eps, share, targets)
+        print(f"{name:<34} {r['steps/s']:>8,.0f} {r['samples/s']:>10,.0f} {r['deals/s']:>8,.0f} "
+              f"{r['network']:>8.0%} {r['features']:>9.0%} {r['heuristic']:>10.0%} {r['rollouts']:>10.0%} "
+              f"{r['environment']:>12.0%}")
     rate = learner(model, args.batch, args.runs)
     print(f"learner (PyTorch, 1 thread, batch {args.batch}): {rate:,.0f} samples/s")
     print(machine.line())

@@ -121,11 +121,16 @@ def numpy_network(model: TorchQ, meta: dict[str, Any] | None = None) -> QNetwork
 
 
 def git_commit() -> str:
-    """The commit of the source tree this runs from (or "unknown")."""
+    """The commit of the source tree this runs from (or "unknown"), with ``+changes`` when
+    lald's files differ from it."""
     try:
+        where = Path(__file__).parent
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).parent, timeout=10, check=False)
-        return out.stdout.strip() or "unknown"
+                             cwd=where, timeout=10, check=False)
+        changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "."],
+                                 capture_output=True, text=True, cwd=where.parent, timeout=10, check=False)
+        commit = out.stdout.strip() or "unknown"
+        return commit + "+changes" if commit != "unknown" and changed.stdout.strip() else commit
     except OSError:
         return "unknown"
 
