@@ -76,6 +76,35 @@ def learner(model: TorchQ, batch_size: int, runs: int, steps: int = 20) -> float
     return statistics.median(rates)
 
 
+def decisions(rules: Rules, deals: int) -> tuple[float, float, int]:
+    """The shipped ``learned`` level's decision times (median and 99th percentile, ms of
+    CPU time, every turn and claim window with a choice) over ``deals`` deals against
+    four heuristic seats, and how many decisions were timed."""
+    import random
+
+    from lald.bots import make_bot
+    from lald.core import State
+    from lald.play.loop import play_deal
+    from lald.rl.learned import LearnedBot
+
+    times: list[float] = []
+
+    class Timed(LearnedBot):
+        def _choose(self, view, deciding, ids, heuristic=None):  # type: ignore[no-untyped-def]
+            c0 = time.process_time()
+            out = super()._choose(view, deciding, ids, heuristic)
+            if len(ids) > 1:
+                times.append(time.process_time() - c0)
+            return out
+
+    for d in range(deals):
+        bots = [Timed(0, rules, random.Random(d))] + [make_bot("heuristic", s, rules, random.Random(s))
+                                                       for s in range(1, rules.players)]
+        play_deal(State.deal(rules, seed=d), bots)
+    times.sort()
+    return statistics.median(times) * 1e3, times[int(0.99 * (len(times) - 1))] * 1e3, len(times)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=100, help="deals an actor run plays (default 100)")
@@ -105,6 +134,9 @@ def main() -> None:
               f"{r['environment']:>12.0%}")
     rate = learner(model, args.batch, args.runs)
     print(f"learner (PyTorch, 1 thread, batch {args.batch}): {rate:,.0f} samples/s")
+    p50, p99, count = decisions(rules, args.deals)
+    print(f"the shipped learned level (numpy): decision median {p50:.2f} ms, p99 {p99:.2f} ms of CPU time "
+          f"({count} decisions with a choice, {args.deals} deals against the heuristic)")
     print(machine.line())
 
 
