@@ -354,8 +354,8 @@ def plot(out: Path, path: Path | None = None) -> Path:
     ax.plot(hours, diff, marker="o", ms=3, label="learned − heuristic")
     ax.set_xlabel("hours of training")
     ax.set_ylabel("chips a deal")
-    ax.set_title(f"{config['preset']}, {config['players']} players: "
-                 f"duplicate, {config['eval_deals']} deal groups an evaluation")
+    ax.set_title(f"{config['preset']}, {config['players']} players, {config.get('targets', 'return')} "
+                 f"targets: duplicate, {config['eval_deals']} deal groups an evaluation", fontsize=10)
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
