@@ -33,8 +33,9 @@ def register(sub: Any) -> None:
                     "network against the heuristic in duplicate deals, every --eval-every rounds), "
                     "curve.png and final.npz, the weights the 'learned' level plays "
                     "(--bot learned:file=OUT/final.npz).")
-    p.add_argument("--preset", choices=("survivor", "last-capture"), default="survivor")
-    p.add_argument("--players", type=int, choices=(3, 4, 5), default=5)
+    p.add_argument("--preset", choices=("survivor", "last-capture"), default="survivor",
+                   help="the rules trained for (default survivor)")
+    p.add_argument("--players", type=int, choices=(3, 4, 5), default=5, help="seats at the table (default 5)")
     p.add_argument("--seed", type=int, default=1, help="names every deal and batch (default 1)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="run directory (default runs/train-PRESET-N-sSEED)")
