@@ -12,6 +12,9 @@ researchers: it may import the core, the bots and :mod:`lald.play`; never anothe
 - :mod:`lald.rl.vector`: N tables stepped in one call (self-play, and Gymnasium's
   ``VectorEnv`` for the one-seat task), compiled in ``lald.rl._vector`` with the pure
   tables of :mod:`lald.rl.vecpy` as reference and fallback.
+- :mod:`lald.rl.learned`: the ``learned`` level, a trained action-value network in numpy;
+- :mod:`lald.rl.selfplay`: the self-play actors that collect its training records (numpy);
+- :mod:`lald.rl.train`: ``lald train``, the learner (PyTorch, the ``train`` extra).
 
 See ``docs/research.md``.
 """
