@@ -127,7 +127,8 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     assert columns(engine, "lald_leases") == {"table_id", "owner", "route", "lock_key", "expires"}
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("3",)]
     assert rows(engine, "SELECT count(*) FROM lald_leases") == [(0,)]
-    assert len(rows(engine, "SELECT * FROM lald_actions")) == 2 and len(rows(engine, "SELECT * FROM lald_seats")) == 3
+    assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
+    assert len(rows(engine, "SELECT * FROM lald_seats")) == 3
     assert schema_differences(engine) == []
     store = Store(db_url, upgrade=False)  # at the newest revision: nothing to do
     assert store.upgraded is None
@@ -144,7 +145,8 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     migrate(engine, "downgrade", "0002")  # the leases go; the tables and their data stay
     assert "lald_leases" not in inspect(engine).get_table_names()
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
-    assert sorted(rows(engine, "SELECT id, status FROM lald_tables")) == [("new1", "waiting"), ("old1", "playing")]
+    assert sorted(rows(engine, "SELECT id, status FROM lald_tables")) == [
+        ("new1", "waiting"), ("old1", "playing")]
     migrate(engine, "downgrade", "0001")
     assert columns(engine, "lald_tables") == {"id", "created", "config", "seed", "deals_started", "status"}
     assert "generation" not in columns(engine, "lald_seats")

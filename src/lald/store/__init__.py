@@ -307,7 +307,8 @@ class Store:
         with self.engine.begin() as conn:
             self.write_in(conn, writes, mark)
 
-    def write_in(self, conn: Connection, writes: Sequence[Write], mark: tuple[str, int] | None = None) -> bool:
+    def write_in(self, conn: Connection, writes: Sequence[Write],
+                 mark: tuple[str, int] | None = None) -> bool:
         """:meth:`write` on ``conn``, inside the caller's transaction; False if ``mark``
         says the batch is committed already (nothing is written)."""
         now = time.time()

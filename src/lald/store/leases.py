@@ -182,7 +182,8 @@ class Leases:
     def _renew(self, conn: Connection, ids: set[str]) -> set[str]:
         if not ids:
             return set()
-        return {r[0] for r in conn.execute(_RENEW, {"owner": self.owner, "ttl": self.ttl, "ids": sorted(ids)})}
+        params = {"owner": self.owner, "ttl": self.ttl, "ids": sorted(ids)}
+        return {r[0] for r in conn.execute(_RENEW, params)}
 
     def release(self, ids: Sequence[str] | None = None) -> int:
         """Give up these leases (None: every one this server holds); returns how many."""
