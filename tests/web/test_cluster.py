@@ -225,12 +225,13 @@ def test_a_worker_stopped_gracefully_hands_its_tables_over(site: Site, db: str) 
         await task
 
     asyncio.run(play_and_stop())
-    assert w1.proc is not None and w1.proc.returncode == 0
+    # uvicorn ends by the signal it was stopped with, once shut down
+    assert w1.proc is not None and w1.proc.returncode in (0, -15)
     assert player.elsewhere >= 1 and player.prefixes_kept
     assert site.holder(answer["table"]["id"]) == "w2" and site.holder(bots) == "w2"
     assert replayed(stored(db, answer["table"]["id"])) == player.last_v
     log = (site.tmp / "w1.log").read_text()
-    assert '"handed over' in log
+    assert '"handed over' in log and "Application shutdown complete" in log
     w1.start()
 
 
