@@ -202,6 +202,7 @@ def main() -> None:
                         help="the site's figures: --tables through nginx to 1 worker, then 2 (needs a "
                              "PostgreSQL --db), then --kills")
     parser.add_argument("--kills", type=int, default=10, help="with --proxy: workers killed (default 10)")
+    parser.add_argument("--logs", metavar="DIR", help="with --proxy: the workers' logs of the kills, there")
     args = parser.parse_args()
     if args.proxy:
         proxy_main(args)
@@ -245,13 +246,13 @@ class Site:
     """``lald worker`` processes over one PostgreSQL database and nginx in front of them,
     with the configuration lald writes."""
 
-    def __init__(self, db: str, workers: int, bot_delay: float) -> None:
+    def __init__(self, db: str, workers: int, bot_delay: float, logs: str | None = None) -> None:
         import shutil
 
         from lald.cli.site import nginx_binary
         from lald.web.proxy import nginx_standalone
 
-        self.db, self.bot_delay = db, bot_delay
+        self.db, self.bot_delay, self.logs = db, bot_delay, logs
         self.port = free_port()
         self.names = [f"w{i + 1}" for i in range(workers)]
         self.ports = {n: free_port() for n in self.names}
@@ -278,7 +279,8 @@ class Site:
         self.procs[name] = subprocess.Popen(
             [sys.executable, "-m", "lald", "worker", "--name", name, "--port", str(self.ports[name]),
              "--db", self.db, "--bot-delay", d, "--claim-window", d, "--tables-at-once", "1000000",
-             "--log-level", "warning"], stdout=subprocess.DEVNULL)
+             "--log-level", "info" if self.logs else "warning"], stdout=subprocess.DEVNULL,
+            stderr=open(Path(self.logs) / f"{name}.log", "ab") if self.logs else None)  # noqa: SIM115
         for _ in range(300):
             try:
                 if httpx.get(f"http://127.0.0.1:{self.ports[name]}/readyz", timeout=1).status_code == 200:
@@ -459,6 +461,19 @@ def check_stored(db: str, ids: list[str]) -> int:
     return len(datas)
 
 
+def medians(rows: dict[int, list[dict[str, Any]]]) -> None:
+    """The medians of the runs of 1 worker and of 2, and their ratio."""
+    med = {w: {k: statistics.median(r[k] for r in rows[w]) for k in ("rate", "p50", "p99", "cpu", "load")}
+           for w in rows}
+    for w in (1, 2):
+        m = med[w]
+        print(f"  {w} worker{'s' if w > 1 else ' '}: {m['rate']:8.1f} actions/s   person's action p50 "
+              f"{m['p50']:6.1f} ms   p99 {m['p99']:6.1f} ms   servers' CPU {m['cpu']:3.0f}%   load average "
+              f"{m['load']:.2f}", flush=True)
+    print(f"  2 workers / 1 worker: actions/s {med[2]['rate'] / med[1]['rate']:.2f}x, p50 "
+          f"{med[2]['p50'] / med[1]['p50']:.2f}x, p99 {med[2]['p99'] / med[1]['p99']:.2f}x")
+
+
 def proxy_main(args: argparse.Namespace) -> None:
     """1,000 tables through nginx: one worker, then two, run by run; then kills."""
     if not args.db or not args.db.startswith("postgresql"):
@@ -483,18 +498,11 @@ def proxy_main(args: argparse.Namespace) -> None:
                   f"p50 {r.get('p50', float('nan')):6.1f} ms  p99 {r.get('p99', float('nan')):6.1f} ms  "
                   f"({r['samples']} samples, {len(r['faults'])} faults)  servers' CPU {r['cpu']:3.0f}%  "
                   f"load average {r['load']:.2f}", flush=True)
-    med = {w: {k: statistics.median(r[k] for r in rows[w]) for k in ("rate", "p50", "p99", "cpu", "load")}
-           for w in rows}
-    for w in (1, 2):
-        m = med[w]
-        print(f"  {w} worker{'s' if w > 1 else ' '}: {m['rate']:8.1f} actions/s   person's action p50 "
-              f"{m['p50']:6.1f} ms   p99 {m['p99']:6.1f} ms   servers' CPU {m['cpu']:3.0f}%   load average "
-              f"{m['load']:.2f}", flush=True)
-    print(f"  2 workers / 1 worker: actions/s {med[2]['rate'] / med[1]['rate']:.2f}x, p50 "
-          f"{med[2]['p50'] / med[1]['p50']:.2f}x, p99 {med[2]['p99'] / med[1]['p99']:.2f}x")
+    if args.runs:
+        medians(rows)
     if args.kills:
         fresh(args.db)
-        site = Site(args.db, 2, args.bot_delay)
+        site = Site(args.db, 2, args.bot_delay, args.logs)
         try:
             r = run(site_load(site, args.tables, max(args.duration, args.kills * 6.0 + 10), args.warmup,
                               args.level, kills=args.kills))

@@ -118,10 +118,11 @@ def test_the_lobby_and_the_host_view_at_any_server(site: Site) -> None:
             deadline = time.monotonic() + 10
             while True:  # the host's view at the other server: seat 0 connected
                 r = httpx.post(f"{site.workers['w2'].base}/api/host", json={"token": a["host"]["token"]})
-                assert r.status_code == 200, r.text
-                if r.json()["seats"][0]["online"]:
+                # (until w1's first event about the table comes, w2 sends the host to its address)
+                assert r.status_code in (200, 307), r.text
+                if r.status_code == 200 and r.json()["seats"][0]["online"]:
                     break
-                assert time.monotonic() < deadline, r.json()
+                assert time.monotonic() < deadline, r.text
                 await asyncio.sleep(0.05)
             assert r.json()["seats"][0]["joined"] and r.json()["seats"][0]["url"].endswith(
                 a["seats"][0]["token"])

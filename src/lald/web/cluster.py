@@ -439,11 +439,19 @@ async def route(request: Request) -> Response:
         return Response(headers={"X-Lald-Route": holder.route})
     if cluster.draining:
         return Response(status_code=503)
-    try:
-        table = cluster.hub.table(table_id)
-    except Elsewhere:
-        holder = (await asyncio.to_thread(cluster.leases.where, [table_id])).get(table_id)
-        if holder is None or not holder.held:
-            return Response(status_code=503)
-        return Response(headers={"X-Lald-Route": holder.route})
-    return Response(headers={"X-Lald-Route": me if table is not None else "any"})
+    # Free: take it here (its holder died, or it was never held), without holding up the
+    # tables here meanwhile; the others of a dead server are swept at once.
+    if table_id in await asyncio.to_thread(cluster.leases.claim, [table_id]):
+        cluster._taken([table_id])
+        cluster._sweep.set()
+        if table_id not in cluster.hub.tables:
+            datas = await asyncio.to_thread(cluster.hub.store.load_tables, None, [table_id])
+            if table_id not in cluster.hub.tables and table_id in cluster.leased:
+                cluster.hub.adopt(datas)
+        return Response(headers={"X-Lald-Route": me})
+    holder = (await asyncio.to_thread(cluster.leases.where, [table_id])).get(table_id)
+    if holder is None:
+        return Response(headers={"X-Lald-Route": "any"})  # no such table: any server says so
+    if not holder.held:
+        return Response(status_code=503)
+    return Response(headers={"X-Lald-Route": holder.route})
