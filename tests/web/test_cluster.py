@@ -260,3 +260,55 @@ def test_health_metrics_and_logs(site: Site) -> None:
             event = json.loads(line)
             assert {"time", "level", "logger", "message", "worker"} <= set(event)
             assert not any(t in line for t in tokens)
+
+
+def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(db: str, tmp_path: Path) -> None:
+    from ..conftest import free_port
+
+    port = free_port()
+    while any(_busy(p) for p in range(port + 1, port + 3)):
+        port = free_port()
+    err = tmp_path / "site.log"
+    with open(err, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "lald", "serve", "--workers", "2", "--port", str(port), "--db", db,
+             "--bot-delay", "0", "--tables-at-once", "1000", "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=out, text=True,
+            env=os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith(f"lald: serving on http://127.0.0.1:{port}/ through nginx: 2 servers"), line
+        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"seats": [{"human": False}] * 5})
+        assert r.status_code == 201
+        table_id = r.json()["table"]["id"]
+        worker = next(p for p in _children(proc.pid) if "worker" in _cmdline(p))
+        os.kill(worker, 9)
+        deadline = time.monotonic() + 30
+        while "starting it again" not in err.read_text():
+            assert time.monotonic() < deadline, err.read_text()
+            time.sleep(0.1)
+        deadline = time.monotonic() + 30
+        while httpx.get(f"http://127.0.0.1:{port}/api/tables/{table_id}").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        assert proc.wait(60) == 0
+    assert not _busy(port) and not _busy(port + 1) and not _busy(port + 2)
+
+
+def _children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(p) for p in found]
+
+
+def _cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def _busy(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0

@@ -487,7 +487,8 @@ async def _host_request(request: Request, fields: set[str],
         at_table = HOST_AT_TABLE.match(request.url.path)
         suffix = at_table.group(1) if at_table else request.url.path.removeprefix("/api")
         return RedirectResponse(f"/api/tables/{e.table_id}{suffix}", status_code=307)
-    if table is None:
+    at = request.path_params.get("table")
+    if table is None or (at is not None and at != table.id):  # at another table's address: not valid
         return refuse(403, "this host link is not valid", "host_link")
     return table, body
 
