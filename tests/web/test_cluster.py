@@ -294,7 +294,10 @@ def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(db: str, 
             time.sleep(0.1)
     finally:
         proc.terminate()
-        assert proc.wait(60) == 0
+        status = proc.wait(60)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert status == 0
     assert not _busy(port) and not _busy(port + 1) and not _busy(port + 2)
 
 

@@ -214,9 +214,19 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from ..web.app import create_app
 
     if args.workers > 1 or args.print_proxy_config:
-        from .site import run_site
+        from ..web.proxy import nginx_site
+        from .site import run_site, site_servers
 
-        run_site(args)
+        if args.print_proxy_config:
+            print(nginx_site(site_servers(args), f"{args.host}:{args.port}"), end="")
+            return
+        if not postgresql(args.db):
+            _fail(f"--workers {args.workers} needs a PostgreSQL database (--db "
+                  "postgresql+psycopg://user@host/db): a SQLite file is one server's")
+        settings_of(args)  # its refusals, once, before any server starts
+        check_database(args.db, args.upgrade)
+        run_site(args, ["--log-level", args.log_level, "--log-format", args.log_format, *settings_argv(args)],
+                 shown_url(args.db))
         return
     settings = settings_of(args)
     check_database(args.db, args.upgrade)

@@ -16,12 +16,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from .serve import check_database, postgresql, settings_argv, settings_of, shown_url
-
 
 def _fail(message: str) -> None:
     print(f"lald serve: {message}", file=sys.stderr)
     raise SystemExit(1)
+
+
+def site_servers(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The servers of ``--workers N``: their names and addresses, at the ports after ``--port``."""
+    if args.port + args.workers > 65535:
+        _fail(f"--port {args.port} leaves no room for {args.workers} servers at the ports after it")
+    return [(f"w{i + 1}", f"127.0.0.1:{args.port + i + 1}") for i in range(args.workers)]
 
 
 def nginx_binary() -> str | None:
@@ -29,40 +34,30 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
 
 
-def run_site(args: argparse.Namespace) -> None:
-    """Print the proxy's configuration, or run the site until stopped."""
-    from ..web.proxy import nginx_site, nginx_standalone
+def run_site(args: argparse.Namespace, worker_args: list[str], shown: str) -> None:
+    """Run the site until stopped: ``worker_args`` are the options each ``lald worker``
+    gets besides its name, port and database (checked already: ``lald serve`` does it),
+    ``shown`` the database's URL as printed."""
+    from ..web.proxy import nginx_standalone
 
-    n = args.workers
-    if args.port + n > 65535:
-        _fail(f"--port {args.port} leaves no room for {n} servers at the ports after it")
-    servers = [(f"w{i + 1}", f"127.0.0.1:{args.port + i + 1}") for i in range(n)]
-    listen = f"{args.host}:{args.port}"
-    if args.print_proxy_config:
-        print(nginx_site(servers, listen), end="")
-        return
-    if not postgresql(args.db):
-        _fail(f"--workers {n} needs a PostgreSQL database (--db postgresql+psycopg://user@host/db): "
-              "a SQLite file is one server's")
+    servers = site_servers(args)
     nginx = nginx_binary()
     if nginx is None:
         _fail("--workers needs nginx in front of the servers (Debian: apt-get install nginx-core)")
         return
-    settings_of(args)  # its refusals, once, before any server starts
-    check_database(args.db, args.upgrade)
     prefix = Path(tempfile.mkdtemp(prefix="lald-nginx-"))
     prefix.chmod(0o755)
     for part in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (prefix / "tmp" / part).mkdir(parents=True)
         (prefix / "tmp" / part).chmod(0o777)  # nginx's workers run as nobody when started as root
     conf = prefix / "nginx.conf"
-    conf.write_text(nginx_standalone(servers, listen, str(prefix)))
+    conf.write_text(nginx_standalone(servers, f"{args.host}:{args.port}", str(prefix)))
     checked = subprocess.run([nginx, "-t", "-q", "-p", str(prefix), "-c", str(conf), "-e", "stderr"],
                              capture_output=True, text=True)
     if checked.returncode != 0:
         shutil.rmtree(prefix, ignore_errors=True)
         _fail(f"nginx refused the configuration: {checked.stderr.strip().splitlines()[-1:]}")
-    site = Site(args, servers, nginx, prefix, conf)
+    site = Site(args, servers, nginx, prefix, conf, worker_args, shown)
     try:
         site.run()
     finally:
@@ -74,8 +69,9 @@ class Site:
     """The servers and nginx, as child processes."""
 
     def __init__(self, args: argparse.Namespace, servers: list[tuple[str, str]], nginx: str, prefix: Path,
-                 conf: Path) -> None:
+                 conf: Path, worker_args: list[str], shown: str) -> None:
         self.args, self.servers, self.nginx_path, self.prefix, self.conf = args, servers, nginx, prefix, conf
+        self.worker_args, self.shown = worker_args, shown
         self.workers: dict[str, subprocess.Popen[bytes]] = {}
         self.nginx: subprocess.Popen[bytes] | None = None
         self.stopping = False
@@ -84,8 +80,7 @@ class Site:
         args = self.args
         self.workers[name] = subprocess.Popen(
             [sys.executable, "-m", "lald", "worker", "--name", name, "--port", address.rsplit(":", 1)[1],
-             "--db", args.db, "--log-level", args.log_level, "--log-format", args.log_format,
-             *settings_argv(args)], stdout=subprocess.DEVNULL)
+             "--db", args.db, *self.worker_args], stdout=subprocess.DEVNULL)
 
     def run(self) -> None:
         """Start everything, then watch: a server that dies is started again."""
@@ -102,7 +97,7 @@ class Site:
             return
         names = ", ".join(f"{name} at {address}" for name, address in self.servers)
         print(f"lald: serving on http://{self.args.host}:{self.args.port}/ through nginx: "
-              f"{len(self.servers)} servers ({names}); database {shown_url(self.args.db)}", flush=True)
+              f"{len(self.servers)} servers ({names}); database {self.shown}", flush=True)
         while not self.stopping:
             time.sleep(0.2)
             if self.nginx.poll() is not None and not self.stopping:
