@@ -370,11 +370,14 @@ class Cluster:
             last = self._published.get(table.id)
             if last is not None and last[0] == table.epoch:
                 continue
-            body = _body(table)
-            payload = json.dumps(body, sort_keys=True)
-            if last is None or last[1] != payload:
-                self.channel.publish("table", body)
-            self._published[table.id] = (table.epoch, payload)
+            # What the summary shows changes far less often than the table (every action):
+            # build it only when its parts do.
+            key = json.dumps([table.status, len(table.session.deals), len(table.session.schedule),
+                              [[s.human, s.joined, s.name, s.level, s.generation, table.online(s.seat)]
+                               for s in table.seats]])
+            if last is None or last[1] != key:
+                self.channel.publish("table", _body(table))
+            self._published[table.id] = (table.epoch, key)
         gone = [t for t in self._published if t not in tables]
         for i in range(0, len(gone), 100):
             self.channel.publish("gone", {"ids": gone[i:i + 100]})
