@@ -157,3 +157,15 @@ def test_share_spreads_orphans_over_live_servers(store: Store) -> None:
     assert b.leases.orphans() == ["o4"]
     a.die()
     b.die()
+
+
+def test_the_servers_of_another_database_are_not_counted(store: Store, postgres: Any) -> None:
+    other = Store(postgres.database())
+    try:
+        elsewhere = Server(other, "w9")
+        a = Server(store, "w1")
+        assert a.leases.live_servers() == 1 and elsewhere.leases.live_servers() == 1
+        elsewhere.die()
+        a.die()
+    finally:
+        other.close()

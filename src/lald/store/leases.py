@@ -49,7 +49,8 @@ LOCK_CLASS = 0x6C616C64
 
 #: Whether the lease row ``l`` is held: not expired, its holder's life lock still there.
 _HELD = """(l.expires >= extract(epoch from clock_timestamp()) AND EXISTS (
-    SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted
+    SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted AND k.database = (
+        SELECT oid FROM pg_database WHERE datname = current_database())
       AND k.classid::bigint = :cls AND k.objid::bigint = l.lock_key AND k.objsubid = 2))"""
 
 _CLAIM = text(f"""
@@ -78,8 +79,11 @@ SELECT t.id FROM lald_tables t LEFT JOIN lald_leases l ON l.table_id = t.id
  WHERE t.status IN ('waiting', 'playing') AND (l.table_id IS NULL OR NOT {_HELD})
  ORDER BY t.created LIMIT :limit""")
 
+_OPEN = text("SELECT count(*) FROM lald_tables WHERE status IN ('waiting', 'playing')")
+
 _LIVE = text("""
 SELECT count(*) FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted
+   AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
    AND k.classid::bigint = :cls AND k.objsubid = 2""")
 
 
@@ -117,7 +121,9 @@ class Leases:
         return "SELECT pg_advisory_lock(%(cls)s, %(key)s)", {"cls": LOCK_CLASS, "key": self.key}
 
     def live_servers(self) -> int:
-        """How many servers hold their life lock now (this one included, once it does)."""
+        """How many servers of this database hold their life lock now (this one included,
+        once it does; PostgreSQL's locks are the whole server's, the count is this
+        database's)."""
         with self.store.engine.connect() as conn:
             return int(conn.execute(_LIVE, {"cls": LOCK_CLASS}).scalar() or 0)
 
@@ -147,6 +153,11 @@ class Leases:
         """Tables still to be played that no live server holds, oldest first."""
         with self.store.engine.connect() as conn:
             return [r[0] for r in conn.execute(_ORPHANS, {"limit": limit, "cls": LOCK_CLASS})]
+
+    def open_tables(self) -> int:
+        """How many tables are still to be played, whoever holds them."""
+        with self.store.engine.connect() as conn:
+            return int(conn.execute(_OPEN).scalar() or 0)
 
     def share(self, orphans: int) -> int:
         """How many of ``orphans`` free tables this server takes in one sweep: its share

@@ -37,6 +37,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import math
 import random
 import re
 import time
@@ -63,6 +64,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("lald.web")
 
+#: The most tables a server gives up in one sweep to even the load.
+GIVE_AT_ONCE = 25
+#: How long a server leaves a table it gave up to the others (seconds).
+GIVEN_SECONDS = 30.0
 #: A route name (the proxy's name for a server): lower-case letters and digits.
 ROUTE = re.compile(r"[a-z][a-z0-9]{0,19}")
 #: The table a request's path names, if any.
@@ -171,6 +176,8 @@ class Cluster:
         self.draining = False
         """Set once the server stops: it takes no table, makes none, and hands its own over."""
         self._published: dict[str, tuple[int, str]] = {}
+        self._given: dict[str, float] = {}
+        """Tables this server gave up to even the load, and when (it takes them back only later)."""
         self._sweep = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.channel.on("table", self._on_table)
@@ -249,13 +256,18 @@ class Cluster:
 
     def claim(self, table_id: str) -> None:
         """Take the table's lease, or raise :class:`Elsewhere` (see :class:`~.hub.Ownership`)."""
-        if self.draining:
+        if self.draining or self._giving(table_id):
             raise Elsewhere(table_id)
         if table_id in self.leases.claim([table_id]):
             self._taken([table_id])
             return
         if table_id in self.leases.where([table_id]):
             raise Elsewhere(table_id)
+
+    def _giving(self, table_id: str) -> bool:
+        """Whether this server gave the table up lately, to even the load."""
+        at = self._given.get(table_id)
+        return at is not None and time.monotonic() - at < GIVEN_SECONDS
 
     def forget(self, table_id: str) -> None:
         """Give up the lease of a table this server dropped from memory."""
@@ -331,6 +343,7 @@ class Cluster:
             self._sweep.clear()
             try:
                 await self.sweep()
+                await self.balance()
             except Exception:
                 log.exception("looking for tables nobody holds failed")
 
@@ -342,8 +355,13 @@ class Cluster:
         orphans = await asyncio.to_thread(self.leases.orphans)
         if not orphans:
             return 0
+        orphans = [t for t in orphans if not self._giving(t)]
         random.shuffle(orphans)
         share = await asyncio.to_thread(self.leases.share, len(orphans))
+        if share < len(orphans):  # up to this server's fair share, if it holds less
+            live = await asyncio.to_thread(self.leases.live_servers)
+            fair = math.ceil(await asyncio.to_thread(self.leases.open_tables) / max(1, live))
+            share = max(share, min(len(orphans), fair - sum(t.open for t in self.hub.tables.values())))
         taken = sorted(await asyncio.to_thread(self.leases.claim, orphans[:share]))
         fresh = [t for t in taken if t not in self.hub.tables]
         self._taken(taken)
@@ -359,6 +377,41 @@ class Cluster:
             log.info("took %d tables nobody held (%.2f s)", len(fresh), time.perf_counter() - start,
                      extra={"event": {"tables": len(fresh)}})
         return len(fresh)
+
+    async def balance(self) -> int:
+        """Give up some tables if this server holds well over its share of the open tables
+        (after another server started, say): at most :data:`GIVE_AT_ONCE` a sweep, and only
+        tables no page is connected to. Each is handed over (its pages sent on, its writes committed),
+        then its lease given up; the others take them at once. Returns how many."""
+        if self.draining:
+            return 0
+        live = await asyncio.to_thread(self.leases.live_servers)
+        if live < 2:
+            return 0
+        total = await asyncio.to_thread(self.leases.open_tables)
+        mine = [t for t in self.hub.tables.values() if t.open and t.id in self.leased]
+        fair = math.ceil(total / live)
+        excess = len(mine) - fair
+        if excess <= max(5, fair // 10):
+            return 0
+        # Only tables no page is at: a person at play is not moved (new tables even the load).
+        chosen = [t for t in mine if not t.conns][:min(excess, GIVE_AT_ONCE)]
+        if not chosen:
+            return 0
+        now = time.monotonic()
+        for table in chosen:
+            self._given[table.id] = now
+            self.hub.hand_over(table)
+        await self.journal.flush()  # their last writes committed before the others load them
+        ids = [t.id for t in chosen]
+        self.leased.difference_update(ids)
+        await asyncio.to_thread(self.leases.release, ids)
+        self.channel.publish("released", {"ids": ids})
+        for table_id in [t for t, at in self._given.items() if now - at > GIVEN_SECONDS]:
+            del self._given[table_id]
+        log.info("gave up %d tables to even the load (%d held, %d open, %d servers)", len(ids),
+                 len(mine) - len(ids), total, live, extra={"event": {"tables": len(ids)}})
+        return len(ids)
 
     async def _publish(self) -> None:
         """Tell the others of the changes of this server's tables (their summaries, as
@@ -437,6 +490,15 @@ async def route(request: Request) -> Response:
     me = cluster.config.route
     if table_id in cluster.hub.tables:
         return Response(headers={"X-Lald-Route": me})
+    if cluster._giving(table_id):  # being given to another: ask another
+        return Response(status_code=503)
+    if table_id in cluster.leased:  # taken by a sweep, being loaded: wait for it, not load it twice
+        deadline = time.monotonic() + 10
+        while (table_id in cluster.leased and table_id not in cluster.hub.tables
+               and time.monotonic() < deadline):
+            await asyncio.sleep(0.02)
+        if table_id in cluster.hub.tables:
+            return Response(headers={"X-Lald-Route": me})
     holder = (await asyncio.to_thread(cluster.leases.where, [table_id])).get(table_id)
     if holder is not None and holder.held and holder.owner != cluster.me:
         return Response(headers={"X-Lald-Route": holder.route})
