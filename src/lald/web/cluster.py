@@ -24,7 +24,9 @@ that starts asks the others for everything (``sync``).
 When a server dies (``kill -9``), PostgreSQL drops its life lock with its connection: its
 leases are free at once. The others sweep for free tables every second and take a share
 each, loading them from the database (replaying their actions, as a restart does); a page
-that reconnects takes its table to the server the proxy asked first. A server that stops
+that reconnects takes its table to the server the proxy asked first. A server that holds well
+over its share of the open tables gives some up, tables no page is at (:meth:`Cluster.balance`),
+so that a server started again gets its share back. A server that stops
 gracefully (SIGTERM) hands its tables over: it stops their bots, commits what it has
 accepted, gives up its leases, tells the others (which take the tables at once), and sends
 its pages to the tables' new servers.

@@ -107,12 +107,14 @@ class JsonFormatter(logging.Formatter):
 def log_config(fmt: str, level: str, worker: str | None = None) -> dict[str, Any]:
     """uvicorn's ``log_config`` for lald: text as uvicorn writes it, or (``json``) one JSON
     object a line for every logger (lald's, uvicorn's, its access log's)."""
-    if fmt != "json":
-        return {"version": 1, "disable_existing_loggers": False,
-                "formatters": {"text": {"format": "%(levelname)s: %(name)s: %(message)s"}},
-                "handlers": {"default": {"class": "logging.StreamHandler", "formatter": "text",
-                                         "stream": "ext://sys.stderr"}},
-                "loggers": {"lald": {"handlers": ["default"], "level": level.upper(), "propagate": False}}}
+    if fmt != "json":  # uvicorn's own, lald's logger with it
+        import copy
+
+        from uvicorn.config import LOGGING_CONFIG
+
+        config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+        config["loggers"]["lald"] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
+        return config
     return {
         "version": 1, "disable_existing_loggers": False,
         "formatters": {"json": {"()": JsonFormatter, "worker": worker}},
