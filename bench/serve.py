@@ -26,7 +26,9 @@ is what the second worker buys), then, with two workers under the same load, ``-
 workers killed with kill -9 one after another (each started again, as systemd would):
 how long each page whose connection dropped took to be playing again (p50, p99, max),
 every table replayed from the database afterwards (an illegal or doubled action fails),
-and the pages that saw a version they had been told go back (an action lost).
+and the pages that saw a version they had been told go back (an action lost). Beside the
+servers' CPU, the time their threads waited for a CPU while runnable (Linux's schedstat):
+on a machine shared with other work, what the servers could not get.
 
     nice -n 5 .venv/bin/python bench/serve.py --proxy --db postgresql+psycopg://lald@/bench \
         --tables 1000 --runs 3 --kills 10
@@ -293,6 +295,18 @@ class Site:
     def cpu(self) -> float:
         return sum(cpu_seconds(p.pid) for p in self.procs.values() if p.poll() is None)
 
+    def waited(self) -> float:
+        """Seconds the servers' threads have waited for a CPU, runnable (Linux's schedstat)."""
+        total = 0.0
+        for p in self.procs.values():
+            if p.poll() is None:
+                for task in Path(f"/proc/{p.pid}/task").iterdir():
+                    try:
+                        total += int((task / "schedstat").read_text().split()[1]) / 1e9
+                    except (OSError, IndexError, ValueError):
+                        pass
+        return total
+
     def stop(self) -> None:
         for p in self.procs.values():
             if p.poll() is None:
@@ -408,7 +422,8 @@ async def site_load(site: Site, tables: int, duration: float, warmup: float, lev
     measure, stop = start + warmup, start + duration
     cpu: list[float] = []
     loop = asyncio.get_running_loop()
-    loop.call_at(measure, lambda: cpu.append(site.cpu()))
+    waited: list[float] = []
+    loop.call_at(measure, lambda: (cpu.append(site.cpu()), waited.append(site.waited())))
     killed: list[float] = []
 
     async def killer() -> None:
@@ -426,8 +441,10 @@ async def site_load(site: Site, tables: int, duration: float, warmup: float, lev
     await asyncio.gather(*players, *([killer()] if kills else []))
     elapsed = time.monotonic() - measure
     cpu.append(site.cpu())
+    waited.append(site.waited())
     out: dict[str, Any] = {"rate": actions[0] / elapsed, "samples": len(latencies), "faults": faults,
                            "cpu": (cpu[-1] - cpu[0]) / elapsed * 100 if not kills else float("nan"),
+                           "waited": (waited[-1] - waited[0]) / elapsed * 100 if not kills else float("nan"),
                            "load": os.getloadavg()[0]}
     if len(latencies) >= 2:
         q = statistics.quantiles(latencies, n=100, method="inclusive")
@@ -463,13 +480,13 @@ def check_stored(db: str, ids: list[str]) -> int:
 
 def medians(rows: dict[int, list[dict[str, Any]]]) -> None:
     """The medians of the runs of 1 worker and of 2, and their ratio."""
-    med = {w: {k: statistics.median(r[k] for r in rows[w]) for k in ("rate", "p50", "p99", "cpu", "load")}
-           for w in rows}
+    med = {w: {k: statistics.median(r[k] for r in rows[w])
+               for k in ("rate", "p50", "p99", "cpu", "waited", "load")} for w in rows}
     for w in (1, 2):
         m = med[w]
         print(f"  {w} worker{'s' if w > 1 else ' '}: {m['rate']:8.1f} actions/s   person's action p50 "
-              f"{m['p50']:6.1f} ms   p99 {m['p99']:6.1f} ms   servers' CPU {m['cpu']:3.0f}%   load average "
-              f"{m['load']:.2f}", flush=True)
+              f"{m['p50']:6.1f} ms   p99 {m['p99']:6.1f} ms   servers' CPU {m['cpu']:3.0f}%, waiting for a "
+              f"CPU {m['waited']:3.0f}%   load average {m['load']:.2f}", flush=True)
     print(f"  2 workers / 1 worker: actions/s {med[2]['rate'] / med[1]['rate']:.2f}x, p50 "
           f"{med[2]['p50'] / med[1]['p50']:.2f}x, p99 {med[2]['p99'] / med[1]['p99']:.2f}x")
 
@@ -496,8 +513,8 @@ def proxy_main(args: argparse.Namespace) -> None:
             plural = "s" if workers > 1 else ""
             print(f"    run {i + 1}, {workers} worker{plural}: {r['rate']:7.1f} actions/s  "
                   f"p50 {r.get('p50', float('nan')):6.1f} ms  p99 {r.get('p99', float('nan')):6.1f} ms  "
-                  f"({r['samples']} samples, {len(r['faults'])} faults)  servers' CPU {r['cpu']:3.0f}%  "
-                  f"load average {r['load']:.2f}", flush=True)
+                  f"({r['samples']} samples, {len(r['faults'])} faults)  servers' CPU {r['cpu']:3.0f}%, "
+                  f"waiting for a CPU {r['waited']:3.0f}%  load average {r['load']:.2f}", flush=True)
     if args.runs:
         medians(rows)
     if args.kills:

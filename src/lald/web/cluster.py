@@ -181,6 +181,8 @@ class Cluster:
         self._given: dict[str, float] = {}
         """Tables this server gave up to even the load, and when (it takes them back only later)."""
         self._sweep = asyncio.Event()
+        self.adopted = asyncio.Event()
+        """Set (then replaced) each time a sweep has loaded a slice of tables."""
         self._tasks: list[asyncio.Task[None]] = []
         self.channel.on("table", self._on_table)
         self.channel.on("gone", self._on_gone)
@@ -374,6 +376,8 @@ class Cluster:
             if self.draining:
                 break
             self.hub.adopt([d for d in datas if d.id not in self.hub.tables and d.id in self.leased])
+            self.adopted.set()  # the pages' requests waiting for these tables go on
+            self.adopted = asyncio.Event()
             await asyncio.sleep(0)
         if fresh:
             log.info("took %d tables nobody held (%.2f s)", len(fresh), time.perf_counter() - start,
@@ -498,7 +502,8 @@ async def route(request: Request) -> Response:
         deadline = time.monotonic() + 10
         while (table_id in cluster.leased and table_id not in cluster.hub.tables
                and time.monotonic() < deadline):
-            await asyncio.sleep(0.02)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(cluster.adopted.wait(), max(0.01, deadline - time.monotonic()))
         if table_id in cluster.hub.tables:
             return Response(headers={"X-Lald-Route": me})
     holder = (await asyncio.to_thread(cluster.leases.where, [table_id])).get(table_id)
