@@ -285,8 +285,11 @@ def test_health_metrics_and_logs(site: Site) -> None:
             assert not any(t in line for t in tokens)
 
 
-def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(db: str, tmp_path: Path) -> None:
+def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(postgres: Any, tmp_path: Path) -> None:
     from ..conftest import free_port
+
+    db = postgres.database()  # a site of its own: one database is one site
+    Store(db).close()
 
     port = free_port()
     while any(_busy(p) for p in range(port + 1, port + 3)):
