@@ -57,7 +57,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
@@ -65,11 +65,11 @@ __all__ = ["HEAD", "REVISIONS", "SCHEMA", "NewAction", "NewTable", "SeatChange",
            "StoreError", "TableChange", "TableData", "Write", "token_hash"]
 
 #: The version of the schema this code writes (see the module's text).
-SCHEMA = 2
+SCHEMA = 3
 
 #: The Alembic revisions of the schema, oldest first, and the newest, the one this code
 #: writes (``migrations/versions`` holds them).
-REVISIONS: tuple[str, ...] = ("0001", "0002")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
 HEAD = REVISIONS[-1]
 
 
@@ -137,6 +137,24 @@ class _Meta(_Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(64))
+
+
+class _Lease(_Base):
+    """Which server holds a live table (several servers over one PostgreSQL database:
+    :mod:`lald.store.leases`). A lease ends at ``expires`` (the database's clock, seconds
+    since the epoch) unless its holder renews it, and at once when its holder's session
+    ends (its advisory lock ``lock_key`` is gone)."""
+
+    __tablename__ = "lald_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("lald_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32), index=True)
+    """The holding server's id (one per process: a restarted server is another)."""
+    route: Mapped[str] = mapped_column(String(64))
+    """The proxy's name for the holding server (``w1``): where its table's requests go."""
+    lock_key: Mapped[int] = mapped_column(Integer)
+    """The advisory lock the holder keeps for as long as it lives."""
+    expires: Mapped[float] = mapped_column(Float)
 
 
 class _Writer(_Base):
@@ -303,42 +321,49 @@ class Store:
         database already holds that batch or a later one of that writer (the commit went
         through but its confirmation was lost), nothing is written again.
         """
-        now = time.time()
         with self.engine.begin() as conn:
-            if mark is not None:
-                writer, number = mark
-                last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
-                if last is not None and last >= number:
-                    return
-            rows: list[dict[str, Any]] = []
-            for w in writes:
-                if isinstance(w, NewAction):
-                    rows.append({"table_id": w.table_id, "deal": w.deal, "seq": w.seq,
-                                 "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
-                    continue
-                if rows:
-                    conn.execute(_INSERT_ACTION, rows)
-                    rows = []
-                if isinstance(w, NewTable):
-                    d = w.data
-                    conn.execute(insert(_Table).values(
-                        id=d.id, created=d.created, config=json.dumps(d.config), seed=d.seed,
-                        deals_started=d.deals_started, status=d.status, secret=d.secret,
-                        host=d.host_hash, active_at=d.active_at))
-                    conn.execute(insert(_Seat), [_seat_row(s) | {"table_id": d.id} for s in d.seats])
-                elif isinstance(w, TableChange):
-                    conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
-                else:
-                    values = {("token" if k == "token_hash" else k): v for k, v in w.values.items()}
-                    conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
-                                                     _Seat.seat == w.seat).values(**values))
+            self.write_in(conn, writes, mark)
+
+    def write_in(self, conn: Connection, writes: Sequence[Write],
+                 mark: tuple[str, int] | None = None) -> bool:
+        """:meth:`write` on ``conn``, inside the caller's transaction; False if ``mark``
+        says the batch is committed already (nothing is written)."""
+        now = time.time()
+        if mark is not None:
+            writer, number = mark
+            last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
+            if last is not None and last >= number:
+                return False
+        rows: list[dict[str, Any]] = []
+        for w in writes:
+            if isinstance(w, NewAction):
+                rows.append({"table_id": w.table_id, "deal": w.deal, "seq": w.seq,
+                             "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
+                continue
             if rows:
                 conn.execute(_INSERT_ACTION, rows)
-            if mark is not None:
-                if last is None:
-                    conn.execute(insert(_Writer).values(id=writer, batch=number))
-                else:
-                    conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
+                rows = []
+            if isinstance(w, NewTable):
+                d = w.data
+                conn.execute(insert(_Table).values(
+                    id=d.id, created=d.created, config=json.dumps(d.config), seed=d.seed,
+                    deals_started=d.deals_started, status=d.status, secret=d.secret,
+                    host=d.host_hash, active_at=d.active_at))
+                conn.execute(insert(_Seat), [_seat_row(s) | {"table_id": d.id} for s in d.seats])
+            elif isinstance(w, TableChange):
+                conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
+            else:
+                values = {("token" if k == "token_hash" else k): v for k, v in w.values.items()}
+                conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
+                                                 _Seat.seat == w.seat).values(**values))
+        if rows:
+            conn.execute(_INSERT_ACTION, rows)
+        if mark is not None:
+            if last is None:
+                conn.execute(insert(_Writer).values(id=writer, batch=number))
+            else:
+                conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
+        return True
 
     def create_table(self, data: TableData) -> None:
         """Store a new table and its seats."""

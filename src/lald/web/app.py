@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -32,7 +33,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -40,10 +41,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import LANGUAGES, Catalog, messages
 from ..record import Record, RecordError
-from ..store import Store
-from . import protocol
+from ..store import Store, token_hash
+from . import ops, protocol
+from .cluster import Cluster, ClusterConfig, route
 from .conn import Conn
-from .hub import MAX_NAME, Hub, LobbyError, host_answer, lesson_answer, seat_links
+from .hub import MAX_NAME, Elsewhere, Hub, LobbyError, host_answer, lesson_answer, seat_links
 from .openapi import spec
 from .replay import replay_frames
 from .reviews import Reviews
@@ -71,6 +73,14 @@ JSON_ONLY = ("application/json",)
 MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
                "/api/lessons": JSON_ONLY,
                "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY}
+#: The host's requests at a table's own address (where a server that does not hold the
+#: table sends them: :mod:`.cluster`) take what ``/api/host...`` takes.
+HOST_AT_TABLE = re.compile(r"^/api/tables/[A-Za-z0-9_-]{1,32}(/host(?:/reissue|/close)?)$")
+
+
+def _media_types(path: str) -> tuple[str, ...] | None:
+    at_table = HOST_AT_TABLE.match(path)
+    return MEDIA_TYPES.get(f"/api{at_table.group(1)}" if at_table else path)
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -176,7 +186,7 @@ class Guard:
     def _check(self, scope: Scope, headers: Headers) -> Response | None:
         if self._foreign(headers):
             return refuse(403, "requests from other sites are refused", "other_site")
-        allowed = MEDIA_TYPES.get(scope["path"])
+        allowed = _media_types(scope["path"])
         if scope["method"] == "POST" and allowed is not None:
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media not in allowed:
@@ -278,6 +288,9 @@ async def api_tables(request: Request) -> Response:
     body = await _opening(request)
     if isinstance(body, Response):
         return body
+    stopping = _stopping(request)
+    if stopping is not None:
+        return stopping
     try:
         table, host = hub.create(body)
     except LobbyError as e:
@@ -293,6 +306,9 @@ async def api_lessons(request: Request) -> Response:
     body = await _opening(request)
     if isinstance(body, Response):
         return body
+    stopping = _stopping(request)
+    if stopping is not None:
+        return stopping
     try:
         table, token = _hub(request).create_lesson(body)
     except LobbyError as e:
@@ -300,6 +316,14 @@ async def api_lessons(request: Request) -> Response:
     _opened(request)
     await table.until_saved()
     return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
+
+
+def _stopping(request: Request) -> Response | None:
+    """503 while this server stops (one of several: the proxy asks another), else None."""
+    cluster: Cluster | None = request.app.state.cluster
+    if cluster is not None and cluster.draining:
+        return refuse(503, "this server is stopping: try again", headers={"Retry-After": "1"})
+    return None
 
 
 def _table_of(request: Request) -> Any:
@@ -436,8 +460,11 @@ async def doc(request: Request) -> Response:
     return PlainTextResponse(path.read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
 
 
-async def _host_request(request: Request, fields: set[str]) -> tuple[Any, dict[str, Any]] | Response:
-    """The host's table and the request's fields, or a refusal."""
+async def _host_request(request: Request, fields: set[str],
+                        view: bool = False) -> tuple[Any, dict[str, Any]] | Response:
+    """The host's table and the request's fields, or a refusal. When another server holds
+    the table, the host's ``view`` is that server's table as its events told it, and any
+    other request is sent to the table's own address (307: the proxy takes it there)."""
     try:
         body = await _json_body(request)
     except RequestError as e:
@@ -450,19 +477,30 @@ async def _host_request(request: Request, fields: set[str]) -> tuple[Any, dict[s
     missing = fields - set(body)
     if missing:
         return refuse(400, f"give {sorted(missing)[0]!r}")
-    table = _hub(request).hosted(body.get("token"))
-    if table is None:
+    try:
+        table = _hub(request).hosted(body.get("token"))
+    except Elsewhere as e:
+        cluster: Cluster | None = request.app.state.cluster
+        remote = cluster.hosted(token_hash(body["token"])) if cluster is not None and view else None
+        if remote is not None:
+            return remote, body
+        at_table = HOST_AT_TABLE.match(request.url.path)
+        suffix = at_table.group(1) if at_table else request.url.path.removeprefix("/api")
+        return RedirectResponse(f"/api/tables/{e.table_id}{suffix}", status_code=307)
+    at = request.path_params.get("table")
+    if table is None or (at is not None and at != table.id):  # at another table's address: not valid
         return refuse(403, "this host link is not valid", "host_link")
     return table, body
 
 
 async def api_host(request: Request) -> Response:
     """The host's view: every seat with its link, who has joined and who is connected."""
-    found = await _host_request(request, set())
+    found = await _host_request(request, set(), view=True)
     if isinstance(found, Response):
         return found
     table, body = found
-    await table.until_saved()
+    if isinstance(table, Table):
+        await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
 
 
@@ -531,6 +569,10 @@ async def play_socket(ws: WebSocket) -> None:
             await asyncio.wait_for(pump, 1.0)
 
 
+async def _ready() -> str | None:
+    return None
+
+
 # -- errors the router raises ---------------------------------------------------------------
 
 Handler = Callable[[Request, Exception], Awaitable[Response]]
@@ -548,28 +590,50 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return refuse(exc.status_code, "the request was refused", headers=headers)
 
 
+async def _elsewhere(request: Request, exc: Exception) -> Response:
+    # A request naming a table that another server holds reached this one (while the table
+    # moves): the proxy takes it to the right one when asked again.
+    return refuse(503, "the table is moving to another server: try again in a moment", "elsewhere",
+                  headers={"Retry-After": "1"})
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     return refuse(500, "something went wrong on the server; the table is unharmed", "server_error")
 
 
-def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) -> Starlette:
-    """The whole service, storing into the SQLAlchemy URL ``db``."""
+def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
+               cluster: ClusterConfig | None = None) -> Starlette:
+    """The whole service, storing into the SQLAlchemy URL ``db``; one of several servers
+    over one PostgreSQL database if ``cluster`` says which (:mod:`.cluster`)."""
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
-        hub = Hub(store, settings)
-        app.state.hub = hub
+        site = Cluster(store, settings, cluster) if cluster is not None else None
+        hub = site.hub if site is not None else Hub(store, settings)
+        app.state.hub, app.state.cluster = hub, site
+        metrics = app.state.metrics = ops.Metrics(hub)
+        hub.journal.observe = metrics.observe
         app.state.buckets = Buckets(settings.create_rate, settings.create_burst)
         reviews = app.state.reviews = Reviews(settings.review_worlds, settings.review_queue)
-        hub.restore()
+        if site is not None:
+            site.metrics = metrics
+            await site.start()
+            app.state.ready = site.ready
+        else:
+            hub.restore()
+            app.state.ready = _ready
         reviews.start()
         try:
             yield
         finally:
             await reviews.close()
+            if site is not None:
+                await site.drain()
             await hub.close()
+            if site is not None:
+                await site.close()
             store.close()
 
     routes = [
@@ -591,10 +655,17 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         Route("/api/host/reissue", api_host_reissue, methods=["POST"]),
         Route("/api/host/close", api_host_close, methods=["POST"]),
         Route("/api/openapi.json", api_openapi),
+        Route("/api/tables/{table}/host", api_host, methods=["POST"]),
+        Route("/api/tables/{table}/host/reissue", api_host_reissue, methods=["POST"]),
+        Route("/api/tables/{table}/host/close", api_host_close, methods=["POST"]),
         WebSocketRoute("/ws", play_socket),
+        WebSocketRoute("/ws/{table}", play_socket),
+        Route("/_lald/route", route),
+        *ops.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Exception: _server_error}
+    handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Elsewhere: _elsewhere,
+                                    Exception: _server_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.add_middleware(Guard, allow_origins=settings.allow_origins)
     return app

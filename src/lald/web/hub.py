@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 import unicodedata
-from typing import Any
+from typing import Any, Protocol
 
 from ..bots import LEVELS
 from ..core import Rules, RulesError
@@ -60,6 +60,35 @@ class LobbyError(ValueError):
         self.code, self.values = code, values
 
 
+ELSEWHERE = 4005
+"""The close code of a page whose table is held by another server now: it connects again,
+to the table's own address (``/ws/{id}``), and the proxy takes it there."""
+
+
+class Elsewhere(Exception):
+    """The table is held by another server of the site (several servers over one
+    database: :mod:`.cluster`); its requests go there, by its id, through the proxy."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is held by another server")
+        self.table_id = table_id
+
+
+class Ownership(Protocol):
+    """Which tables this server may hold, when several servers share one database
+    (:class:`lald.web.cluster.Cluster`); one server alone holds every table."""
+
+    def claim(self, table_id: str) -> None:
+        """Take the table before it is loaded here; raise :class:`Elsewhere` if another
+        server holds it (a table that does not exist is taken by nobody)."""
+
+    def forget(self, table_id: str) -> None:
+        """The table left this server's memory: give up its lease."""
+
+    def listed(self) -> list[tuple[float, dict[str, Any]]]:
+        """The other servers' open tables: when each was created, and its summary."""
+
+
 def _whole_numbers(options: dict[str, Any]) -> None:
     """Refuse a number option not written as a whole number: the engine also reads
     ``"7"`` (the command line's ``--option deals=7``), the lobby takes JSON's numbers only,
@@ -92,9 +121,9 @@ def seat_token(host_token: str, seat: int, generation: int) -> str:
 class Hub:
     """Every live table, found by id, by a seat's token or by its host's token."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, journal: Journal | None = None) -> None:
         self.store = store
-        self.journal = Journal(store, threaded=not store.memory)
+        self.journal = journal or Journal(store, threaded=not store.memory)
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -103,18 +132,24 @@ class Hub:
         """Host token digests: table id."""
         self.hints = Hints(settings)
         self._reaper: asyncio.Task[None] | None = None
+        self.ownership: Ownership | None = None
+        """The site's leases when this server is one of several (None: it holds every table)."""
 
     # -- tables -------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Load every table still to be played from the store and start its driver."""
+        """Load every table still to be played from the store and start its driver (one
+        of several servers loads only the tables it takes: :mod:`.cluster`)."""
         self.journal.start()
         count = 0
-        for data in self.store.load_tables(statuses=("waiting", "playing")):
-            self._add(Table(data, self.journal, self.settings))
-            count += 1
+        if self.ownership is None:
+            count = len(self.adopt(self.store.load_tables(statuses=("waiting", "playing"))))
         self._reaper = asyncio.create_task(self._reap_loop(), name="lald reaper")
         return count
+
+    def adopt(self, tables: list[TableData]) -> list[Table]:
+        """Tables loaded from the store, played from here on."""
+        return [self._add(Table(data, self.journal, self.settings)) for data in tables]
 
     def _add(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -133,6 +168,30 @@ class Hub:
         if table.host_hash is not None:
             self.hosts.pop(table.host_hash, None)
         await table.stop()
+        if self.ownership is not None:
+            self.ownership.forget(table.id)
+
+    def hand_over(self, table: Table) -> None:
+        """The table is another server's now (its lease was lost, or this server stops):
+        drop it from memory at once, its driver stopped, and send its pages there (an
+        ``elsewhere`` message naming the table, then close code :data:`ELSEWHERE`; they
+        connect again through the proxy). Its writes still queued are committed, or
+        dropped if its lease is gone; none was told to anyone."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for s in table.seats:
+            if self.tokens.get(s.token_hash, ("",))[0] == table.id:
+                del self.tokens[s.token_hash]
+        if table.host_hash is not None and self.hosts.get(table.host_hash) == table.id:
+            del self.hosts[table.host_hash]
+        if table.task is not None:
+            table.task.cancel()
+            table.task = None
+        for conn in list(table.conns):
+            conn.send({"type": "elsewhere", "table": table.id})
+            conn.end(ELSEWHERE)
+            table.conns.discard(conn)
+            conn.table, conn.seat = None, None
 
     async def close(self) -> None:
         """Stop every driver, then commit what is queued."""
@@ -146,11 +205,14 @@ class Hub:
         await self.journal.close()
 
     def table(self, table_id: Any) -> Table | None:
-        """The table with this id (a finished one is loaded from the store on demand)."""
+        """The table with this id (a finished one is loaded from the store on demand).
+        Raises :class:`Elsewhere` if another server of the site holds it."""
         if not isinstance(table_id, str) or not ID.fullmatch(table_id):
             return None
         table = self.tables.get(table_id)
         if table is None:
+            if self.ownership is not None:
+                self.ownership.claim(table_id)
             found = self.store.load_tables(ids=[table_id])
             if found:
                 table = self._add(Table(found[0], self.journal, self.settings))
@@ -181,13 +243,16 @@ class Hub:
         return table if table is not None and table.host_hash == digest else None
 
     async def open_tables(self) -> list[dict[str, Any]]:
-        """Tables still to be played, newest first, as the lobby lists them (as committed)."""
+        """Tables still to be played, newest first, as the lobby lists them (as committed),
+        the other servers' too when this is one of several."""
         out = []
-        for table in sorted(self.tables.values(), key=lambda t: -t.created):
+        for table in list(self.tables.values()):
             await table.until_saved()
             if table.open and table.lesson is None:  # a lesson is one person's: never listed
-                out.append(table.summary())
-        return out
+                out.append((table.created, table.summary()))
+        if self.ownership is not None:
+            out += [(created, s) for created, s in self.ownership.listed() if s["id"] not in self.tables]
+        return [s for _, s in sorted(out, key=lambda p: -p[0])]
 
     def create(self, request: Any) -> tuple[Table, str]:
         """A new table from the lobby's request, and its host's token; raise

@@ -92,6 +92,27 @@ def spec() -> dict[str, Any]:
                  "properties": {"token": {"type": "string"}, "url": {"type": "string"}}},
         "watch": {"type": "string"}}}
     token = {"type": "string", "description": "the host's secret token"}
+    host: dict[str, Any] = {
+        "/api/host": {"post": {
+            "summary": "the host's view: seats, their links, who joined, who is connected",
+            "requestBody": _json_body({"type": "object", "required": ["token"],
+                                       "additionalProperties": False, "properties": {"token": token}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+        "/api/host/reissue": {"post": {
+            "summary": "a new link for a seat (the old one stops at once)", "description": WHOLE,
+            "requestBody": _json_body({"type": "object", "required": ["token", "seat"],
+                                       "additionalProperties": False,
+                                       "properties": {"token": token, "seat": {"type": "integer"}}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED, 409)}}},
+        "/api/host/close": {"post": {
+            "summary": "close the table (finished records stay)",
+            "requestBody": _json_body({"type": "object", "required": ["token"],
+                                       "additionalProperties": False, "properties": {"token": token}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+    }
     return {
         "openapi": "3.1.0",
         "info": {"title": "lald serve", "version": "1",
@@ -180,25 +201,13 @@ def spec() -> dict[str, Any]:
                 "responses": {"200": _answer("the catalog", {"type": "object",
                                                              "additionalProperties": {"type": "string"}}),
                               **_refusals(404)}}},
-            "/api/host": {"post": {
-                "summary": "the host's view: seats, their links, who joined, who is connected",
-                "requestBody": _json_body({"type": "object", "required": ["token"],
-                                           "additionalProperties": False, "properties": {"token": token}}),
-                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
-                              **_refusals(*_POSTED)}}},
-            "/api/host/reissue": {"post": {
-                "summary": "a new link for a seat (the old one stops at once)", "description": WHOLE,
-                "requestBody": _json_body({"type": "object", "required": ["token", "seat"],
-                                           "additionalProperties": False,
-                                           "properties": {"token": token, "seat": {"type": "integer"}}}),
-                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
-                              **_refusals(*_POSTED, 409)}}},
-            "/api/host/close": {"post": {
-                "summary": "close the table (finished records stay)",
-                "requestBody": _json_body({"type": "object", "required": ["token"],
-                                           "additionalProperties": False, "properties": {"token": token}}),
-                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
-                              **_refusals(*_POSTED)}}},
+            # The same at the table's own address: where a server of several that does not hold
+            # the table sends them (307), and the proxy takes them to its holder (docs/deploy.md).
+            **host,
+            **{f"/api/tables/{{table}}{path[4:]}": {"post": operation["post"] | {
+                "summary": f"{operation['post']['summary']}, at the table's own address",
+                "parameters": [_path("table")]}}
+               for path, operation in host.items()},
             "/api/openapi.json": {"get": {"summary": "this description", "responses": {
                 "200": _answer("OpenAPI 3.1", {"type": "object"})}}},
         },

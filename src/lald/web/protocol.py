@@ -55,7 +55,7 @@ from ..core import ActionSyntaxError, IllegalActionError, action_from_json
 from ..i18n import LANGUAGES, Catalog
 from .conn import Conn
 from .hints import Refused
-from .hub import Hub
+from .hub import ELSEWHERE, Elsewhere, Hub
 from .tables import Table
 from .wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
 
@@ -95,6 +95,9 @@ def handle(hub: Hub, conn: Conn[Table], text: str) -> None:
         return conn.refuse("malformed", "web_error_fields", detail=shown(sorted(unknown)[0]))
     try:
         handler(hub, conn, msg)
+    except Elsewhere as e:  # another server holds the table: the page goes there
+        conn.send({"type": "elsewhere", "table": e.table_id})
+        conn.end(ELSEWHERE)
     except IllegalActionError as e:
         conn.refuse("illegal", "web_error_illegal", detail=str(e))
     except ActionSyntaxError as e:

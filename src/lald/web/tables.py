@@ -57,6 +57,7 @@ from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
 from .conn import Conn
 from .journal import Journal, Saved
 from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
+from .ops import failpoint
 from .settings import Settings
 from .wire import action_kinds, op_json, view_json
 
@@ -482,6 +483,7 @@ class Table(Saved):
     async def _think(self, seat: int, fn: Callable[[PlayerView, Sequence[T]], Any],
                      view: PlayerView, options: Sequence[T]) -> Any:
         level = self.seats[seat].level
+        failpoint("bot_move")
         if not self.settings.threaded_bots or THINK_TIMES.quick(level):
             return THINK_TIMES.timed(level, fn, view, options)
         return await asyncio.to_thread(THINK_TIMES.timed, level, fn, view, options)

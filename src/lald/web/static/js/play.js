@@ -11,6 +11,10 @@ const watchId = params.get("w");
 const learning = location.pathname === "/learn";
 
 let ws = null;
+// The table's id once known (the welcome says it; a spectator's link has it): the page
+// connects to the table's own address, /ws/{id}, which the proxy of a site of several
+// servers takes to the server that holds the table.
+let tableId = watchId;
 let frame = null;
 let online = false;
 let retry = 0;
@@ -68,7 +72,7 @@ function connect() {
   retryTimer = null;
   drop(ws);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const sock = new WebSocket(`${proto}://${location.host}/ws`);
+  const sock = new WebSocket(`${proto}://${location.host}/ws${tableId ? `/${encodeURIComponent(tableId)}` : ""}`);
   ws = sock;
   sock.onopen = () => {
     retry = 0;
@@ -156,7 +160,12 @@ const FATAL = { bad_token: "web_bad_link", no_table: "web_no_such_table" };
 function onMessage(msg) {
   if (msg.type === "pong") {
     ponged(msg);
+  } else if (msg.type === "elsewhere") {
+    // Another server holds the table (or took it over): connect again, to its address.
+    tableId = msg.table;
+    retry = 0;
   } else if (msg.type === "welcome") {
+    tableId = msg.table;
     levels = msg.levels || [];
     if (msg.ping) { beat = msg.ping; schedulePing(); }
   } else if (msg.type === "state") {
