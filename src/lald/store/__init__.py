@@ -52,6 +52,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     insert,
     select,
     update,
@@ -68,7 +69,7 @@ SCHEMA = 2
 
 #: The Alembic revisions of the schema, oldest first, and the newest, the one this code
 #: writes (``migrations/versions`` holds them).
-REVISIONS: tuple[str, ...] = ("0001", "0002")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
 HEAD = REVISIONS[-1]
 
 
@@ -116,6 +117,10 @@ class _Seat(_Base):
     level: Mapped[str] = mapped_column(String(32))
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account that plays the seat (None: a guest, or a bot's seat)."""
+    erased: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Its account was deleted: the seat's records stay, under "deleted player"."""
 
 
 class _Action(_Base):
@@ -164,6 +169,10 @@ class SeatData:
     name: str | None
     joined: bool
     generation: int = 0
+    account: int | None = None
+    """The account that plays the seat (None: a guest, or a bot)."""
+    erased: bool = False
+    """The seat's account was deleted: shown as "deleted player"."""
 
 
 @dataclasses.dataclass
@@ -213,8 +222,8 @@ class TableChange(NamedTuple):
 
 
 class SeatChange(NamedTuple):
-    """A write: a seat's new ``human``, ``joined``, ``name``, ``token_hash`` or
-    ``generation``."""
+    """A write: a seat's new ``human``, ``joined``, ``name``, ``token_hash``,
+    ``generation`` or ``account``."""
 
     table_id: str
     seat: int
@@ -372,7 +381,8 @@ class Store:
             for s in conn.execute(select(_Seat).where(_Seat.table_id.in_(ids))
                                   .order_by(_Seat.table_id, _Seat.seat)):
                 tables[s.table_id].seats.append(
-                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined, s.generation))
+                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined, s.generation,
+                             s.account, s.erased))
             for t in tables.values():
                 t.actions = [[] for _ in range(t.deals_started)]
             for a in conn.execute(select(_Action).where(_Action.table_id.in_(ids))
@@ -385,3 +395,8 @@ class Store:
                                      f"stored after {len(deals[a.deal])} actions")
                 deals[a.deal].append((json.loads(a.action), a.source))
         return list(tables.values())
+
+
+# The community's tables (accounts, sessions, chat, ratings) are declared in their own
+# module; importing it here puts them in the declaration every database is made from.
+from . import accounts as _accounts  # noqa: E402,F401

@@ -70,7 +70,9 @@ JSON_ONLY = ("application/json",)
 #: The media types each POST takes (any other: 415); a POST elsewhere is a 405.
 MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
                "/api/lessons": JSON_ONLY,
-               "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY}
+               "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY,
+               # where strangers meet (.community)
+               "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY}
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -554,6 +556,8 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) -> Starlette:
     """The whole service, storing into the SQLAlchemy URL ``db``."""
+    from . import community
+
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -592,6 +596,7 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         Route("/api/host/close", api_host_close, methods=["POST"]),
         Route("/api/openapi.json", api_openapi),
         WebSocketRoute("/ws", play_socket),
+        *community.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Exception: _server_error}

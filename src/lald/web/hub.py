@@ -24,11 +24,13 @@ from typing import Any
 from ..bots import LEVELS
 from ..core import Rules, RulesError
 from ..core.rules import RANGES
+from ..i18n import LANGUAGES
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
 from .conn import Conn
 from .hints import Hints
 from .journal import Journal
 from .lesson import Lesson
+from .lobby import Channel, LobbyFeed, LocalChannel, best_table
 from .settings import Settings
 from .tables import Table
 from .wire import shown
@@ -37,9 +39,16 @@ log = logging.getLogger("lald.web")
 
 #: Levels never offered to people: the oracle sees every hand.
 HIDDEN_LEVELS = frozenset({"oracle"})
+DEFAULT_LEVEL = "heuristic"
+"""The bot that stands in at a table Play now opens (the lobby's newcomer's level)."""
 MAX_NAME = 40
 TURN_SECONDS = (5, 600)
 """A turn timer is off (0) or this many seconds, both ends included."""
+FILL_SECONDS = (5, 3600)
+"""A public table's wait for players before bots fill its empty seats: 0 (wait for
+people) or this many seconds, both ends included."""
+MAX_TITLE = 60
+"""The longest table title (characters)."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: Characters a name may not hold: controls, lone surrogates (no text encoding holds
@@ -92,8 +101,10 @@ def seat_token(host_token: str, seat: int, generation: int) -> str:
 class Hub:
     """Every live table, found by id, by a seat's token or by its host's token."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, channel: Channel | None = None) -> None:
         self.store = store
+        self.lobby = LobbyFeed(channel or LocalChannel())
+        """The lobby's live rows (:mod:`.lobby`)."""
         self.journal = Journal(store, threaded=not store.memory)
         self.settings = settings
         self.tables: dict[str, Table] = {}
@@ -109,6 +120,7 @@ class Hub:
     def restore(self) -> int:
         """Load every table still to be played from the store and start its driver."""
         self.journal.start()
+        self.lobby.start()
         count = 0
         for data in self.store.load_tables(statuses=("waiting", "playing")):
             self._add(Table(data, self.journal, self.settings))
@@ -122,6 +134,8 @@ class Hub:
             self.tokens[s.token_hash] = (table.id, s.seat)
         if table.host_hash is not None:
             self.hosts[table.host_hash] = table.id
+        table.on_change = self.lobby.touch
+        self.lobby.add(table)
         table.start()
         return table
 
@@ -132,6 +146,7 @@ class Hub:
             self.tokens.pop(s.token_hash, None)
         if table.host_hash is not None:
             self.hosts.pop(table.host_hash, None)
+        self.lobby.forget(table)
         await table.stop()
 
     async def close(self) -> None:
@@ -141,6 +156,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await self.hints.close()
+        await self.lobby.close()
         for table in list(self.tables.values()):
             await table.stop()
         await self.journal.close()
@@ -189,7 +205,7 @@ class Hub:
                 out.append(table.summary())
         return out
 
-    def create(self, request: Any) -> tuple[Table, str]:
+    def create(self, request: Any, account: tuple[int, str] | None = None) -> tuple[Table, str]:
         """A new table from the lobby's request, and its host's token; raise
         :class:`LobbyError`.
 
@@ -198,7 +214,7 @@ class Hub:
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
         unknown = set(request) - {"preset", "players", "variants", "options", "seats",
-                                  "turn_seconds", "seed", "hints"}
+                                  "turn_seconds", "seed", "hints", "public", "fill_seconds", "lang", "title"}
         if unknown:
             raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
         absent = [key for key, value in request.items() if value is None]
@@ -214,8 +230,12 @@ class Hub:
                                request.get("variants", []), request.get("options", {}))
         except RulesError as e:
             raise LobbyError(str(e)) from None
+        public = request.get("public", False)
+        if not isinstance(public, bool):
+            raise LobbyError("'public' must be true (listed, with seats open to strangers) or false")
         host = secrets.token_urlsafe(32)
-        seats = self._seats(request.get("seats"), rules.players, host)
+        seats = self._seats(request.get("seats"), rules.players, host, public)
+        lobby = self._lobby_fields(request, public)
         turn = request.get("turn_seconds", 0)
         low, high = TURN_SECONDS
         if (isinstance(turn, bool) or not isinstance(turn, int | float) or not math.isfinite(turn)
@@ -233,14 +253,40 @@ class Hub:
         now = time.time()
         data = TableData(
             id=secrets.token_urlsafe(6), created=now,
-            config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}),
+            config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}) | lobby
+                   | ({"open": [s.seat for s in seats if s.generation < 0]} if public else {}),
             seed=seed,
             deals_started=0, status="waiting", seats=seats, secret=secret,
             host_hash=token_hash(host), active_at=now)
+        for s in seats:
+            s.generation = max(0, s.generation)  # (an open seat was marked by -1 until now)
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
         return self._add(table), host
 
+    @staticmethod
+    def _lobby_fields(request: dict[str, Any], public: bool) -> dict[str, Any]:
+        """A table's title, language and wait for players, checked."""
+        title = request.get("title")
+        if title is not None and (not isinstance(title, str) or len(title.strip()) > MAX_TITLE
+                                  or not clean_text(title)):
+            raise LobbyError(f"a title is text of at most {MAX_TITLE} characters", "title", most=MAX_TITLE)
+        lang = request.get("lang", "en")
+        if lang not in LANGUAGES:
+            raise LobbyError(f"'lang' must be one of {', '.join(LANGUAGES)}")
+        fill = request.get("fill_seconds", 60 if public else 0)
+        low, high = FILL_SECONDS
+        if isinstance(fill, bool) or not isinstance(fill, int) or not (fill == 0 or low <= fill <= high):
+            raise LobbyError(f"'fill_seconds' must be 0 (wait for people) or a whole number of seconds "
+                             f"from {low} to {high}")
+        if not public and "fill_seconds" in request:
+            raise LobbyError("'fill_seconds' is for public tables: a private table waits for its links")
+        out: dict[str, Any] = {"lang": lang}
+        if title is not None and title.strip():
+            out["title"] = title.strip()
+        if public:
+            out |= {"public": True, "fill_seconds": fill}
+        return out
     def create_lesson(self, request: Any) -> tuple[Table, str]:
         """A new lesson table (the teaching deal, :mod:`.lesson`) and the learner's seat
         token; raise :class:`LobbyError`. A lesson has no host and is listed nowhere.
@@ -265,19 +311,34 @@ class Hub:
         return self._add(table), token
 
     @staticmethod
-    def _seats(raw: Any, players: int, host: str) -> list[SeatData]:
+    def _seats(raw: Any, players: int, host: str, public: bool = False) -> list[SeatData]:
+        """The seats of a new table; an open seat (for strangers) is marked by a
+        generation of -1 until the table is made."""
         if raw is None:
-            raw = [{"human": s == 0} for s in range(players)]
+            raw = [{"open": True} if public and s else {"human": s == 0} for s in range(players)]
         if not isinstance(raw, list) or len(raw) != players:
             raise LobbyError(f"'seats' must list the {players} seats")
         allowed = levels()
         out = []
         for i, s in enumerate(raw):
-            if not isinstance(s, dict) or set(s) - {"human", "level", "name"}:
-                raise LobbyError(f"seat {i}: give 'human', 'level' and 'name'")
+            if not isinstance(s, dict) or set(s) - {"human", "level", "name", "open"}:
+                raise LobbyError(f"seat {i}: give 'human', 'level', 'name' and 'open'")
             human = s.get("human", False)
             level = s.get("level", allowed[0])
             name = s.get("name")
+            opened = s.get("open", False)
+            if not isinstance(opened, bool):
+                raise LobbyError(f"seat {i}: 'open' must be true (a seat for a stranger) or false")
+            if opened and not public:
+                raise LobbyError(f"seat {i}: only a public table has seats open to strangers")
+            if opened:
+                if name is not None or s.get("human", True) is not True:
+                    raise LobbyError(f"seat {i}: an open seat is a person's, named when taken")
+                out.append(SeatData(i, token_hash(secrets.token_urlsafe(24)), True, level, None, False, -1))
+                if not isinstance(level, str) or level not in allowed:
+                    raise LobbyError(f"seat {i}: unknown bot level {shown(level)}: "
+                                     f"choose {', '.join(allowed)}")
+                continue
             if not isinstance(human, bool):
                 raise LobbyError(f"seat {i}: 'human' must be true or false")
             if not isinstance(level, str) or level not in allowed:
@@ -292,6 +353,97 @@ class Hub:
                                 name.strip() or None if name else None, False))
         return out
 
+    # -- the public lobby ---------------------------------------------------------------
+
+    def sit(self, table: Table, name: Any = None, account: tuple[int, str] | None = None) -> tuple[int, str]:
+        """Seat a stranger from the lobby at an open seat of ``table`` (the first still
+        free) and return the seat and its new secret token (random, not derived from the
+        host's: the host cannot open it). ``account`` is the id and name of the person's
+        account, if they are logged in; a guest may give a ``name``. Raise
+        :class:`LobbyError`."""
+        if not table.public:
+            raise LobbyError("this table is private: its seats are taken by their links", "private_table")
+        if table.rated and account is None:
+            raise LobbyError("a rated table is for accounts: log in to sit there", "rated_login")
+        if account is not None and account[0] in table.accounts():
+            raise LobbyError("you already sit at this table", "seated")
+        free = table.free_seats()
+        if not free:
+            raise LobbyError("no seat is free at this table", "no_free_seat")
+        if account is None:
+            name = self.guest_name(name)
+        seat = free[0]
+        token = secrets.token_urlsafe(24)
+        digest = token_hash(token)
+        data = table.seats[seat]
+        self.tokens.pop(data.token_hash, None)
+        self.tokens[digest] = (table.id, seat)
+        table.set_seat(seat, token_hash=digest, generation=data.generation + 1,
+                       name=account[1] if account is not None else name,
+                       account=account[0] if account is not None else None)
+        return seat, token
+
+    @staticmethod
+    def guest_name(name: Any) -> str | None:
+        """A guest's name as given (trimmed; None for none); raise :class:`LobbyError`."""
+        if name is None:
+            return None
+        if not isinstance(name, str) or len(name.strip()) > MAX_NAME or not clean_text(name):
+            raise LobbyError(f"a name is text of at most {MAX_NAME} characters (letters, digits, signs)",
+                             "guest_name", most=MAX_NAME)
+        return name.strip() or None
+
+    def play_now(self, request: Any,
+                 account: tuple[int, str] | None = None) -> tuple[Table, int, str, str | None]:
+        """*Play now*: seat the person at the public table of the reading asked for (the
+        rules, rated or not) that most needs a player (:func:`.lobby.best_table`), or open
+        one with them in seat 0 and the other seats open, waiting
+        :attr:`Settings.fill_seconds` for people. Returns the table, the seat, its token
+        and, for a table just opened, the host's token (else None). Raise
+        :class:`LobbyError`."""
+        if not isinstance(request, dict):
+            raise LobbyError("send a JSON object")
+        unknown = set(request) - {"preset", "players", "variants", "rated", "name", "lang"}
+        if unknown:
+            raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
+        absent = [key for key, value in request.items() if value is None]
+        if absent:
+            raise LobbyError(f"'{absent[0]}' is null: leave it out for its default")
+        if not isinstance(request.get("variants", []), list):
+            raise LobbyError("'variants' must be a list of names")
+        try:
+            rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
+                               request.get("variants", []))
+        except RulesError as e:
+            raise LobbyError(str(e)) from None
+        rated = request.get("rated", False)
+        if not isinstance(rated, bool):
+            raise LobbyError("'rated' must be true or false")
+        if request.get("lang", "en") not in LANGUAGES:
+            raise LobbyError(f"'lang' must be one of {', '.join(LANGUAGES)}")
+        if rated and account is None:
+            raise LobbyError("rated tables are for accounts: log in to play rated", "rated_login")
+        name = request.get("name")
+        if account is None:
+            name = self.guest_name(name)
+        table = best_table(self.tables.values(), rules.spec(), rated, account[0] if account else None)
+        if table is not None:
+            seat, token = self.sit(table, name, account)
+            return table, seat, token, None
+        opening: dict[str, Any] = {
+            "preset": rules.preset, "players": rules.players, "variants": list(rules.variants),
+            "public": True, "lang": request.get("lang", "en"), "fill_seconds": self.settings.fill_seconds,
+            "seats": [{"human": True, "level": DEFAULT_LEVEL}]
+                     + [{"open": True, "level": DEFAULT_LEVEL} for _ in range(rules.players - 1)]}
+        if rated:
+            opening["rated"] = True
+        table, host = self.create(opening, account)
+        values: dict[str, Any] = {"name": account[1] if account else name}
+        if account is not None:
+            values["account"] = account[0]
+        table.set_seat(0, **values)
+        return table, 0, seat_token(host, 0, 0), host
+
     # -- hosts --------------------------------------------------------------------------
 
     def reissue(self, table: Table, host: str, seat: int) -> None:
@@ -301,6 +453,8 @@ class Hub:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
             raise LobbyError(f"there is no seat {shown(seat)}: seats are 0 to {len(table.seats) - 1}")
         data = table.seats[seat]
+        if seat in table.open_seats:
+            raise LobbyError(f"seat {seat} is open to strangers from the lobby: its link is theirs alone")
         if not self.linked(table, host, seat):
             raise LobbyError(f"seat {seat} is played by a bot: it has no link")
         generation = data.generation + 1
@@ -379,7 +533,8 @@ def seat_links(base: str, table: Table, host: str) -> list[dict[str, Any]]:
     out = []
     for s in table.seats:
         row: dict[str, Any] = {"seat": s.seat, "human": s.human, "level": s.level, "name": s.name,
-                               "joined": s.joined, "online": table.online(s.seat)}
+                               "joined": s.joined, "online": table.online(s.seat),
+                               "open": s.seat in table.open_seats}
         if Hub.linked(table, host, s.seat):
             token = seat_token(host, s.seat, s.generation)
             row |= {"token": token, "url": f"{base}play#t={token}"}

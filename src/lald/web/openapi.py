@@ -35,7 +35,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
              403: "another site's page, or a token that is not valid",
              404: "no such thing", 409: "the table is closed",
              413: "the body is longer than 64 KiB", 415: "not JSON", 429: "too many tables opened",
-             503: "the expert is busy, or the review could not be made: try again later"}
+             503: "the expert is busy, or the review could not be made: try again later",
+             401: "log in first (a rated table is for accounts)"}
     return {str(c): _answer(words[c], _ERROR) for c in codes}
 
 
@@ -61,8 +62,12 @@ def spec() -> dict[str, Any]:
             options[name] = {"anyOf": [{"type": "boolean"}, {"enum": ["on", "off"]}]}
     seat = {"type": "object", "additionalProperties": False, "properties": {
         "human": {"type": "boolean"},
+        "open": {"type": "boolean", "description": "a seat for a stranger from the lobby (public tables): "
+                                                   "named when taken, a person's"},
         "level": {"enum": levels(), "description": "a bot level of /api/levels"},
-        "name": {"anyOf": [{"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}, {"type": "null"}]}}}
+        "name": {"anyOf": [{"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}, {"type": "null"}]}},
+        "if": {"required": ["open"], "properties": {"open": {"const": True}}},
+        "then": {"not": {"required": ["name"]}, "properties": {"human": {"const": True}}}}
     summary = {"type": "object", "required": ["id", "rules", "status", "deal", "deals", "seats", "practice"],
                "properties": {
                    "id": {"type": "string"},
@@ -77,7 +82,11 @@ def spec() -> dict[str, Any]:
                               "description": "the teaching deal: a prepared layout, scripted seats"},
                    "hints": {"type": "boolean",
                              "description": "its people may ask for the expert's hint (a practice aid)"},
-                   "seats": {"type": "array", "items": {"type": "object"}}}}
+                   "seats": {"type": "array", "items": {"type": "object"}},
+                   "public": {"type": "boolean"}, "rated": {"type": "boolean"},
+                   "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                   "lang": {"enum": list(LANGUAGES)}, "free": {"type": "integer", "minimum": 0},
+                   "fill_at": {"anyOf": [{"type": "number"}, {"type": "null"}]}}}
     host_answer = {"type": "object", "required": ["table", "seats", "host", "watch"], "properties": {
         "table": {"$ref": "#/components/schemas/Table"},
         "seats": {"type": "array", "items": {"type": "object", "required": ["seat", "human", "joined"],
@@ -103,7 +112,8 @@ def spec() -> dict[str, Any]:
                 "get": {"summary": "the tables still to be played, newest first", "responses": {
                     "200": _answer("tables", {"type": "array", "items": _TABLE})}},
                 "post": {"summary": "open a table", "description": WHOLE, "requestBody": _json_body({
-                    "type": "object", "additionalProperties": False, "allOf": _seats_per_players(),
+                    "type": "object", "additionalProperties": False,
+                    "allOf": [*_seats_per_players(), *_public_only()],
                     "properties": {
                         "preset": {"enum": list(PRESET_NAMES)},
                         "players": {"enum": [3, 4, 5]},
@@ -116,7 +126,8 @@ def spec() -> dict[str, Any]:
                         "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
                                  "description": "makes a practice table"},
                         "hints": {"type": "boolean", "description": "the expert's hints for the "
-                                                                    "table's people (off by default)"}}}),
+                                                                    "table's people (off by default)"},
+                        **LOBBY_FIELDS}}),
                     "responses": {"201": _answer("the table, the host's link and the seats' links",
                                                  {"$ref": "#/components/schemas/HostAnswer"}),
                                   **_refusals(*_POSTED, 429)}}},
@@ -199,6 +210,7 @@ def spec() -> dict[str, Any]:
                                            "additionalProperties": False, "properties": {"token": token}}),
                 "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
                               **_refusals(*_POSTED)}}},
+            **community_paths(),
             "/api/openapi.json": {"get": {"summary": "this description", "responses": {
                 "200": _answer("OpenAPI 3.1", {"type": "object"})}}},
         },
@@ -232,3 +244,51 @@ def _seats_per_players() -> list[dict[str, Any]]:
 
 def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}}
+
+
+#: The lobby's fields of a new table (issue 24).
+LOBBY_FIELDS: dict[str, Any] = {
+    "public": {"type": "boolean", "description": "listed in the lobby, its open seats for strangers "
+                                                 "(private, link-only, by default)"},
+    "fill_seconds": {"anyOf": [{"const": 0}, {"type": "integer", "minimum": 5, "maximum": 3600}],
+                     "description": "public tables: how long to wait for people once one has joined "
+                                    "before bots take the empty seats (0: wait for people)"},
+    "lang": {"enum": list(LANGUAGES), "description": "the language the table speaks"},
+    "title": {"type": "string", "maxLength": 60, "pattern": NAME_PATTERN},
+}
+
+
+def community_paths() -> dict[str, Any]:
+    """The lobby's endpoints (issue 24)."""
+    seated = {"type": "object", "required": ["table", "seat", "token", "url"], "properties": {
+        "table": _TABLE, "seat": {"type": "integer"}, "token": {"type": "string"}, "url": {"type": "string"},
+        "host": {"type": "object", "required": ["token", "url"]}}}
+    name = {"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}
+    return {
+        "/api/play-now": {"post": {
+            "summary": "seat me at the public table of this reading that most needs a player, or open one",
+            "description": WHOLE, "requestBody": _json_body({
+                "type": "object", "additionalProperties": False, "properties": {
+                    "preset": {"enum": list(PRESET_NAMES)}, "players": {"enum": [3, 4, 5]},
+                    "variants": {"type": "array", "items": {"enum": list(VARIANT_NAMES)},
+                                 "uniqueItems": True},
+                    "rated": {"type": "boolean", "description": "a rated table (accounts only)"},
+                    "name": name, "lang": {"enum": list(LANGUAGES)}}}),
+            "responses": {"201": _answer("the seat taken: its link (and, for a table just opened, the "
+                                         "host's)", seated),
+                          **_refusals(*_POSTED, 401, 429)}}},
+        "/api/sit": {"post": {
+            "summary": "take an open seat of a public table",
+            "requestBody": _json_body({"type": "object", "required": ["table"], "additionalProperties": False,
+                                       "properties": {"table": {"type": "string"}, "name": name}}),
+            "responses": {"201": _answer("the seat taken and its link", seated),
+                          **_refusals(*_POSTED, 401, 404, 409, 429)}}},
+    }
+
+
+def _public_only() -> list[dict[str, Any]]:
+    """Open seats and a wait for players are a public table's."""
+    public = {"required": ["public"], "properties": {"public": {"const": True}}}
+    opened = {"required": ["open"], "properties": {"open": {"const": True}}}
+    return [{"if": {"required": ["fill_seconds"]}, "then": public},
+            {"if": {"required": ["seats"], "properties": {"seats": {"contains": opened}}}, "then": public}]
