@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from .conftest import Server
 from .pages import PHONE, Opener, audit, sideways
+from .test_browser import new_table
 
 
 def test_the_list_updates_live_and_play_now_seats_me(server: Server, open_page: Opener) -> None:
@@ -59,3 +60,44 @@ def test_the_create_form_opens_a_public_table_with_open_seats(server: Server, op
     expect(row).to_contain_text("public")
     expect(row.locator("button.sit")).to_be_visible()
     audit(lobby, "the lobby with a public table opened")
+
+
+def test_the_chat_at_the_table_with_the_keyboard_spectators_marked_and_a_replay_shows_it(
+        server: Server, open_page: Opener) -> None:
+    data = new_table(server, [True, False, False], players=3, levels="random", seed=8)
+    page = open_page(data["seats"][0]["url"] + "&host=" + data["host"]["token"])
+    expect(page.locator("#chat-log")).to_contain_text("Nobody has said anything yet.")
+    guest = open_page(data["watch"], viewport=PHONE)
+    expect(guest.locator("#seats")).to_be_visible()
+    # Keyboard alone: Tab to the line, type (the move keys stay quiet in it), Enter.
+    field = page.locator("#chat-text")
+    field.focus()
+    page.keyboard.type("<b>1 hi</b> https://x.example")
+    page.keyboard.press("Enter")
+    for p in (page, guest):
+        expect(p.locator("#chat-log")).to_contain_text("<b>1 hi</b> https://x.example")
+        assert p.locator("#chat-log b b, #chat-log a").count() == 0  # text, no markup, no link
+    guest.locator("#chat-text").fill("go on!")
+    guest.locator("#chat-form button").click()
+    expect(page.locator("#chat-log p.spectator")).to_contain_text("Spectator 1 (watching): go on!")
+    # The host closes the spectators' chat from the table's page.
+    page.locator("#chat-host button", has_text="Close the spectators' chat").click()
+    expect(guest.locator("#chat-note")).to_have_text("The host has closed the spectators' chat.")
+    expect(guest.locator("#chat-text")).to_be_disabled()
+    assert sideways(guest) == 0
+    audit(page, "the table with its chat")
+    audit(guest, "a spectator's table with its chat closed")
+    # Play the deal out from the keyboard: the replay shows the line where it was said.
+    while page.evaluate("() => document.body.dataset.over") != "1":
+        page.wait_for_function("() => document.body.dataset.over === '1'"
+                               " || document.querySelector('#moves button.move.turn')", timeout=20_000)
+        if page.evaluate("() => document.body.dataset.over") == "1":
+            break
+        page.locator("#moves button.move.turn").first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(50)
+    replay = open_page(f"{server.base}/replay#table={data['table']['id']}&deal=0")
+    expect(replay.locator("#viewer")).to_be_visible()
+    replay.keyboard.press("End")
+    expect(replay.locator("#r-chat-lines")).to_contain_text("<b>1 hi</b> https://x.example")
+    expect(replay.locator("#r-chat-lines")).to_contain_text("Spectator 1 (watching): go on!")

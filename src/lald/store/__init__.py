@@ -61,7 +61,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["HEAD", "REVISIONS", "SCHEMA", "NewAction", "NewTable", "SeatChange", "SeatData", "Store",
+__all__ = ["HEAD", "REVISIONS", "SCHEMA", "NewAction", "NewChat", "NewTable", "SeatChange", "SeatData",
+           "Store",
            "StoreError", "TableChange", "TableData", "Write", "token_hash"]
 
 #: The version of the schema this code writes (see the module's text).
@@ -194,6 +195,8 @@ class TableData:
     """The digest of the host's token (None: the table has no host)."""
     active_at: float | None = None
     """When a page last connected or left (None: when it was created)."""
+    chat: list[NewChat] = dataclasses.field(default_factory=list)
+    """Its chat lines and laughs, in the order said."""
 
 
 class NewTable(NamedTuple):
@@ -221,6 +224,24 @@ class TableChange(NamedTuple):
     values: dict[str, Any]
 
 
+class NewChat(NamedTuple):
+    """A write: a chat line or a laugh at a table (also how one is read back)."""
+
+    table_id: str
+    deal: int
+    """The deal it was said in (-1: before the first)."""
+    after: int
+    """How many actions of that deal had been played."""
+    seat: int | None
+    """The speaker's seat (None: a spectator)."""
+    name: str | None
+    account: int | None
+    kind: str
+    """``chat`` or ``laugh``."""
+    text: str
+    at: float
+
+
 class SeatChange(NamedTuple):
     """A write: a seat's new ``human``, ``joined``, ``name``, ``token_hash``,
     ``generation`` or ``account``."""
@@ -231,7 +252,7 @@ class SeatChange(NamedTuple):
 
 
 #: Anything :meth:`Store.write` commits.
-Write = NewTable | NewAction | TableChange | SeatChange
+Write = NewTable | NewAction | TableChange | SeatChange | NewChat
 
 
 def _seat_row(s: SeatData) -> dict[str, Any]:
@@ -320,6 +341,8 @@ class Store:
                     conn.execute(insert(_Seat), [_seat_row(s) | {"table_id": d.id} for s in d.seats])
                 elif isinstance(w, TableChange):
                     conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
+                elif isinstance(w, NewChat):
+                    conn.execute(_accounts.chat_insert(w))
                 else:
                     values = {("token" if k == "token_hash" else k): v for k, v in w.values.items()}
                     conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
@@ -385,6 +408,8 @@ class Store:
                              s.account, s.erased))
             for t in tables.values():
                 t.actions = [[] for _ in range(t.deals_started)]
+            for line in _accounts.chat_rows(conn, ids):
+                tables[line.table_id].chat.append(line)
             for a in conn.execute(select(_Action).where(_Action.table_id.in_(ids))
                                   .order_by(_Action.table_id, _Action.deal, _Action.seq)):
                 deals = tables[a.table_id].actions

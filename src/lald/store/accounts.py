@@ -24,12 +24,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Float, ForeignKey, Integer, String, Text, delete, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql import Executable
 
-from . import Store, _Action, _Base, _Seat, _Table
+from . import NewChat, Store, _Action, _Base, _Seat, _Table
 
-__all__ = ["Account", "Accounts", "ChatLine", "NameTaken", "RatingRow"]
+__all__ = ["Account", "Accounts", "ChatLine", "NameTaken", "RatingRow", "chat_insert", "chat_rows"]
+
+ChatLine = NewChat
+"""One chat line or laugh of a table, as written and as read back."""
 
 
 class _Account(_Base):
@@ -122,21 +127,6 @@ class Account:
 
 
 @dataclasses.dataclass(frozen=True)
-class ChatLine:
-    """One chat line or laugh of a table."""
-
-    table_id: str
-    deal: int
-    after: int
-    seat: int | None
-    name: str | None
-    account: int | None
-    kind: str
-    text: str
-    at: float
-
-
-@dataclasses.dataclass(frozen=True)
 class RatingRow:
     """An account's rating in one reading."""
 
@@ -146,6 +136,20 @@ class RatingRow:
     mu: float
     sigma: float
     games: int
+
+
+def chat_insert(line: NewChat) -> Executable:
+    """The statement that stores one chat line (the store's writer runs it in its batch)."""
+    return insert(_Chat).values(table_id=line.table_id, deal=line.deal, after=line.after, seat=line.seat,
+                                name=line.name, account_id=line.account, kind=line.kind, text=line.text,
+                                at=line.at)
+
+
+def chat_rows(conn: Connection, table_ids: Iterable[str]) -> list[NewChat]:
+    """Every chat line of these tables, in the order said."""
+    return [NewChat(c.table_id, c.deal, c.after, c.seat, c.name, c.account_id, c.kind, c.text, c.at)
+            for c in conn.execute(select(_Chat).where(_Chat.table_id.in_(list(table_ids)))
+                                  .order_by(_Chat.id))]
 
 
 def _account(row: Any) -> Account:
@@ -283,24 +287,14 @@ class Accounts:
 
     # -- chat ---------------------------------------------------------------------------
 
-    def add_chat(self, lines: Iterable[ChatLine]) -> None:
-        """Store chat lines."""
-        rows = [{"table_id": c.table_id, "deal": c.deal, "after": c.after, "seat": c.seat, "name": c.name,
-                 "account_id": c.account, "kind": c.kind, "text": c.text, "at": c.at} for c in lines]
-        if rows:
-            with self.engine.begin() as conn:
-                conn.execute(insert(_Chat), rows)
-
-    def chat(self, table_ids: Iterable[str]) -> dict[str, list[ChatLine]]:
+    def chat(self, table_ids: Iterable[str]) -> dict[str, list[NewChat]]:
         """Every chat line of these tables, in the order said."""
         ids = list(table_ids)
-        out: dict[str, list[ChatLine]] = {t: [] for t in ids}
-        if not ids:
-            return out
-        with self.engine.connect() as conn:
-            for c in conn.execute(select(_Chat).where(_Chat.table_id.in_(ids)).order_by(_Chat.id)):
-                out[c.table_id].append(ChatLine(c.table_id, c.deal, c.after, c.seat, c.name, c.account_id,
-                                                c.kind, c.text, c.at))
+        out: dict[str, list[NewChat]] = {t: [] for t in ids}
+        if ids:
+            with self.engine.connect() as conn:
+                for line in chat_rows(conn, ids):
+                    out[line.table_id].append(line)
         return out
 
     # -- ratings ------------------------------------------------------------------------

@@ -72,7 +72,8 @@ MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables":
                "/api/lessons": JSON_ONLY,
                "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY,
                # where strangers meet (.community)
-               "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY}
+               "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY, "/api/host/mute": JSON_ONLY,
+               "/api/host/spectators": JSON_ONLY}
 
 
 def _hub(request: Request | WebSocket) -> Hub:

@@ -20,8 +20,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .app import _client, _hub, _opened, _opening, lobby_refusal, refuse
-from .hub import LobbyError
+from ..i18n import LANGUAGES, Catalog
+from .app import _client, _deal_of, _host_request, _hub, _opened, _opening, _short, lobby_refusal, refuse
+from .chat import deal_lines
+from .hub import LobbyError, host_answer
 from .lobby import TOPIC
 from .settings import Bucket
 
@@ -154,6 +156,55 @@ async def lobby_socket(ws: WebSocket) -> None:
             await ws.close()
 
 
+async def api_host_mute(request: Request) -> Response:
+    """The host mutes a seat's chat, or lets it speak again: ``{"token", "seat", "muted"}``."""
+    found = await _host_request(request, {"seat", "muted"})
+    if isinstance(found, Response):
+        return found
+    table, body = found
+    seat, muted = body["seat"], body["muted"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+        return refuse(400, f"there is no seat {_short(json.dumps(seat))}: "
+                           f"seats are 0 to {len(table.seats) - 1}")
+    if not isinstance(muted, bool):
+        return refuse(400, "'muted' must be true or false")
+    table.talk.mute(seat, muted)
+    await table.until_saved()
+    return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
+
+
+async def api_host_spectators(request: Request) -> Response:
+    """The host opens or closes the spectators' chat: ``{"token", "chat"}``."""
+    found = await _host_request(request, {"chat"})
+    if isinstance(found, Response):
+        return found
+    table, body = found
+    if not isinstance(body["chat"], bool):
+        return refuse(400, "'chat' must be true (spectators may chat) or false")
+    table.talk.open_spectators(body["chat"])
+    await table.until_saved()
+    return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
+
+
+async def api_chat(request: Request) -> Response:
+    """A finished deal's chat lines and laughs, each with the number of actions before it,
+    for its replay; a deal in play is not disclosed, as its record is not."""
+    table = _hub(request).table(request.path_params["table"])
+    if table is None:
+        return refuse(404, "there is no such table", "no_table")
+    lang = request.query_params.get("lang", "en")
+    if lang not in LANGUAGES:
+        return refuse(400, f"choose a language of {', '.join(LANGUAGES)}")
+    text = request.path_params["deal"]
+    deal = _deal_of(text)
+    await table.until_saved()
+    try:
+        table.record(deal)
+    except KeyError:
+        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal", "no_deal")
+    return JSONResponse(deal_lines(table, deal, Catalog(lang)))
+
+
 _encoded: dict[int, tuple[Any, str]] = {}
 
 
@@ -175,6 +226,9 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/api/play-now", api_play_now, methods=["POST"]),
         Route("/api/sit", api_sit, methods=["POST"]),
+        Route("/api/host/mute", api_host_mute, methods=["POST"]),
+        Route("/api/host/spectators", api_host_spectators, methods=["POST"]),
+        Route("/api/tables/{table}/deals/{deal}/chat", api_chat),
         WebSocketRoute("/ws/lobby", lobby_socket),
     ]
 

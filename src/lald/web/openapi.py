@@ -264,6 +264,7 @@ def community_paths() -> dict[str, Any]:
         "table": _TABLE, "seat": {"type": "integer"}, "token": {"type": "string"}, "url": {"type": "string"},
         "host": {"type": "object", "required": ["token", "url"]}}}
     name = {"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}
+    host_token = {"type": "string", "description": "the host's secret token"}
     return {
         "/api/play-now": {"post": {
             "summary": "seat me at the public table of this reading that most needs a player, or open one",
@@ -283,6 +284,29 @@ def community_paths() -> dict[str, Any]:
                                        "properties": {"table": {"type": "string"}, "name": name}}),
             "responses": {"201": _answer("the seat taken and its link", seated),
                           **_refusals(*_POSTED, 401, 404, 409, 429)}}},
+        "/api/host/mute": {"post": {
+            "summary": "mute a seat's chat, or let it speak again", "description": WHOLE,
+            "requestBody": _json_body({"type": "object", "required": ["token", "seat", "muted"],
+                                       "additionalProperties": False, "properties": {
+                                           "token": host_token, "seat": {"type": "integer"},
+                                           "muted": {"type": "boolean"}}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+        "/api/host/spectators": {"post": {
+            "summary": "open or close the spectators' chat",
+            "requestBody": _json_body({"type": "object", "required": ["token", "chat"],
+                                       "additionalProperties": False, "properties": {
+                                           "token": host_token, "chat": {"type": "boolean"}}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+        "/api/tables/{table}/deals/{deal}/chat": {"get": {
+            "summary": "a finished deal's chat lines and laughs, each after how many actions it was said",
+            "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),
+                           {"name": "lang", "in": "query", "required": False,
+                            "schema": {"enum": list(LANGUAGES)}}],
+            "responses": {"200": _answer("the lines", {"type": "array", "items": {
+                "type": "object", "required": ["kind", "after", "seat", "spectator", "name", "text"]}}),
+                **_refusals(400, 404)}}},
     }
 
 

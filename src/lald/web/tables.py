@@ -32,6 +32,7 @@ import asyncio
 import collections
 import json
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -54,6 +55,8 @@ from ..core import (
 from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
+from .chat import KINDS as TALK_KINDS
+from .chat import Talk
 from .conn import Conn
 from .journal import Journal, Saved
 from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
@@ -203,10 +206,16 @@ class Table(Saved):
         self._claims_version = -1
         self._human_claims: frozenset[Claim] = frozenset()
         self._window = False
+        self.talk = Talk(self, data.config)
+        """The table's chat and laughs (:mod:`.chat`)."""
+        self.talk.restore(data.chat)
         for d in range(data.deals_started):
+            self.talk.restore_until(d - 1, math.inf)
             self._begin_deal()
-            for obj, source in (data.actions[d] if d < len(data.actions) else []):
+            for i, (obj, source) in enumerate(data.actions[d] if d < len(data.actions) else []):
+                self.talk.restore_until(d, i)
                 self._apply(action_from_json(obj), source)
+        self.talk.restore_until(data.deals_started, math.inf)
         self.status = ("closed" if data.status == "closed" else "over" if self.session.over else
                        "playing" if data.deals_started else "waiting")
 
@@ -257,6 +266,7 @@ class Table(Saved):
             self.entries.append(Entry("op", d, i))
             if i == before and isinstance(op, LaidDown) and self.rules.laugh:
                 self.entries.append(Entry("laugh", d, op.seat))
+                self.talk.laid_down(d, i, op.seat)
         self.version += 1
         if state.over:
             planned = len(self.session.schedule)
@@ -609,6 +619,8 @@ class Table(Saved):
                names: Sequence[str]) -> dict[str, Any]:
         """One log entry as ``seat`` may see it, in ``catalog``'s language."""
         kind, d, index = entry
+        if kind in TALK_KINDS:
+            return self.talk.render(entry, catalog, list(names))
         state = self.session.deals[d]
         t = catalog.t
         if kind == "op":
@@ -655,6 +667,7 @@ class Table(Saved):
             "lesson": self.lesson is not None,
             "hints": self.hints,
             "seats": [self._seat_json(s) | {"online": self.online(s.seat)} for s in self.seats],
+            "chat": self.talk.settings(),
         } | self._public_json()
 
     def _seat_json(self, s: SeatData) -> dict[str, Any]:
