@@ -4,6 +4,8 @@ alone, on a phone, and clean under axe-core."""
 
 from __future__ import annotations
 
+import time
+
 import httpx
 from playwright.sync_api import expect
 
@@ -101,3 +103,31 @@ def test_the_chat_at_the_table_with_the_keyboard_spectators_marked_and_a_replay_
     replay.keyboard.press("End")
     expect(replay.locator("#r-chat-lines")).to_contain_text("<b>1 hi</b> https://x.example")
     expect(replay.locator("#r-chat-lines")).to_contain_text("Spectator 1 (watching): go on!")
+
+
+def test_an_account_from_the_lobby_and_every_post_of_every_page_carries_its_token(
+        server: Server, open_page: Opener) -> None:
+    lobby = open_page(server.base + "/")
+    form = lobby.locator("#login-form")
+    name = f"Tess {int(time.time() * 1000) % 100000}"
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=password]").fill("a long enough secret")
+    lobby.locator("#register").click()
+    expect(lobby.locator("#account-who")).to_have_text(f"Logged in as {name}.")
+    expect(lobby.locator("#play-now .guest-only")).to_be_hidden()
+    audit(lobby, "the lobby, logged in")
+    # A post of the lobby (open a table), of the table (a lesson) and of the replay viewer
+    # (a record): each carries the session's CSRF token, or the server would refuse it.
+    lobby.locator("#create button[type=submit]").click()
+    expect(lobby.locator("#links")).to_be_visible()
+    learn = open_page(server.base + "/learn")
+    expect(learn.locator("#lesson")).to_be_visible()
+    replay = open_page(server.base + "/replay")
+    replay.locator("#paste summary").click()
+    replay.locator("#record").fill('{"format": "lald-record/1", "rules": {"preset": "survivor"}, '
+                                   '"seed": 1, "dealer": 0, "actions": []}')
+    replay.locator("#load").click()
+    expect(replay.locator("#viewer")).to_be_visible()
+    # Logging out: the panel offers logging in again.
+    lobby.locator("#logout").click()
+    expect(lobby.locator("#login-form")).to_be_visible()

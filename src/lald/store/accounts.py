@@ -224,19 +224,19 @@ class Accounts:
                 return {}
             sessions = [{"created": s.created, "last_used": s.seen_at} for s in conn.execute(
                 select(_Session).where(_Session.account_id == account).order_by(_Session.created))]
-            seats = conn.execute(select(_Seat, _Table.created, _Table.config, _Table.status)
+            seats = conn.execute(select(_Seat.table_id, _Seat.seat, _Seat.name, _Table.created, _Table.config,
+                                        _Table.status)
                                  .join(_Table, _Table.id == _Seat.table_id)
                                  .where(_Seat.account == account).order_by(_Table.created)).all()
             tables = []
             for row in seats:
-                seat = row[0]
                 actions = [json.loads(a) for (a,) in conn.execute(
-                    select(_Action.action).where(_Action.table_id == seat.table_id)
+                    select(_Action.action).where(_Action.table_id == row.table_id)
                     .order_by(_Action.deal, _Action.seq))]
-                tables.append({"table": seat.table_id, "seat": seat.seat, "name": seat.name,
-                               "created": row[1], "rules": json.loads(row[2]).get("rules"),
-                               "status": row[3],
-                               "own_actions": [a for a in actions if a.get("seat") == seat.seat]})
+                tables.append({"table": row.table_id, "seat": row.seat, "name": row.name,
+                               "created": row.created, "rules": json.loads(row.config).get("rules"),
+                               "status": row.status,
+                               "own_actions": [a for a in actions if a.get("seat") == row.seat]})
             chat = [{"table": c.table_id, "deal": c.deal, "kind": c.kind, "text": c.text, "at": c.at}
                     for c in conn.execute(select(_Chat).where(_Chat.account_id == account)
                                           .order_by(_Chat.id))]
@@ -263,13 +263,14 @@ class Accounts:
         """The account and CSRF token of the session with this digest, if it has been used
         within ``idle`` seconds (then it is marked used now); an older one is ended."""
         with self.engine.begin() as conn:
-            row = conn.execute(select(_Session, _Account).join(_Account, _Account.id == _Session.account_id)
-                               .where(_Session.id == digest)).first()
-            if row is None:
+            session = conn.execute(select(_Session).where(_Session.id == digest)).first()
+            if session is None:
                 return None
-            session, acc = row
             if now - session.seen_at > idle:
                 conn.execute(delete(_Session).where(_Session.id == digest))
+                return None
+            acc = conn.execute(select(_Account).where(_Account.id == session.account_id)).first()
+            if acc is None:
                 return None
             if now - session.seen_at > 60:  # not a write per request
                 conn.execute(update(_Session).where(_Session.id == digest).values(seen_at=now))
@@ -343,12 +344,13 @@ class Accounts:
     def leaderboard(self, reading: str, limit: int = 100) -> list[RatingRow]:
         """The best ``limit`` ratings of ``reading`` by their ordinal (mu - 3 sigma)."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(_Rating, _Account.name)
+            rows = conn.execute(select(_Rating.account_id, _Rating.reading, _Rating.mu, _Rating.sigma,
+                                       _Rating.games, _Account.name)
                                 .join(_Account, _Account.id == _Rating.account_id)
                                 .where(_Rating.reading == reading)
                                 .order_by((_Rating.mu - 3 * _Rating.sigma).desc(), _Account.name)
                                 .limit(limit)).all()
-        return [RatingRow(r[0].account_id, r[1], r[0].reading, r[0].mu, r[0].sigma, r[0].games) for r in rows]
+        return [RatingRow(r.account_id, r.name, r.reading, r.mu, r.sigma, r.games) for r in rows]
 
     def profile(self, account: int) -> dict[str, Any]:
         """An account's ratings, rating history and tables (public: what a profile shows)."""
@@ -360,10 +362,12 @@ class Accounts:
                         "mu": e.mu, "sigma": e.sigma, "at": e.at}
                        for e in conn.execute(select(_RatingEvent).where(_RatingEvent.account_id == account)
                                              .order_by(_RatingEvent.id))]
-            tables = [{"table": s.table_id, "seat": s.seat, "deals": t.deals_started, "status": t.status,
-                       "created": t.created, "rules": json.loads(t.config).get("rules"),
-                       "rated": bool(json.loads(t.config).get("rated"))}
-                      for s, t in conn.execute(select(_Seat, _Table).join(_Table, _Table.id == _Seat.table_id)
-                                               .where(_Seat.account == account)
-                                               .order_by(_Table.created.desc()).limit(200)).all()]
+            tables = [{"table": r.table_id, "seat": r.seat, "deals": r.deals_started, "status": r.status,
+                       "created": r.created, "rules": json.loads(r.config).get("rules"),
+                       "rated": bool(json.loads(r.config).get("rated"))}
+                      for r in conn.execute(select(_Seat.table_id, _Seat.seat, _Table.deals_started,
+                                                   _Table.status, _Table.created, _Table.config)
+                                            .join(_Table, _Table.id == _Seat.table_id)
+                                            .where(_Seat.account == account)
+                                            .order_by(_Table.created.desc()).limit(200)).all()]
         return {"ratings": ratings, "history": history, "tables": tables}

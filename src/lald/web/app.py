@@ -73,7 +73,9 @@ MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables":
                "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY,
                # where strangers meet (.community)
                "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY, "/api/host/mute": JSON_ONLY,
-               "/api/host/spectators": JSON_ONLY}
+               "/api/host/spectators": JSON_ONLY, "/api/account/register": JSON_ONLY,
+               "/api/account/login": JSON_ONLY, "/api/account/logout": JSON_ONLY,
+               "/api/account/password": JSON_ONLY, "/api/account/delete": JSON_ONLY}
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -568,6 +570,7 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         app.state.hub = hub
         app.state.buckets = Buckets(settings.create_rate, settings.create_burst)
         reviews = app.state.reviews = Reviews(settings.review_worlds, settings.review_queue)
+        community.start(app, hub)
         hub.restore()
         reviews.start()
         try:
@@ -602,6 +605,7 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
     ]
     handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Exception: _server_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    app.add_middleware(community.SessionGuard)
     app.add_middleware(Guard, allow_origins=settings.allow_origins)
     return app
 

@@ -21,9 +21,10 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import LANGUAGES, Catalog
+from .accounts import COOKIE, AccountError, SessionGuard, Sessions, set_cookie
 from .app import _client, _deal_of, _host_request, _hub, _opened, _opening, _short, lobby_refusal, refuse
 from .chat import deal_lines
-from .hub import LobbyError, host_answer
+from .hub import Hub, LobbyError, host_answer
 from .lobby import TOPIC
 from .settings import Bucket
 
@@ -53,9 +54,162 @@ def _sits(request: Request) -> Any:
 
 
 def _account(request: Request) -> tuple[int, str] | None:
-    """The logged-in account of the request (id, name), if any (:mod:`.accounts`)."""
+    """The logged-in account of a request that changes something (id, name), if any: the
+    :class:`~lald.web.accounts.SessionGuard` found it and checked its CSRF token."""
     found = getattr(request.state, "account", None)
     return None if found is None else (found.id, found.name)
+
+
+def start(app: Any, hub: Hub) -> None:
+    """What these endpoints keep in the running application (its lifespan calls it)."""
+    settings = hub.settings
+    app.state.sessions = Sessions(hub.accounts, settings.session_days, memory_cost=settings.password_memory)
+
+
+def _sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
+def _account_refusal(e: AccountError) -> Response:
+    headers = {"Retry-After": "300"} if e.status == 429 else None
+    return refuse(e.status, str(e), e.code, headers=headers)
+
+
+async def _object(request: Request) -> dict[str, Any] | Response:
+    try:
+        body = json.loads((await request.body()).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return refuse(400, "the body is not JSON")
+    if not isinstance(body, dict):
+        return refuse(400, "send a JSON object")
+    return body
+
+
+def _session_answer(account: Any, csrf: str | None) -> dict[str, Any]:
+    return {"account": None if account is None else {"name": account.name, "id": account.id}, "csrf": csrf}
+
+
+async def api_session(request: Request) -> Response:
+    """Who is logged in on this page (or nobody), and the session's CSRF token, which every
+    request that changes something must carry in ``X-CSRF-Token``."""
+    found = await _sessions(request).session_of(request.cookies.get(COOKIE))
+    answer = _session_answer(*found) if found is not None else _session_answer(None, None)
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+async def _logged_in(request: Request, fields: set[str]) -> tuple[Any, dict[str, Any]] | Response:
+    body = await _object(request)
+    if isinstance(body, Response):
+        return body
+    unknown = set(body) - fields
+    if unknown:
+        return refuse(400, f"unknown field {json.dumps(sorted(unknown)[0])[:40]}")
+    account = getattr(request.state, "account", None)
+    if account is None:
+        return refuse(401, "log in first", "not_logged_in")
+    return account, body
+
+
+async def _started(request: Request, account: Any, status: int = 200) -> Response:
+    cookie, csrf = await _sessions(request).start(account)
+    response = JSONResponse(_session_answer(account, csrf), status_code=status)
+    set_cookie(response, request, cookie)
+    return response
+
+
+async def api_register(request: Request) -> Response:
+    """A new account (``{"name", "password"}``), logged in at once."""
+    body = await _object(request)
+    if isinstance(body, Response):
+        return body
+    if set(body) - {"name", "password"}:
+        return refuse(400, "send 'name' and 'password' only")
+    try:
+        account = await _sessions(request).register(body, _client(request))
+    except AccountError as e:
+        return _account_refusal(e)
+    return await _started(request, account, 201)
+
+
+async def api_login(request: Request) -> Response:
+    """Log in (``{"name", "password"}``): a new session, whatever cookie came."""
+    body = await _object(request)
+    if isinstance(body, Response):
+        return body
+    try:
+        account = await _sessions(request).login(body, _client(request))
+    except AccountError as e:
+        return _account_refusal(e)
+    old = getattr(request.state, "session", None)
+    if old is not None:  # (the guard found it live and its token right) it ends here
+        await asyncio.to_thread(_sessions(request).accounts.end_session, _digest(old))
+    return await _started(request, account)
+
+
+def _digest(cookie: str) -> str:
+    from ..store import token_hash
+
+    return token_hash(cookie)
+
+
+async def api_logout(request: Request) -> Response:
+    """End this session."""
+    found = await _logged_in(request, set())
+    if isinstance(found, Response):
+        return found
+    await asyncio.to_thread(_sessions(request).accounts.end_session, _digest(request.state.session))
+    response = JSONResponse(_session_answer(None, None))
+    set_cookie(response, request, None)
+    return response
+
+
+async def api_password(request: Request) -> Response:
+    """Change the password (``{"old", "new"}``): every other session ends, and this page
+    gets a new session."""
+    found = await _logged_in(request, {"old", "new"})
+    if isinstance(found, Response):
+        return found
+    account, body = found
+    sessions = _sessions(request)
+    try:
+        await sessions.change_password(account, request.state.session, body)
+    except AccountError as e:
+        return _account_refusal(e)
+    await asyncio.to_thread(sessions.accounts.end_session, _digest(request.state.session))
+    return await _started(request, account)
+
+
+async def api_delete(request: Request) -> Response:
+    """Delete the account (``{"password"}``): its sessions, ratings and chat lines go; its
+    seats' records stay, under "deleted player"."""
+    found = await _logged_in(request, {"password"})
+    if isinstance(found, Response):
+        return found
+    account, body = found
+    try:
+        await _sessions(request).delete(account, body)
+    except AccountError as e:
+        return _account_refusal(e)
+    hub = _hub(request)
+    for table in hub.tables.values():  # the seats in memory forget the account too
+        for seat in table.seats:
+            if seat.account == account.id:
+                seat.account, seat.name, seat.erased = None, None, True
+                table.notify()
+    response = JSONResponse({"deleted": True})
+    set_cookie(response, request, None)
+    return response
+
+
+async def api_data(request: Request) -> Response:
+    """Everything kept about the logged-in account, as a JSON file."""
+    account = await _sessions(request).current(request)
+    if account is None:
+        return refuse(401, "log in first", "not_logged_in")
+    data = await asyncio.to_thread(_sessions(request).accounts.data, account.id)
+    return JSONResponse(data, headers={"Content-Disposition": 'attachment; filename="lald-my-data.json"',
+                                       "Cache-Control": "no-store"})
 
 
 async def api_play_now(request: Request) -> Response:
@@ -225,6 +379,13 @@ def routes() -> list[BaseRoute]:
     """The routes of this module, for :func:`lald.web.app.create_app`."""
     return [
         Route("/api/play-now", api_play_now, methods=["POST"]),
+        Route("/api/session", api_session),
+        Route("/api/account/register", api_register, methods=["POST"]),
+        Route("/api/account/login", api_login, methods=["POST"]),
+        Route("/api/account/logout", api_logout, methods=["POST"]),
+        Route("/api/account/password", api_password, methods=["POST"]),
+        Route("/api/account/delete", api_delete, methods=["POST"]),
+        Route("/api/account/data", api_data),
         Route("/api/sit", api_sit, methods=["POST"]),
         Route("/api/host/mute", api_host_mute, methods=["POST"]),
         Route("/api/host/spectators", api_host_spectators, methods=["POST"]),
@@ -233,4 +394,4 @@ def routes() -> list[BaseRoute]:
     ]
 
 
-__all__ = ["routes"]
+__all__ = ["SessionGuard", "routes", "start"]

@@ -26,11 +26,13 @@ from ..core import Rules, RulesError
 from ..core.rules import RANGES
 from ..i18n import LANGUAGES
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
+from ..store.accounts import Accounts
 from .conn import Conn
 from .hints import Hints
 from .journal import Journal
 from .lesson import Lesson
 from .lobby import Channel, LobbyFeed, LocalChannel, best_table
+from .names import lookalike_key
 from .settings import Settings
 from .tables import Table
 from .wire import shown
@@ -103,6 +105,8 @@ class Hub:
 
     def __init__(self, store: Store, settings: Settings, channel: Channel | None = None) -> None:
         self.store = store
+        self.accounts = Accounts(store)
+        """Accounts, sessions, chat lines and ratings in the store (:mod:`lald.store.accounts`)."""
         self.lobby = LobbyFeed(channel or LocalChannel())
         """The lobby's live rows (:mod:`.lobby`)."""
         self.journal = Journal(store, threaded=not store.memory)
@@ -235,6 +239,7 @@ class Hub:
             raise LobbyError("'public' must be true (listed, with seats open to strangers) or false")
         host = secrets.token_urlsafe(32)
         seats = self._seats(request.get("seats"), rules.players, host, public)
+        self.refuse_account_names([s.name for s in seats if s.name], account[1] if account else None)
         lobby = self._lobby_fields(request, public)
         turn = request.get("turn_seconds", 0)
         low, high = TURN_SECONDS
@@ -383,15 +388,29 @@ class Hub:
                        account=account[0] if account is not None else None)
         return seat, token
 
-    @staticmethod
-    def guest_name(name: Any) -> str | None:
-        """A guest's name as given (trimmed; None for none); raise :class:`LobbyError`."""
+    def guest_name(self, name: Any) -> str | None:
+        """A guest's name as given (trimmed; None for none); raise :class:`LobbyError`. A
+        guest may not take the name of an account, nor one that looks like it."""
         if name is None:
             return None
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME or not clean_text(name):
             raise LobbyError(f"a name is text of at most {MAX_NAME} characters (letters, digits, signs)",
                              "guest_name", most=MAX_NAME)
+        self.refuse_account_names([name])
         return name.strip() or None
+
+    def refuse_account_names(self, names: list[str], own: str | None = None) -> None:
+        """Raise :class:`LobbyError` if one of ``names`` is an account's name or looks like
+        one (but ``own``, the name of the account asking)."""
+        keys = {lookalike_key(n): n for n in names if n and n.strip()}
+        if own is not None:
+            keys.pop(lookalike_key(own), None)
+        taken = self.accounts.skeletons(keys)
+        if taken:
+            shown_name = keys[sorted(taken)[0]].strip()
+            raise LobbyError(f"the name {shown(shown_name)} is an account's, or looks like one: "
+                             "choose another",
+                             "name_taken")
 
     def play_now(self, request: Any,
                  account: tuple[int, str] | None = None) -> tuple[Table, int, str, str | None]:

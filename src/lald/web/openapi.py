@@ -33,10 +33,11 @@ def _answer(description: str, schema: dict[str, Any] | None = None,
 def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "the request cannot be read or is refused; `error` says why",
              403: "another site's page, or a token that is not valid",
-             404: "no such thing", 409: "the table is closed",
+             404: "no such thing",
              413: "the body is longer than 64 KiB", 415: "not JSON", 429: "too many tables opened",
              503: "the expert is busy, or the review could not be made: try again later",
-             401: "log in first (a rated table is for accounts)"}
+             401: "log in first (a rated table is for accounts), or a wrong name or password",
+             409: "the table is closed, no seat is free, or the name is taken"}
     return {str(c): _answer(words[c], _ERROR) for c in codes}
 
 
@@ -265,6 +266,9 @@ def community_paths() -> dict[str, Any]:
         "host": {"type": "object", "required": ["token", "url"]}}}
     name = {"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}
     host_token = {"type": "string", "description": "the host's secret token"}
+    credentials = {"type": "object", "required": ["name", "password"], "additionalProperties": False,
+                   "properties": {"name": {"type": "string"}, "password": {"type": "string"}}}
+    session_answer = {"type": "object", "required": ["account", "csrf"]}
     return {
         "/api/play-now": {"post": {
             "summary": "seat me at the public table of this reading that most needs a player, or open one",
@@ -299,6 +303,43 @@ def community_paths() -> dict[str, Any]:
                                            "token": host_token, "chat": {"type": "boolean"}}}),
             "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
                           **_refusals(*_POSTED)}}},
+        "/api/session": {"get": {
+            "summary": "who is logged in on this page, and the session's CSRF token (for X-CSRF-Token)",
+            "responses": {"200": _answer("the session", {
+                "type": "object", "required": ["account", "csrf"], "properties": {
+                    "account": {"anyOf": [{"type": "null"}, {"type": "object", "required": ["name", "id"]}]},
+                    "csrf": {"anyOf": [{"type": "null"}, {"type": "string"}]}}})}}},
+        "/api/account/register": {"post": {
+            "summary": "make an account and log in (a session cookie: HttpOnly, SameSite=Strict)",
+            "requestBody": _json_body(credentials),
+            "responses": {"201": _answer("the session", session_answer), **_refusals(*_POSTED, 409, 429)}}},
+        "/api/account/login": {"post": {
+            "summary": "log in: a new session whatever cookie came; the same 401 for a wrong name or a "
+                       "wrong password",
+            "requestBody": _json_body(credentials),
+            "responses": {"200": _answer("the session", session_answer), **_refusals(*_POSTED, 401, 429)}}},
+        "/api/account/logout": {"post": {
+            "summary": "end this session",
+            "requestBody": _json_body({"type": "object", "maxProperties": 0}),
+            "responses": {"200": _answer("no session", session_answer), **_refusals(*_POSTED, 401)}}},
+        "/api/account/password": {"post": {
+            "summary": "change the password; every other session ends",
+            "requestBody": _json_body({"type": "object", "required": ["old", "new"],
+                                       "additionalProperties": False,
+                                       "properties": {"old": {"type": "string"},
+                                                      "new": {"type": "string", "minLength": 8,
+                                                              "maxLength": 256}}}),
+            "responses": {"200": _answer("a new session", session_answer), **_refusals(*_POSTED, 401)}}},
+        "/api/account/delete": {"post": {
+            "summary": "delete the account: its sessions, ratings and chat lines go; its games stay, "
+                       "under \"deleted player\"",
+            "requestBody": _json_body({"type": "object", "required": ["password"],
+                                       "additionalProperties": False,
+                                       "properties": {"password": {"type": "string"}}}),
+            "responses": {"200": _answer("deleted", {"type": "object"}), **_refusals(*_POSTED, 401)}}},
+        "/api/account/data": {"get": {
+            "summary": "everything kept about the logged-in account, as a JSON file",
+            "responses": {"200": _answer("the data", {"type": "object"}), **_refusals(401)}}},
         "/api/tables/{table}/deals/{deal}/chat": {"get": {
             "summary": "a finished deal's chat lines and laughs, each after how many actions it was said",
             "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),

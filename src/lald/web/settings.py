@@ -72,6 +72,11 @@ class Settings:
     """Seats one client address may take from the lobby a second on average (120 an hour)."""
     sit_burst: float = 20.0
     """Seats one client address may take from the lobby at once."""
+    session_days: float = 30.0
+    """A login session unused for this many days ends (:mod:`lald.web.accounts`)."""
+    password_memory: int | None = None
+    """argon2id's memory per password hash, in KiB (None: argon2-cffi's default, 64 MiB);
+    the tests lower it."""
     hint_queue: int = 8
     """Hints that may wait for the expert or be made at once in the whole server; more are
     refused until there is room (one per seat at a time in any case)."""

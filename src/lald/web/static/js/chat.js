@@ -4,6 +4,7 @@
 // and, on the host's page (#...&host=TOKEN), muting a seat and closing the spectators' chat.
 import { t } from "./i18n.js";
 import { $, toast } from "./dom.js";
+import { postHeaders } from "./session.js";
 
 const LAUGH_MS = 20000;  // as long as the server allows (LAUGH_WINDOW)
 let laughUntil = 0;
@@ -116,7 +117,7 @@ function renderHost(frame, settings) {
 async function host(path, body) {
   try {
     const response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST", headers: postHeaders(),
       body: JSON.stringify({ token: hostToken, ...body }),
     });
     if (!response.ok) toast((await response.json()).error);

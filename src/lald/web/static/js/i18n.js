@@ -77,6 +77,10 @@ const REFUSALS = {
   private_table: "web_refused_private_table", rated_login: "web_refused_rated_login",
   seated: "web_refused_seated", no_free_seat: "web_refused_no_free_seat", guest_name: "web_refused_guest_name",
   title: "web_refused_title", too_many_seats: "web_refused_too_many_seats",
+  login: "web_refused_login", login_limit: "web_refused_login_limit", name_taken: "web_refused_name_taken",
+  name_rules: "web_refused_name_rules", name_refused: "web_refused_name_refused",
+  password_rules: "web_refused_password_rules", password_wrong: "web_refused_password_wrong",
+  csrf: "web_refused_csrf", register_limit: "web_refused_register_limit", not_logged_in: "web_refused_not_logged_in",
 };
 
 export function refusal(body) {

@@ -1,6 +1,8 @@
 // The lobby: open a table (rules, seats, bots), hand out the seat links, list open tables.
 import { applyStatic, initialLang, LANG_NAMES, LANGS, lang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
 import { $, copyText, countText, escapeHtml, toast } from "./dom.js";
+import { initAccount, showAccount } from "./account.js";
+import { postHeaders, session } from "./session.js";
 
 let levels = [];
 // The level a seat gets unless chosen: one a newcomer enjoys playing against (the
@@ -62,6 +64,7 @@ async function create(event) {
   const lobby = { lang: form.lang.value };
   if (form.title.value.trim()) lobby.title = form.title.value.trim();
   if (form.public.checked) Object.assign(lobby, { public: true, fill_seconds: Number(form.fill_seconds.value) || 0 });
+  if (form.public.checked && account && form.rated.checked) lobby.rated = true;
   const body = {
     ...lobby,
     preset: form.preset.value,
@@ -75,7 +78,7 @@ async function create(event) {
   let data;
   try {
     response = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      method: "POST", headers: postHeaders(), body: JSON.stringify(body),
     });
     data = await response.json();
   } catch {
@@ -107,7 +110,7 @@ async function host(path, extra = {}) {
   let data;
   try {
     response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
+      method: "POST", headers: postHeaders(), body: JSON.stringify({ token, ...extra }),
     });
     data = await response.json();
   } catch {
@@ -350,20 +353,31 @@ function playNow(event) {
   seat("/api/play-now", body);
 }
 
-// The logged-in account (accounts.js tells), and the headers every post carries.
+// The logged-in account (account.js keeps it), whose CSRF token every post carries.
 let account = null;
-const postHeaders = () => ({ "Content-Type": "application/json" });
+
+function accountChanged() {
+  account = session().account;
+  for (const el of document.querySelectorAll(".account-only")) {
+    el.hidden = !account || (el.classList.contains("public-only") && !$("create").public.checked);
+  }
+  for (const el of document.querySelectorAll(".guest-only")) el.hidden = Boolean(account);
+  renderTables();
+}
 
 function showPublic() {
   const form = $("create");
   for (const el of form.querySelectorAll(".public-only")) el.hidden = !form.public.checked || (el.classList.contains("account-only") && !account);
+  if (!form.public.checked) form.rated.checked = false;
   seatRows();
 }
 
 await loadCatalog(initialLang());
 levels = await (await fetch("/api/levels")).json();
 applyStatic();
-$("lang-slot").append(langSelect(() => { seatRows(); renderTables(); if (hosted) showHost(hosted); }));
+$("lang-slot").append(langSelect(() => { seatRows(); renderTables(); showAccount(); if (hosted) showHost(hosted); }));
+await initAccount(accountChanged);
+accountChanged();
 for (const l of LANGS) $("table-lang").append(new Option(LANG_NAMES[l], l, false, l === lang));
 $("close-table").addEventListener("click", () => host("/api/host/close"));
 $("create").players.addEventListener("change", seatRows);

@@ -4,6 +4,7 @@ import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
 import { $, countText, escapeHtml, signed, toast } from "./dom.js";
 import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
 import { chatLine, clearChat, initChat, mayLaugh, renderChat } from "./chat.js";
+import { loadSession, postHeaders } from "./session.js";
 
 const params = new URLSearchParams(location.hash.slice(1));
 let token = params.get("t");
@@ -921,7 +922,7 @@ async function playAfterLesson() {
   let data;
   try {
     response = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, hints: true }),
+      method: "POST", headers: postHeaders(), body: JSON.stringify({ seats, hints: true }),
     });
     data = await response.json();
   } catch {
@@ -939,7 +940,7 @@ async function openLesson() {
   let data;
   try {
     response = await fetch("/api/lessons", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+      method: "POST", headers: postHeaders(), body: "{}",
     });
     data = await response.json();
   } catch {
@@ -1087,7 +1088,7 @@ function revealTable() {
 
 // -- start ------------------------------------------------------------------------------
 
-await loadCatalog(initialLang());
+await Promise.all([loadCatalog(initialLang()), loadSession()]);
 applyStatic();
 initChat(send, params.get("host"), () => { if (frame) render(); });
 $("lang-slot").append(langSelect((l) => {

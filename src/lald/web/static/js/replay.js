@@ -2,6 +2,7 @@
 import { applyStatic, initialLang, lang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
 import { cardEl, sortCards } from "./cards.js";
 import { $ } from "./dom.js";
+import { loadSession, postHeaders } from "./session.js";
 
 let data = null;
 let at = 0;
@@ -29,7 +30,7 @@ async function load() {
   let response;
   let body;
   try {
-    response = await fetch(`/api/replay?${query}`, { method: "POST", body: text });
+    response = await fetch(`/api/replay?${query}`, { method: "POST", headers: postHeaders("text/plain"), body: text });
     body = await response.json();
   } catch {
     fail(t("web_server_unreachable"));
@@ -325,7 +326,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "End") go(Infinity);
 });
 
-await loadCatalog(initialLang());
+await Promise.all([loadCatalog(initialLang()), loadSession()]);
 applyStatic();
 // Until its sentences have come, the loader waits (a click would have shown a bare key).
 $("load").disabled = $("file").disabled = false;
