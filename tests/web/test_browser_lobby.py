@@ -131,3 +131,33 @@ def test_an_account_from_the_lobby_and_every_post_of_every_page_carries_its_toke
     # Logging out: the panel offers logging in again.
     lobby.locator("#logout").click()
     expect(lobby.locator("#login-form")).to_be_visible()
+
+
+def test_the_leaderboard_and_a_profile_with_its_rating_history_plotted(server: Server,
+                                                                      open_page: Opener) -> None:
+    from sqlalchemy import create_engine, text
+
+    name = f"Rita {int(time.time() * 1000) % 100000}"
+    r = httpx.post(server.base + "/api/account/register",
+                   json={"name": name, "password": "a long enough secret"})
+    account = r.json()["account"]["id"]
+    engine = create_engine(server.db)
+    with engine.begin() as conn:  # three rated sessions' worth of history (the pages are under test here)
+        for i, (mu, sigma) in enumerate([(27.0, 8.0), (29.5, 7.6), (28.1, 7.2)]):
+            conn.execute(text("INSERT INTO lald_rating_events (account_id, reading, table_id, rank, players, "
+                              "mu, sigma, at) VALUES (:a, 'survivor/5', :t, 1, 5, :mu, :sigma, :at)"),
+                         {"a": account, "t": f"t{i}", "mu": mu, "sigma": sigma, "at": float(i)})
+        conn.execute(text("INSERT INTO lald_ratings VALUES (:a, 'survivor/5', 28.1, 7.2, 3, 3.0)"),
+                     {"a": account})
+    engine.dispose()
+    board = open_page(server.base + "/leaderboard#reading=survivor/5")
+    expect(board.locator("#board tbody")).to_contain_text(name)
+    expect(board.locator("#bots")).to_contain_text("expert")
+    audit(board, "the leaderboard")
+    board.locator("#board tbody a", has_text=name).click()
+    expect(board.locator("#h-player")).to_have_text(name)
+    expect(board.locator("svg.history circle")).to_have_count(3)
+    expect(board.locator("#ratings")).to_contain_text("after 3 rated sessions")
+    audit(board, "a player's profile")
+    missing = open_page(server.base + "/player#Nobody%20at%20all")
+    expect(missing.locator("#player-missing")).to_be_visible()

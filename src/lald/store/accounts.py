@@ -341,6 +341,19 @@ class Accounts:
                     mu=mu, sigma=sigma, at=now))
         return True
 
+    def readings(self) -> list[str]:
+        """The readings in which some account has a rating."""
+        with self.engine.connect() as conn:
+            return sorted(conn.execute(select(_Rating.reading).distinct()).scalars())
+
+    def unrated_tables(self) -> list[str]:
+        """The finished rated tables whose ratings are not applied."""
+        with self.engine.connect() as conn:
+            rated = select(_Rated.table_id)
+            return list(conn.execute(select(_Table.id).where(
+                _Table.status == "over", _Table.config.like('%"rated": true%'),
+                _Table.id.not_in(rated))).scalars())
+
     def leaderboard(self, reading: str, limit: int = 100) -> list[RatingRow]:
         """The best ``limit`` ratings of ``reading`` by their ordinal (mu - 3 sigma)."""
         with self.engine.connect() as conn:

@@ -248,7 +248,7 @@ class SessionGuard:
             return
         given = headers.get(CSRF_HEADER, "")
         if not secrets.compare_digest(given.encode("utf-8", "replace"), found[1].encode()):
-            from .app import refuse
+            from .http import refuse
 
             await refuse(403, "this request lacks the session's CSRF token: reload the page", "csrf")(
                 scope, receive, send)

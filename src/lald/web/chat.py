@@ -27,15 +27,16 @@ from __future__ import annotations
 import json
 import time
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import Catalog
 from ..store import NewChat, TableChange
 from .settings import Bucket
+from .wire import clean_text
 
 if TYPE_CHECKING:
     from .conn import Conn
-    from .tables import Entry, Table
 
 MAX_CHAT = 200
 """The longest chat line (characters)."""
@@ -60,8 +61,6 @@ class Refused(Exception):
 
 def clean_line(text: Any) -> str:
     """A chat line as it is kept (trimmed), or :class:`Refused`."""
-    from .hub import clean_text
-
     if not isinstance(text, str):
         raise Refused("malformed", "web_error_chat_text", most=MAX_CHAT)
     line: str = text.strip()
@@ -73,8 +72,11 @@ def clean_line(text: Any) -> str:
 class Talk:
     """One table's chat lines and laughs, and its host's moderation."""
 
-    def __init__(self, table: Table, config: dict[str, Any]) -> None:
+    def __init__(self, table: Any, config: dict[str, Any], entry: Callable[[str, int, int], Any]) -> None:
         self.table = table
+        """The table (:class:`lald.web.tables.Table`)."""
+        self.entry = entry
+        """How the table makes a log entry (kind, deal, index)."""
         self.lines: list[NewChat] = []
         self.muted: set[int] = set(config.get("muted", ()))
         """The seats the host has muted."""
@@ -160,11 +162,9 @@ class Talk:
         table.notify()
 
     def _enter(self, line: NewChat) -> None:
-        from .tables import Entry
-
         self.lines.append(line)
-        self.table.entries.append(Entry("chat" if line.kind == "chat" else "laughs", line.deal,
-                                        len(self.lines) - 1))
+        self.table.entries.append(self.entry("chat" if line.kind == "chat" else "laughs", line.deal,
+                                             len(self.lines) - 1))
 
     # -- a restored table ---------------------------------------------------------------
 
@@ -183,7 +183,7 @@ class Talk:
 
     # -- what each page is sent ---------------------------------------------------------
 
-    def render(self, entry: Entry, catalog: Catalog, names: list[str]) -> dict[str, Any]:
+    def render(self, entry: Any, catalog: Catalog, names: list[str]) -> dict[str, Any]:
         """A chat entry, the same for every recipient (in their language)."""
         line = self.lines[entry.ref]
         spectator = line.seat is None
@@ -221,15 +221,14 @@ class Talk:
         self._store_config()
 
 
-def deal_lines(table: Table, deal: int, catalog: Catalog) -> list[dict[str, Any]]:
-    """The chat lines and laughs of a deal, for its replay: each with ``after``, the
-    number of the deal's actions played before it."""
-    from .tables import Entry
-
+def deal_lines(table: Any, deal: int, catalog: Catalog) -> list[dict[str, Any]]:
+    """The chat lines and laughs of a deal (of a :class:`lald.web.tables.Table`), for its
+    replay: each with ``after``, the number of the deal's actions played before it."""
+    talk: Talk = table.talk
     names = table.names(catalog)
     out = []
-    for i, line in enumerate(table.talk.lines):
+    for i, line in enumerate(talk.lines):
         if line.deal == deal:
             kind = "chat" if line.kind == "chat" else "laughs"
-            out.append(table.talk.render(Entry(kind, deal, i), catalog, names) | {"after": line.after})
+            out.append(talk.render(talk.entry(kind, deal, i), catalog, names) | {"after": line.after})
     return out

@@ -22,8 +22,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import LANGUAGES, Catalog
 from .accounts import COOKIE, AccountError, SessionGuard, Sessions, set_cookie
-from .app import _client, _deal_of, _host_request, _hub, _opened, _opening, _short, lobby_refusal, refuse
 from .chat import deal_lines
+from .http import (
+    _client,
+    _deal_of,
+    _host_request,
+    _hub,
+    _opened,
+    _opening,
+    _page,
+    _short,
+    lobby_refusal,
+    refuse,
+)
 from .hub import Hub, LobbyError, host_answer
 from .lobby import TOPIC
 from .settings import Bucket
@@ -359,6 +370,38 @@ async def api_chat(request: Request) -> Response:
     return JSONResponse(deal_lines(table, deal, Catalog(lang)))
 
 
+async def api_leaderboard(request: Request) -> Response:
+    """A reading's leaderboard (``?reading=survivor/5``, the default), the readings that have
+    one, and the bots' fixed ratings."""
+    from .ratings import BOT_RATINGS, BOT_SIGMA, leaderboard_rows
+
+    reading = request.query_params.get("reading", "survivor/5")
+    if len(reading) > 64:
+        return refuse(400, "a reading is a preset, players and variants, like survivor/5")
+    accounts = _hub(request).accounts
+    rows = await asyncio.to_thread(leaderboard_rows, accounts, reading)
+    readings = await asyncio.to_thread(accounts.readings)
+    return JSONResponse({"reading": reading, "readings": readings, "players": rows,
+                         "bots": [{"level": level, "mu": mu, "sigma": BOT_SIGMA}
+                                  for level, mu in BOT_RATINGS.items()]})
+
+
+async def api_player(request: Request) -> Response:
+    """An account's public profile: its ratings, their history, its tables."""
+    from .names import lookalike_key
+    from .ratings import ordinal
+
+    name = request.path_params["name"]
+    accounts = _hub(request).accounts
+    account = await asyncio.to_thread(accounts.by_skeleton, lookalike_key(name[:100]))
+    if account is None:
+        return refuse(404, "there is no such player", "no_player")
+    profile = await asyncio.to_thread(accounts.profile, account.id)
+    for row in profile["ratings"]:
+        row["ordinal"] = round(ordinal(row["mu"], row["sigma"]), 3)
+    return JSONResponse({"name": account.name} | profile)
+
+
 _encoded: dict[int, tuple[Any, str]] = {}
 
 
@@ -386,6 +429,10 @@ def routes() -> list[BaseRoute]:
         Route("/api/account/password", api_password, methods=["POST"]),
         Route("/api/account/delete", api_delete, methods=["POST"]),
         Route("/api/account/data", api_data),
+        Route("/api/leaderboard", api_leaderboard),
+        Route("/api/players/{name}", api_player),
+        Route("/leaderboard", _page("leaderboard.html")),
+        Route("/player", _page("player.html")),
         Route("/api/sit", api_sit, methods=["POST"]),
         Route("/api/host/mute", api_host_mute, methods=["POST"]),
         Route("/api/host/spectators", api_host_spectators, methods=["POST"]),

@@ -18,7 +18,6 @@ import math
 import re
 import secrets
 import time
-import unicodedata
 from typing import Any
 
 from ..bots import LEVELS
@@ -33,9 +32,10 @@ from .journal import Journal
 from .lesson import Lesson
 from .lobby import Channel, LobbyFeed, LocalChannel, best_table
 from .names import lookalike_key
+from .ratings import Ratings
 from .settings import Settings
 from .tables import Table
-from .wire import shown
+from .wire import clean_text, shown
 
 log = logging.getLogger("lald.web")
 
@@ -53,10 +53,6 @@ MAX_TITLE = 60
 """The longest table title (characters)."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-#: Characters a name may not hold: controls, lone surrogates (no text encoding holds
-#: them), and the bidirectional controls that would make a name read as another.
-_BAD_CATEGORIES = frozenset({"Cc", "Cs"})
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
 """The same rule for the API's description (a JSON Schema pattern)."""
 
@@ -64,7 +60,7 @@ NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u2
 class LobbyError(ValueError):
     """A table request the lobby refuses; the message says why (in English, for programs).
     A refusal a person can meet through the pages also has a ``code`` and its ``values``,
-    which the pages word in their own language (:func:`lald.web.app.refuse`)."""
+    which the pages word in their own language (:func:`lald.web.http.refuse`)."""
 
     def __init__(self, message: str, code: str | None = None, **values: int) -> None:
         super().__init__(message)
@@ -87,11 +83,6 @@ def levels() -> list[str]:
     return [name for name in LEVELS if name not in HIDDEN_LEVELS]
 
 
-def clean_text(value: str) -> bool:
-    """Whether ``value`` is text a page can show and a database can store as it is."""
-    return not any(c in _BIDI or unicodedata.category(c) in _BAD_CATEGORIES for c in value)
-
-
 def seat_token(host_token: str, seat: int, generation: int) -> str:
     """The invitation token of ``seat`` after ``generation`` reissues, derived from the
     host's token (so the host alone can bring the links back; the database keeps only
@@ -107,6 +98,7 @@ class Hub:
         self.store = store
         self.accounts = Accounts(store)
         """Accounts, sessions, chat lines and ratings in the store (:mod:`lald.store.accounts`)."""
+        self.ratings = Ratings(self.accounts)
         self.lobby = LobbyFeed(channel or LocalChannel())
         """The lobby's live rows (:mod:`.lobby`)."""
         self.journal = Journal(store, threaded=not store.memory)
@@ -130,7 +122,16 @@ class Hub:
             self._add(Table(data, self.journal, self.settings))
             count += 1
         self._reaper = asyncio.create_task(self._reap_loop(), name="lald reaper")
+        self.rate_missed()
         return count
+
+    def rate_missed(self) -> int:
+        """Rate the rated sessions that ended without being rated (the server stopped in
+        between); returns how many."""
+        done = 0
+        for data in self.store.load_tables(ids=self.accounts.unrated_tables()):
+            done += self.ratings.apply(Table(data, self.journal, self.settings))
+        return done
 
     def _add(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -139,6 +140,7 @@ class Hub:
         if table.host_hash is not None:
             self.hosts[table.host_hash] = table.id
         table.on_change = self.lobby.touch
+        table.on_over = self.ratings.session_over
         self.lobby.add(table)
         table.start()
         return table
@@ -161,6 +163,7 @@ class Hub:
                 await self._reaper
         await self.hints.close()
         await self.lobby.close()
+        await self.ratings.close()
         for table in list(self.tables.values()):
             await table.stop()
         await self.journal.close()
@@ -217,8 +220,8 @@ class Hub:
         """
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
-        unknown = set(request) - {"preset", "players", "variants", "options", "seats",
-                                  "turn_seconds", "seed", "hints", "public", "fill_seconds", "lang", "title"}
+        unknown = set(request) - {"preset", "players", "variants", "options", "seats", "turn_seconds",
+                                  "seed", "hints", "public", "fill_seconds", "lang", "title", "rated"}
         if unknown:
             raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
         absent = [key for key, value in request.items() if value is None]
@@ -241,6 +244,12 @@ class Hub:
         seats = self._seats(request.get("seats"), rules.players, host, public)
         self.refuse_account_names([s.name for s in seats if s.name], account[1] if account else None)
         lobby = self._lobby_fields(request, public)
+        rated = request.get("rated", False)
+        if not isinstance(rated, bool):
+            raise LobbyError("'rated' must be true or false")
+        if rated:
+            self._rated(request, seats, public, account)
+            lobby["rated"] = True
         turn = request.get("turn_seconds", 0)
         low, high = TURN_SECONDS
         if (isinstance(turn, bool) or not isinstance(turn, int | float) or not math.isfinite(turn)
@@ -268,6 +277,25 @@ class Hub:
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
         return self._add(table), host
+
+    @staticmethod
+    def _rated(request: dict[str, Any], seats: list[SeatData], public: bool,
+               account: tuple[int, str] | None) -> None:
+        """Check a rated table's request (:mod:`.ratings`), and seat the host's account in
+        seat 0; raise :class:`LobbyError`."""
+        if account is None:
+            raise LobbyError("rated tables are for accounts: log in to open one", "rated_login")
+        if not public:
+            raise LobbyError("a rated table is public: private tables are never rated", "rated_public")
+        if request.get("seed") is not None or request.get("hints") or request.get("options"):
+            raise LobbyError("a rated table has no seed, no hints and no other options than its "
+                             "preset, players and variants", "rated_rules")
+        if not seats[0].human or seats[0].seat in (s.seat for s in seats if s.generation < 0):
+            raise LobbyError("at a rated table the host plays seat 0", "rated_rules")
+        if any(s.human and s.generation >= 0 for s in seats[1:]):
+            raise LobbyError("at a rated table every other person's seat is open (for an account "
+                             "from the lobby)", "rated_rules")
+        seats[0].account, seats[0].name = account
 
     @staticmethod
     def _lobby_fields(request: dict[str, Any], public: bool) -> dict[str, Any]:

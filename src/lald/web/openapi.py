@@ -223,7 +223,11 @@ def spec() -> dict[str, Any]:
                          "their own language: other_site, too_many_tables, name (with the seat and "
                          "the most characters a name may have), table_closed, host_link, "
                          "server_error, no_table, no_deal, record and record_move (a record the "
-                         "replay cannot read; with the number of the move, as move)"},
+                         "replay cannot read; with the number of the move, as move); and those of the "
+                         "lobby and accounts (private_table, rated_login, rated_public, rated_rules, "
+                         "seated, no_free_seat, guest_name, title, too_many_seats, login, login_limit, "
+                         "name_taken, name_rules, name_refused, password_rules, password_wrong, csrf, "
+                         "register_limit, not_logged_in, no_player)"},
                 "seat": {"type": "integer"}, "most": {"type": "integer"}, "move": {"type": "integer"}}},
             "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
             "Table": summary,
@@ -340,6 +344,19 @@ def community_paths() -> dict[str, Any]:
         "/api/account/data": {"get": {
             "summary": "everything kept about the logged-in account, as a JSON file",
             "responses": {"200": _answer("the data", {"type": "object"}), **_refusals(401)}}},
+        "/api/leaderboard": {"get": {
+            "summary": "a reading's leaderboard (ratings of rated tables), and the bots' fixed ratings",
+            "parameters": [{"name": "reading", "in": "query", "required": False,
+                            "schema": {"type": "string", "maxLength": 64}}],
+            "responses": {"200": _answer("the leaderboard", {
+                "type": "object", "required": ["reading", "readings", "players", "bots"]}),
+                **_refusals(400)}}},
+        "/api/players/{name}": {"get": {
+            "summary": "a player's profile: ratings per reading, their history, their games",
+            "parameters": [_path("name")],
+            "responses": {"200": _answer("the profile", {
+                "type": "object", "required": ["name", "ratings", "history", "tables"]}),
+                **_refusals(404)}}},
         "/api/tables/{table}/deals/{deal}/chat": {"get": {
             "summary": "a finished deal's chat lines and laughs, each after how many actions it was said",
             "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),

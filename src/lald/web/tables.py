@@ -168,6 +168,8 @@ class Table(Saved):
         """The seats strangers from the lobby may take."""
         self.on_change: Callable[[Table], None] | None = None
         """Told of every change (the lobby's feed, :meth:`lald.web.lobby.LobbyFeed.touch`)."""
+        self.on_over: Callable[[Table], None] | None = None
+        """Told when the session ends (the ratings, :meth:`lald.web.ratings.Ratings.session_over`)."""
         self.first_joined: float | None = (time.time() if any(s.joined for s in data.seats if s.human)
                                            else None)
         """When the first person joined (a restart counts as now), from which a public
@@ -206,7 +208,7 @@ class Table(Saved):
         self._claims_version = -1
         self._human_claims: frozenset[Claim] = frozenset()
         self._window = False
-        self.talk = Talk(self, data.config)
+        self.talk = Talk(self, data.config, Entry)
         """The table's chat and laughs (:mod:`.chat`)."""
         self.talk.restore(data.chat)
         for d in range(data.deals_started):
@@ -309,6 +311,8 @@ class Table(Saved):
         if self.session.over:
             self.status = "over"
             self.journal.add(TableChange(self.id, {"status": "over"}), self)
+            if self.on_over is not None:
+                self.on_over(self)
         self.notify()
 
     def next_deal(self) -> None:

@@ -81,6 +81,7 @@ const REFUSALS = {
   name_rules: "web_refused_name_rules", name_refused: "web_refused_name_refused",
   password_rules: "web_refused_password_rules", password_wrong: "web_refused_password_wrong",
   csrf: "web_refused_csrf", register_limit: "web_refused_register_limit", not_logged_in: "web_refused_not_logged_in",
+  rated_public: "web_refused_rated_public", rated_rules: "web_refused_rated_rules", no_player: "web_player_missing",
 };
 
 export function refusal(body) {
