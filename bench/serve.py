@@ -160,7 +160,11 @@ async def prober(http: httpx.AsyncClient, measure: float, stop: float, probes: d
     await asyncio.sleep(max(0.0, measure - time.monotonic()))
     while time.monotonic() < stop - 1.0:
         sent = time.perf_counter()
-        r = await http.post("/api/tables", json={"players": 3, "public": True})
+        try:
+            r = await http.post("/api/tables", json={"players": 3, "public": True})
+        except httpx.HTTPError:  # no answer within a minute: the next one
+            await asyncio.sleep(every)
+            continue
         if r.status_code == 201:
             probes[r.json()["table"]["id"]] = sent
         await asyncio.sleep(every)
@@ -177,7 +181,7 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
     """One run: actions/s, p50 and p99 latency (ms), samples, server CPU and load average;
     with ``community``, the lobby live on ``lobby_pages`` pages and the chat on, and the
     lobby's update latency (ms)."""
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
         tokens = []
         for _ in range(tables):
             r = await http.post("/api/tables", json={"seats": [{"human": s == 0, "level": level}
@@ -196,7 +200,7 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
     probes: dict[str, float] = {}
     lobby: list[float] = []
     extra: list[Any] = []
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
         if community:
             extra = [*(lobby_page(port, stop, probes, lobby) for _ in range(lobby_pages)),
                      prober(http, measure, stop, probes)]

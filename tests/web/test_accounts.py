@@ -303,3 +303,12 @@ def test_download_my_data_and_delete_my_account(site: TestClient) -> None:
     assert site.get("/api/account/data").status_code == 401
     r = site.post("/api/account/login", json={"name": "Ann", "password": PASSWORD})
     assert r.status_code == 401 and r.json()["code"] == "login"
+
+
+def test_a_name_or_password_no_text_encoding_holds_is_refused_in_words(site: TestClient) -> None:
+    """Found by Hypothesis: a lone surrogate in a login's name reached the database (500)."""
+    for path in ("/api/account/login", "/api/account/register"):
+        for body in ({"name": "\udfff", "password": PASSWORD}, {"name": "Ann", "password": "\ud800" * 9}):
+            r = site.post(path, content=json.dumps(body).encode(),
+                          headers={"Content-Type": "application/json"})
+            assert r.status_code == 400 and "\n" not in r.json()["error"], (path, body, r.text)

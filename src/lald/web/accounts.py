@@ -122,11 +122,23 @@ class LoginLimits:
         self.names.take(key, now)
 
 
+def _text(raw: Any) -> str | None:
+    """``raw`` if it is text that UTF-8 can hold (no lone surrogate), else None."""
+    if not isinstance(raw, str):
+        return None
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return raw
+
+
 def _password(raw: Any) -> str:
-    if not isinstance(raw, str) or not SHORTEST_PASSWORD <= len(raw) <= LONGEST_PASSWORD:
+    text = _text(raw)
+    if text is None or not SHORTEST_PASSWORD <= len(text) <= LONGEST_PASSWORD:
         raise AccountError(400, f"a password is {SHORTEST_PASSWORD} to {LONGEST_PASSWORD} characters",
                            "password_rules")
-    return raw
+    return text
 
 
 class Sessions:
@@ -180,9 +192,8 @@ class Sessions:
     async def login(self, body: dict[str, Any], address: str) -> Account:
         """The account whose name and password these are; raise :class:`AccountError`: the
         same refusal for a name no account has and for a wrong password."""
-        raw, password = body.get("name"), body.get("password")
-        if not isinstance(raw, str) or not isinstance(password, str) or len(raw) > 200 \
-                or len(password) > LONGEST_PASSWORD:
+        raw, password = _text(body.get("name")), _text(body.get("password"))
+        if raw is None or password is None or len(raw) > 200 or len(password) > LONGEST_PASSWORD:
             raise AccountError(400, "give 'name' and 'password'", "login_fields")
         from .names import lookalike_key
 
@@ -198,8 +209,7 @@ class Sessions:
 
     async def change_password(self, account: Account, cookie: str, body: dict[str, Any]) -> None:
         """A new password (the old one given); every other session ends."""
-        old = body.get("old")
-        if not await self.passwords.verify(account.password, old if isinstance(old, str) else ""):
+        if not await self.passwords.verify(account.password, _text(body.get("old")) or ""):
             raise AccountError(403, "the old password is not right", "password_wrong")
         new = _password(body.get("new"))
         digest = await self.passwords.hash(new)
@@ -207,8 +217,7 @@ class Sessions:
 
     async def delete(self, account: Account, body: dict[str, Any]) -> None:
         """Delete the account (its password given)."""
-        password = body.get("password")
-        if not await self.passwords.verify(account.password, password if isinstance(password, str) else ""):
+        if not await self.passwords.verify(account.password, _text(body.get("password")) or ""):
             raise AccountError(403, "the password is not right", "password_wrong")
         await asyncio.to_thread(self.accounts.delete, account.id)
 
