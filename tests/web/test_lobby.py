@@ -200,3 +200,15 @@ def test_the_channel_hands_each_subscriber_every_message_and_a_slow_one_starts_a
 def test_a_reading_names_the_rules_people_pick() -> None:
     assert reading_of({"preset": "last-capture", "players": 4, "variants": ["modern-laugh", "silent"],
                        "options": {}}) == "last-capture/4/modern-laugh"
+
+
+def test_a_public_table_nobody_waits_at_leaves_the_lobby_after_ten_minutes(client: TestClient) -> None:
+    hub = hub_of(client)
+    public(client)  # nobody ever opens it
+    private = create(client, 1)
+    kept = public(client)
+    hub.tables[kept["table"]["id"]].active_at += 10_000  # someone was there a moment ago
+    closed = client.portal.call(lambda: hub.reap(time.time() + 601))  # type: ignore[union-attr]
+    assert closed == 1
+    listed = {t["id"] for t in client.get("/api/tables").json()}
+    assert listed == {private["table"]["id"], kept["table"]["id"]}

@@ -51,6 +51,9 @@ FILL_SECONDS = (5, 3600)
 people) or this many seconds, both ends included."""
 MAX_TITLE = 60
 """The longest table title (characters)."""
+EMPTY_PUBLIC_SECONDS = 600.0
+"""A public table still waiting for its first deal that no page has been connected to for
+this long leaves the lobby (it is closed): nobody is coming back to it."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
@@ -538,7 +541,9 @@ class Hub:
         for table in list(self.tables.values()):
             if table.conns:
                 continue
-            if table.open and now - table.active_at >= self.settings.idle_seconds:
+            idle = now - table.active_at
+            forsaken = table.public and table.status == "waiting" and idle >= EMPTY_PUBLIC_SECONDS
+            if table.open and (idle >= self.settings.idle_seconds or forsaken):
                 table.close()
                 closed += 1
             if not table.open:
