@@ -207,6 +207,7 @@ async def api_delete(request: Request) -> Response:
         for seat in table.seats:
             if seat.account == account.id:
                 seat.account, seat.name, seat.erased = None, None, True
+                table.listing_changed()
                 table.notify()
     response = JSONResponse({"deleted": True})
     set_cookie(response, request, None)

@@ -167,7 +167,8 @@ class Table(Saved):
         self.open_seats: frozenset[int] = frozenset(data.config.get("open", ()))
         """The seats strangers from the lobby may take."""
         self.on_change: Callable[[Table], None] | None = None
-        """Told of every change (the lobby's feed, :meth:`lald.web.lobby.LobbyFeed.touch`)."""
+        """Told of each change of what the lobby lists (seats, deals, status: not of every
+        action): the lobby's feed, :meth:`lald.web.lobby.LobbyFeed.touch`."""
         self.on_over: Callable[[Table], None] | None = None
         """Told when the session ends (the ratings, :meth:`lald.web.ratings.Ratings.session_over`)."""
         self.first_joined: float | None = (time.time() if any(s.joined for s in data.seats if s.human)
@@ -313,6 +314,8 @@ class Table(Saved):
             self.journal.add(TableChange(self.id, {"status": "over"}), self)
             if self.on_over is not None:
                 self.on_over(self)
+        if state.over:  # the deal's end: the session's schedule and status may change
+            self.listing_changed()
         self.notify()
 
     def next_deal(self) -> None:
@@ -328,6 +331,7 @@ class Table(Saved):
                                                "status": "playing"}), self)
         self.status = "playing"
         self._begin_deal()
+        self.listing_changed()
         self.notify()
 
     def set_seat(self, seat: int, **values: Any) -> None:
@@ -339,6 +343,7 @@ class Table(Saved):
             setattr(self.seats[seat], key, value)
         if "human" in values:
             self._claims_version = -1
+        self.listing_changed()
         self.notify()
 
     def close(self) -> None:
@@ -347,6 +352,7 @@ class Table(Saved):
             return
         self.journal.add(TableChange(self.id, {"status": "closed"}), self)
         self.status = "closed"
+        self.listing_changed()
         self.notify()
 
     def seen(self) -> None:
@@ -399,6 +405,9 @@ class Table(Saved):
         for conn in self.conns:
             conn.touch()
         self.wake.set()
+
+    def listing_changed(self) -> None:
+        """What the lobby lists of this table changed (:meth:`listing`)."""
         if self.on_change is not None:
             self.on_change(self)
 
