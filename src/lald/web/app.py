@@ -12,8 +12,8 @@ gives every response a Content-Security-Policy, ``X-Content-Type-Options: nosnif
 token bucket (429). The API is described by ``/api/openapi.json`` (:mod:`.openapi`).
 
 >>> app = create_app("sqlite://")
->>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/host', '/api/host/close', '/api/host/reissue']
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/host"))[:3]
+['/api/host', '/api/host/close', '/api/host/mute']
 """
 
 from __future__ import annotations
