@@ -16,6 +16,13 @@ With ``--before DIR`` (a checkout of an older lald), each loaded run is preceded
 same run of the server from ``DIR/src``, back to back, and the medians of both and their
 ratio are printed: the cost of what changed, measured in the same hour.
 
+With ``--community`` (issue 24), each loaded run is followed, back to back, by the same run
+with the lobby live and the chat on: LOBBY_PAGES lobby pages hold ``/ws/lobby`` open, every
+player says a chat line once a minute (each at its own moment), and once a second a public
+table is opened; the time from sending that request to each lobby page's receiving the
+table's row is the lobby's update latency (p50/p99 over every page and every table). The
+medians of both, the ratio of the players' p99, and the lobby's p99 are printed.
+
     .venv/bin/python bench/serve.py --tables 200 --duration 20 --runs 5
     git archive 892399c | tar -x -C /tmp/lald-before
     nice -n 10 .venv/bin/python bench/serve.py --tables 200 --before /tmp/lald-before
@@ -40,6 +47,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -83,12 +91,14 @@ def start_server(db: str, port: int, bot_delay: float, src: str | None = None) -
 
 
 async def player(port: int, token: str, join: float, measure: float, stop: float,
-                 latencies: list[float], actions: list[int]) -> None:
+                 latencies: list[float], actions: list[int], chat_every: float = 0.0) -> None:
     """Join at ``join`` and play seat 0 of one table until ``stop``; from ``measure`` on,
-    record each own action's latency and count every action seen."""
+    record each own action's latency and count every action seen. With ``chat_every``,
+    say a chat line every so many seconds (the first at a random moment)."""
     await asyncio.sleep(max(0.0, join - time.monotonic()))
     async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None, compression=None) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
+        talking = asyncio.create_task(talk(ws, chat_every, stop)) if chat_every > 0 else None
         sent_v: int | None = None
         sent_at = 0.0
         last_v = 0
@@ -123,6 +133,54 @@ async def player(port: int, token: str, join: float, measure: float, stop: float
             if turn:
                 await ws.send(json.dumps({"type": "act", "v": m["v"], "action": turn[0]}))
                 sent_v, sent_at = m["v"], time.perf_counter()
+        if talking is not None:
+            talking.cancel()
+
+
+async def talk(ws: Any, every: float, stop: float) -> None:
+    """A chat line every ``every`` seconds until ``stop``, the first at a random moment."""
+    await asyncio.sleep(random.uniform(0, every))
+    n = 0
+    while time.monotonic() < stop:
+        n += 1
+        await ws.send(json.dumps({"type": "chat", "text": f"good game, line {n}"}))
+        await asyncio.sleep(every)
+
+
+async def lobby_page(port: int, stop: float, probes: dict[str, float], latencies: list[float]) -> None:
+    """A lobby page: the live list until ``stop``; the delay from each probe table's request
+    (``probes``: its id, when it was sent) to its row's arrival here."""
+    seen: set[str] = set()
+    async with connect(f"ws://127.0.0.1:{port}/ws/lobby", max_size=None, compression=None) as ws:
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            arrived = time.perf_counter()
+            m = json.loads(raw)
+            for row in m.get("put", m.get("tables", [])):
+                sent = probes.get(row["id"])
+                if sent is not None and row["id"] not in seen:
+                    seen.add(row["id"])
+                    latencies.append(arrived - sent)
+
+
+async def prober(http: httpx.AsyncClient, measure: float, stop: float, probes: dict[str, float],
+                 every: float = 1.0) -> None:
+    """From ``measure`` on, open a public table every ``every`` seconds, noting when each
+    request was sent (the lobby pages time its row)."""
+    await asyncio.sleep(max(0.0, measure - time.monotonic()))
+    while time.monotonic() < stop - 1.0:
+        sent = time.perf_counter()
+        try:
+            r = await http.post("/api/tables", json={"players": 3, "public": True})
+        except httpx.HTTPError:  # no answer within a minute: the next one
+            await asyncio.sleep(every)
+            continue
+        if r.status_code == 201:
+            probes[r.json()["table"]["id"]] = sent
+        await asyncio.sleep(every)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -132,9 +190,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def run_load(port: int, tables: int, duration: float, warmup: float, level: str,
-                   pid: int) -> dict[str, float]:
-    """One run: actions/s, p50 and p99 latency (ms), samples, server CPU and load average."""
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+                   pid: int, community: bool = False, lobby_pages: int = 50) -> dict[str, float]:
+    """One run: actions/s, p50 and p99 latency (ms), samples, server CPU and load average;
+    with ``community``, the lobby live on ``lobby_pages`` pages and the chat on, and the
+    lobby's update latency (ms)."""
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
         tokens = []
         for _ in range(tables):
             r = await http.post("/api/tables", json={"seats": [{"human": s == 0, "level": level}
@@ -150,25 +210,41 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
     cpu: list[float] = []
     loop = asyncio.get_running_loop()
     loop.call_at(measure, lambda: cpu.append(cpu_seconds(pid)))
-    await asyncio.gather(*(player(port, tok, join, measure, stop, latencies, actions)
-                           for tok, join in zip(tokens, joins, strict=True)))
+    probes: dict[str, float] = {}
+    lobby: list[float] = []
+    extra: list[Any] = []
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        if community:
+            extra = [*(lobby_page(port, stop, probes, lobby) for _ in range(lobby_pages)),
+                     prober(http, measure, stop, probes)]
+        await asyncio.gather(*(player(port, tok, join, measure, stop, latencies, actions,
+                                      60.0 if community else 0.0)
+                               for tok, join in zip(tokens, joins, strict=True)), *extra)
     elapsed = time.monotonic() - measure
     cpu.append(cpu_seconds(pid))
     if len(latencies) < 2:
         raise SystemExit("too few samples: run longer")
     q = statistics.quantiles(latencies, n=100, method="inclusive")
-    return {"rate": actions[0] / elapsed, "p50": q[49] * 1000, "p99": q[98] * 1000,
-            "samples": len(latencies), "cpu": (cpu[-1] - cpu[0]) / elapsed * 100,
-            "load": os.getloadavg()[0]}
+    out = {"rate": actions[0] / elapsed, "p50": q[49] * 1000, "p99": q[98] * 1000,
+           "samples": len(latencies), "cpu": (cpu[-1] - cpu[0]) / elapsed * 100,
+           "load": os.getloadavg()[0]}
+    if community:
+        if len(lobby) < 2:
+            raise SystemExit("too few lobby samples: run longer")
+        lq = statistics.quantiles(lobby, n=100, method="inclusive")
+        out |= {"lobby_p50": lq[49] * 1000, "lobby_p99": lq[98] * 1000, "lobby_samples": len(lobby)}
+    return out
 
 
-def measure(tables: int, args: argparse.Namespace, src: str | None = None) -> dict[str, float]:
+def measure(tables: int, args: argparse.Namespace, src: str | None = None,
+            community: bool = False) -> dict[str, float]:
     """A fresh server and database, one run."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start_server(args.db or f"sqlite:///{Path(tmp) / 'bench.db'}", port, args.bot_delay, src)
         try:
-            return run(run_load(port, tables, args.duration, args.warmup, args.level, proc.pid))
+            return run(run_load(port, tables, args.duration, args.warmup, args.level, proc.pid,
+                                community, args.lobby_pages))
         finally:
             proc.send_signal(signal.SIGINT)
             try:
@@ -205,6 +281,10 @@ def main() -> None:
                              "PostgreSQL --db), then --kills")
     parser.add_argument("--kills", type=int, default=10, help="with --proxy: workers killed (default 10)")
     parser.add_argument("--logs", metavar="DIR", help="with --proxy: the workers' logs of the kills, there")
+    parser.add_argument("--community", action="store_true",
+                        help="also run each loaded run with the lobby live and the chat on (issue 24)")
+    parser.add_argument("--lobby-pages", type=int, default=50,
+                        help="lobby pages open in a --community run (default 50)")
     args = parser.parse_args()
     if args.proxy:
         proxy_main(args)
@@ -214,26 +294,42 @@ def main() -> None:
           f"{args.duration:.0f} s per run ({args.warmup:.0f} s warm-up), median of {args.runs} runs; "
           f"{os.cpu_count()} cores; database {args.db or 'SQLite file'}")
     rows: dict[str, dict[str, float]] = {}
-    plans = [("baseline (1 table)", 1, [None]), (f"loaded ({args.tables} tables)", args.tables,
-                                                 [args.before, None] if args.before else [None])]
-    for label, tables, sources in plans:
-        results: dict[str | None, list[dict[str, float]]] = {src: [] for src in sources}
+    loaded_modes: list[tuple[str | None, bool]] = [(args.before, False)] if args.before else []
+    loaded_modes.append((None, False))
+    if args.community:
+        loaded_modes.append((None, True))
+    plans = [("baseline (1 table)", 1, [(None, False)]), (f"loaded ({args.tables} tables)", args.tables,
+                                                        loaded_modes)]
+    for label, tables, modes in plans:
+        results: dict[tuple[str | None, bool], list[dict[str, float]]] = {m: [] for m in modes}
         for i in range(args.runs):
-            for src in sources:  # before and after back to back, run by run
-                r = measure(tables, args, src)
-                results[src].append(r)
-                print(f"    run {i + 1}{' (before)' if src else ''}: {r['rate']:7.1f} actions/s  "
+            for mode in modes:  # before, after, and with the lobby and chat, back to back, run by run
+                src, community = mode
+                r = measure(tables, args, src, community)
+                results[mode].append(r)
+                tag = " (before)" if src else " (lobby live, chat on)" if community else ""
+                lobby = (f"  lobby update p50 {r['lobby_p50']:6.1f} ms p99 {r['lobby_p99']:6.1f} ms "
+                         f"({r['lobby_samples']:.0f})" if community else "")
+                print(f"    run {i + 1}{tag}: {r['rate']:7.1f} actions/s  "
                       f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  ({r['samples']:.0f} samples)  "
-                      f"server CPU {r['cpu']:3.0f}%  load average {r['load']:.2f}", flush=True)
-        for src in sources:
-            med = {k: statistics.median(r[k] for r in results[src]) for k in results[src][0]}
-            name = f"{label} before" if src else label
+                      f"server CPU {r['cpu']:3.0f}%  load average {r['load']:.2f}{lobby}", flush=True)
+        for mode in modes:
+            src, community = mode
+            med = {k: statistics.median(r[k] for r in results[mode]) for k in results[mode][0]}
+            name = f"{label} before" if src else f"{label} community" if community else label
             rows[name] = med
+            lobby = (f"   lobby update p50 {med['lobby_p50']:6.1f} ms p99 {med['lobby_p99']:6.1f} ms"
+                     if community else "")
             print(f"  {name:31} {med['rate']:8.1f} actions/s   human action p50 {med['p50']:6.1f} ms   "
                   f"p99 {med['p99']:6.1f} ms   server CPU {med['cpu']:3.0f}%   load average "
-                  f"{med['load']:.2f}", flush=True)
+                  f"{med['load']:.2f}{lobby}", flush=True)
     loaded = f"loaded ({args.tables} tables)"
     print(f"  p99 loaded / baseline: {rows[loaded]['p99'] / rows['baseline (1 table)']['p99']:.2f}x")
+    if args.community:
+        with_it = rows[f"{loaded} community"]
+        print(f"  lobby live and chat on / off: p50 {with_it['p50'] / rows[loaded]['p50']:.2f}x, "
+              f"p99 {with_it['p99'] / rows[loaded]['p99']:.2f}x, server CPU "
+              f"{with_it['cpu'] / rows[loaded]['cpu']:.2f}x; lobby update p99 {with_it['lobby_p99']:.1f} ms")
     if args.before:
         before = rows[f"{loaded} before"]
         print(f"  after / before: p50 {rows[loaded]['p50'] / before['p50']:.2f}x, "

@@ -71,6 +71,19 @@ def write_version_2(conn: Any, table: str, secret: str, host: str | None, name: 
                  {"t": table, "k": token_hash("seat" + table), "g": generation, "n": name})
 
 
+def write_version_3(engine: Engine) -> None:
+    """An account with a session, a chat line and a rating, at revision 0003."""
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO lald_accounts (id, name, skeleton, password, created) "
+                          "VALUES (1, 'Ann', 'ann', '$argon2id$x', 1.0)"))
+        conn.execute(text("INSERT INTO lald_sessions VALUES ('d' , 1, 'c', 1.0, 1.0)"))
+        conn.execute(text("INSERT INTO lald_chat (table_id, deal, after, seat, name, account_id, kind, text, "
+                          "at) "
+                          "VALUES ('new1', 0, 0, 0, 'Ann', 1, 'chat', 'hello', 1.0)"))
+        conn.execute(text("INSERT INTO lald_ratings VALUES (1, 'survivor/5', 25.0, 8.3, 1, 1.0)"))
+        conn.execute(text("UPDATE lald_seats SET account = 1 WHERE table_id = 'new1'"))
+
+
 def columns(engine: Engine, table: str) -> set[str]:
     return {c["name"] for c in inspect(engine).get_columns(table)}
 
@@ -121,9 +134,13 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
     assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
     assert rows(engine, "SELECT id, batch FROM lald_writers") == [("w-old1", 7)]
-    # 0002 lacks only what 0003 adds: the leases of live tables.
-    assert {d[1].name for d in schema_differences(engine) if d[0] == "add_table"} == {"lald_leases"}
+    # 0003 adds accounts, sessions, chat and ratings: no seat has an account, none is erased.
     migrate(engine, "upgrade", "0003")
+    assert rows(engine, "SELECT account, erased FROM lald_seats") == [(None, False)] * 3
+    assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
+    # 0003 lacks only what 0004 adds: the leases of live tables.
+    assert {d[1].name for d in schema_differences(engine) if d[0] == "add_table"} == {"lald_leases"}
+    migrate(engine, "upgrade", "0004")
     assert columns(engine, "lald_leases") == {"table_id", "owner", "route", "lock_key", "expires"}
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("3",)]
     assert rows(engine, "SELECT count(*) FROM lald_leases") == [(0,)]
@@ -142,11 +159,18 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
         conn.execute(text("INSERT INTO lald_leases VALUES ('old1', 'w1-abc', 'w1', 7, 1.0)"))
     store.close()
 
-    migrate(engine, "downgrade", "0002")  # the leases go; the tables and their data stay
+    migrate(engine, "downgrade", "0003")  # the leases go; the tables and their data stay
     assert "lald_leases" not in inspect(engine).get_table_names()
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
     assert sorted(rows(engine, "SELECT id, status FROM lald_tables")) == [
         ("new1", "waiting"), ("old1", "playing")]
+    # Written at 0003: an account, its session, a chat line and a rating; down to 0002,
+    # they go with their tables (the seats and actions stay).
+    write_version_3(engine)
+    migrate(engine, "downgrade", "0002")
+    assert "lald_accounts" not in inspect(engine).get_table_names()
+    assert "account" not in columns(engine, "lald_seats")
+    assert len(rows(engine, "SELECT * FROM lald_seats")) == 4
     migrate(engine, "downgrade", "0001")
     assert columns(engine, "lald_tables") == {"id", "created", "config", "seed", "deals_started", "status"}
     assert "generation" not in columns(engine, "lald_seats")

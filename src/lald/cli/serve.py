@@ -118,6 +118,12 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hints-at-once", type=in_range(int, 1, 1000, "a number of hints"), default=8,
                    metavar="N", help="hints being made or waiting in the whole server; more are "
                                      "refused as busy until there is room (default 8)")
+    p.add_argument("--session-days", type=in_range(float, 0.01, 3650, "a number of days"), default=30.0,
+                   metavar="DAYS", help="end a login session unused for this long (default 30)")
+    p.add_argument("--fill-seconds", type=in_range(int, 5, 3600, "a number of seconds"), default=60,
+                   metavar="SECONDS",
+                   help="how long a public table that Play now opens waits for people, once one has "
+                        "joined, before bots take its empty seats (default 60)")
 
 
 def _fail(message: str) -> None:
@@ -175,7 +181,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
                     allow_origins=tuple(args.allow_origin),
                     create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
                     review_worlds=args.review_worlds, hint_seconds=args.hint_seconds,
-                    hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once)
+                    hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once,
+                    session_days=args.session_days, fill_seconds=args.fill_seconds)
 
 
 def settings_argv(args: argparse.Namespace) -> list[str]:

@@ -18,34 +18,44 @@ import math
 import re
 import secrets
 import time
-import unicodedata
 from typing import Any, Protocol
 
 from ..bots import LEVELS
 from ..core import Rules, RulesError
 from ..core.rules import RANGES
+from ..i18n import LANGUAGES
 from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
+from ..store.accounts import Accounts
 from .conn import Conn
 from .hints import Hints
 from .journal import Journal
 from .lesson import Lesson
+from .lobby import Channel, LobbyFeed, LocalChannel, best_table
+from .names import lookalike_key
+from .ratings import Ratings
 from .settings import Settings
 from .tables import Table
-from .wire import shown
+from .wire import clean_text, shown
 
 log = logging.getLogger("lald.web")
 
 #: Levels never offered to people: the oracle sees every hand.
 HIDDEN_LEVELS = frozenset({"oracle"})
+DEFAULT_LEVEL = "heuristic"
+"""The bot that stands in at a table Play now opens (the lobby's newcomer's level)."""
 MAX_NAME = 40
 TURN_SECONDS = (5, 600)
 """A turn timer is off (0) or this many seconds, both ends included."""
+FILL_SECONDS = (5, 3600)
+"""A public table's wait for players before bots fill its empty seats: 0 (wait for
+people) or this many seconds, both ends included."""
+MAX_TITLE = 60
+"""The longest table title (characters)."""
+EMPTY_PUBLIC_SECONDS = 600.0
+"""A public table still waiting for its first deal that no page has been connected to for
+this long leaves the lobby (it is closed): nobody is coming back to it."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-#: Characters a name may not hold: controls, lone surrogates (no text encoding holds
-#: them), and the bidirectional controls that would make a name read as another.
-_BAD_CATEGORIES = frozenset({"Cc", "Cs"})
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
 """The same rule for the API's description (a JSON Schema pattern)."""
 
@@ -53,7 +63,7 @@ NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u2
 class LobbyError(ValueError):
     """A table request the lobby refuses; the message says why (in English, for programs).
     A refusal a person can meet through the pages also has a ``code`` and its ``values``,
-    which the pages word in their own language (:func:`lald.web.app.refuse`)."""
+    which the pages word in their own language (:func:`lald.web.http.refuse`)."""
 
     def __init__(self, message: str, code: str | None = None, **values: int) -> None:
         super().__init__(message)
@@ -105,11 +115,6 @@ def levels() -> list[str]:
     return [name for name in LEVELS if name not in HIDDEN_LEVELS]
 
 
-def clean_text(value: str) -> bool:
-    """Whether ``value`` is text a page can show and a database can store as it is."""
-    return not any(c in _BIDI or unicodedata.category(c) in _BAD_CATEGORIES for c in value)
-
-
 def seat_token(host_token: str, seat: int, generation: int) -> str:
     """The invitation token of ``seat`` after ``generation`` reissues, derived from the
     host's token (so the host alone can bring the links back; the database keeps only
@@ -121,8 +126,14 @@ def seat_token(host_token: str, seat: int, generation: int) -> str:
 class Hub:
     """Every live table, found by id, by a seat's token or by its host's token."""
 
-    def __init__(self, store: Store, settings: Settings, journal: Journal | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings, journal: Journal | None = None,
+                 channel: Channel | None = None) -> None:
         self.store = store
+        self.accounts = Accounts(store)
+        """Accounts, sessions, chat lines and ratings in the store (:mod:`lald.store.accounts`)."""
+        self.ratings = Ratings(self.accounts)
+        self.lobby = LobbyFeed(channel or LocalChannel())
+        """The lobby's live rows (:mod:`.lobby`)."""
         self.journal = journal or Journal(store, threaded=not store.memory)
         self.settings = settings
         self.tables: dict[str, Table] = {}
@@ -141,15 +152,25 @@ class Hub:
         """Load every table still to be played from the store and start its driver (one
         of several servers loads only the tables it takes: :mod:`.cluster`)."""
         self.journal.start()
+        self.lobby.start()
         count = 0
         if self.ownership is None:
             count = len(self.adopt(self.store.load_tables(statuses=("waiting", "playing"))))
         self._reaper = asyncio.create_task(self._reap_loop(), name="lald reaper")
+        self.rate_missed()
         return count
 
     def adopt(self, tables: list[TableData]) -> list[Table]:
         """Tables loaded from the store, played from here on."""
         return [self._add(Table(data, self.journal, self.settings)) for data in tables]
+
+    def rate_missed(self) -> int:
+        """Rate the rated sessions that ended without being rated (the server stopped in
+        between); returns how many."""
+        done = 0
+        for data in self.store.load_tables(ids=self.accounts.unrated_tables()):
+            done += self.ratings.apply(Table(data, self.journal, self.settings))
+        return done
 
     def _add(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -157,6 +178,9 @@ class Hub:
             self.tokens[s.token_hash] = (table.id, s.seat)
         if table.host_hash is not None:
             self.hosts[table.host_hash] = table.id
+        table.on_change = self.lobby.touch
+        table.on_over = self.ratings.session_over
+        self.lobby.add(table)
         table.start()
         return table
 
@@ -167,6 +191,7 @@ class Hub:
             self.tokens.pop(s.token_hash, None)
         if table.host_hash is not None:
             self.hosts.pop(table.host_hash, None)
+        self.lobby.forget(table)
         await table.stop()
         if self.ownership is not None:
             self.ownership.forget(table.id)
@@ -200,6 +225,8 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await self.hints.close()
+        await self.lobby.close()
+        await self.ratings.close()
         for table in list(self.tables.values()):
             await table.stop()
         await self.journal.close()
@@ -254,7 +281,7 @@ class Hub:
             out += [(created, s) for created, s in self.ownership.listed() if s["id"] not in self.tables]
         return [s for _, s in sorted(out, key=lambda p: -p[0])]
 
-    def create(self, request: Any) -> tuple[Table, str]:
+    def create(self, request: Any, account: tuple[int, str] | None = None) -> tuple[Table, str]:
         """A new table from the lobby's request, and its host's token; raise
         :class:`LobbyError`.
 
@@ -262,8 +289,8 @@ class Hub:
         """
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
-        unknown = set(request) - {"preset", "players", "variants", "options", "seats",
-                                  "turn_seconds", "seed", "hints"}
+        unknown = set(request) - {"preset", "players", "variants", "options", "seats", "turn_seconds",
+                                  "seed", "hints", "public", "fill_seconds", "lang", "title", "rated"}
         if unknown:
             raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
         absent = [key for key, value in request.items() if value is None]
@@ -279,8 +306,19 @@ class Hub:
                                request.get("variants", []), request.get("options", {}))
         except RulesError as e:
             raise LobbyError(str(e)) from None
+        public = request.get("public", False)
+        if not isinstance(public, bool):
+            raise LobbyError("'public' must be true (listed, with seats open to strangers) or false")
         host = secrets.token_urlsafe(32)
-        seats = self._seats(request.get("seats"), rules.players, host)
+        seats = self._seats(request.get("seats"), rules.players, host, public)
+        self.refuse_account_names([s.name for s in seats if s.name], account[1] if account else None)
+        lobby = self._lobby_fields(request, public)
+        rated = request.get("rated", False)
+        if not isinstance(rated, bool):
+            raise LobbyError("'rated' must be true or false")
+        if rated:
+            self._rated(request, seats, public, account)
+            lobby["rated"] = True
         turn = request.get("turn_seconds", 0)
         low, high = TURN_SECONDS
         if (isinstance(turn, bool) or not isinstance(turn, int | float) or not math.isfinite(turn)
@@ -298,14 +336,59 @@ class Hub:
         now = time.time()
         data = TableData(
             id=secrets.token_urlsafe(6), created=now,
-            config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}),
+            config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}) | lobby
+                   | ({"open": [s.seat for s in seats if s.generation < 0]} if public else {}),
             seed=seed,
             deals_started=0, status="waiting", seats=seats, secret=secret,
             host_hash=token_hash(host), active_at=now)
+        for s in seats:
+            s.generation = max(0, s.generation)  # (an open seat was marked by -1 until now)
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
         return self._add(table), host
 
+    @staticmethod
+    def _rated(request: dict[str, Any], seats: list[SeatData], public: bool,
+               account: tuple[int, str] | None) -> None:
+        """Check a rated table's request (:mod:`.ratings`), and seat the host's account in
+        seat 0; raise :class:`LobbyError`."""
+        if account is None:
+            raise LobbyError("rated tables are for accounts: log in to open one", "rated_login")
+        if not public:
+            raise LobbyError("a rated table is public: private tables are never rated", "rated_public")
+        if request.get("seed") is not None or request.get("hints") or request.get("options"):
+            raise LobbyError("a rated table has no seed, no hints and no other options than its "
+                             "preset, players and variants", "rated_rules")
+        if not seats[0].human or seats[0].seat in (s.seat for s in seats if s.generation < 0):
+            raise LobbyError("at a rated table the host plays seat 0", "rated_rules")
+        if any(s.human and s.generation >= 0 for s in seats[1:]):
+            raise LobbyError("at a rated table every other person's seat is open (for an account "
+                             "from the lobby)", "rated_rules")
+        seats[0].account, seats[0].name = account
+
+    @staticmethod
+    def _lobby_fields(request: dict[str, Any], public: bool) -> dict[str, Any]:
+        """A table's title, language and wait for players, checked."""
+        title = request.get("title")
+        if title is not None and (not isinstance(title, str) or len(title.strip()) > MAX_TITLE
+                                  or not clean_text(title)):
+            raise LobbyError(f"a title is text of at most {MAX_TITLE} characters", "title", most=MAX_TITLE)
+        lang = request.get("lang", "en")
+        if lang not in LANGUAGES:
+            raise LobbyError(f"'lang' must be one of {', '.join(LANGUAGES)}")
+        fill = request.get("fill_seconds", 60 if public else 0)
+        low, high = FILL_SECONDS
+        if isinstance(fill, bool) or not isinstance(fill, int) or not (fill == 0 or low <= fill <= high):
+            raise LobbyError(f"'fill_seconds' must be 0 (wait for people) or a whole number of seconds "
+                             f"from {low} to {high}")
+        if not public and "fill_seconds" in request:
+            raise LobbyError("'fill_seconds' is for public tables: a private table waits for its links")
+        out: dict[str, Any] = {"lang": lang}
+        if title is not None and title.strip():
+            out["title"] = title.strip()
+        if public:
+            out |= {"public": True, "fill_seconds": fill}
+        return out
     def create_lesson(self, request: Any) -> tuple[Table, str]:
         """A new lesson table (the teaching deal, :mod:`.lesson`) and the learner's seat
         token; raise :class:`LobbyError`. A lesson has no host and is listed nowhere.
@@ -330,19 +413,34 @@ class Hub:
         return self._add(table), token
 
     @staticmethod
-    def _seats(raw: Any, players: int, host: str) -> list[SeatData]:
+    def _seats(raw: Any, players: int, host: str, public: bool = False) -> list[SeatData]:
+        """The seats of a new table; an open seat (for strangers) is marked by a
+        generation of -1 until the table is made."""
         if raw is None:
-            raw = [{"human": s == 0} for s in range(players)]
+            raw = [{"open": True} if public and s else {"human": s == 0} for s in range(players)]
         if not isinstance(raw, list) or len(raw) != players:
             raise LobbyError(f"'seats' must list the {players} seats")
         allowed = levels()
         out = []
         for i, s in enumerate(raw):
-            if not isinstance(s, dict) or set(s) - {"human", "level", "name"}:
-                raise LobbyError(f"seat {i}: give 'human', 'level' and 'name'")
+            if not isinstance(s, dict) or set(s) - {"human", "level", "name", "open"}:
+                raise LobbyError(f"seat {i}: give 'human', 'level', 'name' and 'open'")
             human = s.get("human", False)
             level = s.get("level", allowed[0])
             name = s.get("name")
+            opened = s.get("open", False)
+            if not isinstance(opened, bool):
+                raise LobbyError(f"seat {i}: 'open' must be true (a seat for a stranger) or false")
+            if opened and not public:
+                raise LobbyError(f"seat {i}: only a public table has seats open to strangers")
+            if opened:
+                if name is not None or s.get("human", True) is not True:
+                    raise LobbyError(f"seat {i}: an open seat is a person's, named when taken")
+                out.append(SeatData(i, token_hash(secrets.token_urlsafe(24)), True, level, None, False, -1))
+                if not isinstance(level, str) or level not in allowed:
+                    raise LobbyError(f"seat {i}: unknown bot level {shown(level)}: "
+                                     f"choose {', '.join(allowed)}")
+                continue
             if not isinstance(human, bool):
                 raise LobbyError(f"seat {i}: 'human' must be true or false")
             if not isinstance(level, str) or level not in allowed:
@@ -357,6 +455,111 @@ class Hub:
                                 name.strip() or None if name else None, False))
         return out
 
+    # -- the public lobby ---------------------------------------------------------------
+
+    def sit(self, table: Table, name: Any = None, account: tuple[int, str] | None = None) -> tuple[int, str]:
+        """Seat a stranger from the lobby at an open seat of ``table`` (the first still
+        free) and return the seat and its new secret token (random, not derived from the
+        host's: the host cannot open it). ``account`` is the id and name of the person's
+        account, if they are logged in; a guest may give a ``name``. Raise
+        :class:`LobbyError`."""
+        if not table.public:
+            raise LobbyError("this table is private: its seats are taken by their links", "private_table")
+        if table.rated and account is None:
+            raise LobbyError("a rated table is for accounts: log in to sit there", "rated_login")
+        if account is not None and account[0] in table.accounts():
+            raise LobbyError("you already sit at this table", "seated")
+        free = table.free_seats()
+        if not free:
+            raise LobbyError("no seat is free at this table", "no_free_seat")
+        if account is None:
+            name = self.guest_name(name)
+        seat = free[0]
+        token = secrets.token_urlsafe(24)
+        digest = token_hash(token)
+        data = table.seats[seat]
+        self.tokens.pop(data.token_hash, None)
+        self.tokens[digest] = (table.id, seat)
+        table.set_seat(seat, token_hash=digest, generation=data.generation + 1,
+                       name=account[1] if account is not None else name,
+                       account=account[0] if account is not None else None)
+        return seat, token
+
+    def guest_name(self, name: Any) -> str | None:
+        """A guest's name as given (trimmed; None for none); raise :class:`LobbyError`. A
+        guest may not take the name of an account, nor one that looks like it."""
+        if name is None:
+            return None
+        if not isinstance(name, str) or len(name.strip()) > MAX_NAME or not clean_text(name):
+            raise LobbyError(f"a name is text of at most {MAX_NAME} characters (letters, digits, signs)",
+                             "guest_name", most=MAX_NAME)
+        self.refuse_account_names([name])
+        return name.strip() or None
+
+    def refuse_account_names(self, names: list[str], own: str | None = None) -> None:
+        """Raise :class:`LobbyError` if one of ``names`` is an account's name or looks like
+        one (but ``own``, the name of the account asking)."""
+        keys = {lookalike_key(n): n for n in names if n and n.strip()}
+        if own is not None:
+            keys.pop(lookalike_key(own), None)
+        taken = self.accounts.skeletons(keys)
+        if taken:
+            shown_name = keys[sorted(taken)[0]].strip()
+            raise LobbyError(f"the name {shown(shown_name)} is an account's, or looks like one: "
+                             "choose another",
+                             "name_taken")
+
+    def play_now(self, request: Any,
+                 account: tuple[int, str] | None = None) -> tuple[Table, int, str, str | None]:
+        """*Play now*: seat the person at the public table of the reading asked for (the
+        rules, rated or not) that most needs a player (:func:`.lobby.best_table`), or open
+        one with them in seat 0 and the other seats open, waiting
+        :attr:`Settings.fill_seconds` for people. Returns the table, the seat, its token
+        and, for a table just opened, the host's token (else None). Raise
+        :class:`LobbyError`."""
+        if not isinstance(request, dict):
+            raise LobbyError("send a JSON object")
+        unknown = set(request) - {"preset", "players", "variants", "rated", "name", "lang"}
+        if unknown:
+            raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
+        absent = [key for key, value in request.items() if value is None]
+        if absent:
+            raise LobbyError(f"'{absent[0]}' is null: leave it out for its default")
+        if not isinstance(request.get("variants", []), list):
+            raise LobbyError("'variants' must be a list of names")
+        try:
+            rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
+                               request.get("variants", []))
+        except RulesError as e:
+            raise LobbyError(str(e)) from None
+        rated = request.get("rated", False)
+        if not isinstance(rated, bool):
+            raise LobbyError("'rated' must be true or false")
+        if request.get("lang", "en") not in LANGUAGES:
+            raise LobbyError(f"'lang' must be one of {', '.join(LANGUAGES)}")
+        if rated and account is None:
+            raise LobbyError("rated tables are for accounts: log in to play rated", "rated_login")
+        name = request.get("name")
+        if account is None:
+            name = self.guest_name(name)
+        table = best_table(self.tables.values(), rules.spec(), rated, account[0] if account else None)
+        if table is not None:
+            seat, token = self.sit(table, name, account)
+            return table, seat, token, None
+        opening: dict[str, Any] = {
+            "preset": rules.preset, "players": rules.players, "variants": list(rules.variants),
+            "public": True, "lang": request.get("lang", "en"), "fill_seconds": self.settings.fill_seconds,
+            "seats": [{"human": True, "level": DEFAULT_LEVEL}]
+                     + [{"open": True, "level": DEFAULT_LEVEL} for _ in range(rules.players - 1)]}
+        if rated:
+            opening["rated"] = True
+        table, host = self.create(opening, account)
+        values: dict[str, Any] = {"name": account[1] if account else name}
+        if account is not None:
+            values["account"] = account[0]
+        table.set_seat(0, **values)
+        return table, 0, seat_token(host, 0, 0), host
+
     # -- hosts --------------------------------------------------------------------------
 
     def reissue(self, table: Table, host: str, seat: int) -> None:
@@ -366,6 +569,8 @@ class Hub:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
             raise LobbyError(f"there is no seat {shown(seat)}: seats are 0 to {len(table.seats) - 1}")
         data = table.seats[seat]
+        if seat in table.open_seats:
+            raise LobbyError(f"seat {seat} is open to strangers from the lobby: its link is theirs alone")
         if not self.linked(table, host, seat):
             raise LobbyError(f"seat {seat} is played by a bot: it has no link")
         generation = data.generation + 1
@@ -402,7 +607,9 @@ class Hub:
         for table in list(self.tables.values()):
             if table.conns:
                 continue
-            if table.open and now - table.active_at >= self.settings.idle_seconds:
+            idle = now - table.active_at
+            forsaken = table.public and table.status == "waiting" and idle >= EMPTY_PUBLIC_SECONDS
+            if table.open and (idle >= self.settings.idle_seconds or forsaken):
                 table.close()
                 closed += 1
             if not table.open:
@@ -444,7 +651,8 @@ def seat_links(base: str, table: Table, host: str) -> list[dict[str, Any]]:
     out = []
     for s in table.seats:
         row: dict[str, Any] = {"seat": s.seat, "human": s.human, "level": s.level, "name": s.name,
-                               "joined": s.joined, "online": table.online(s.seat)}
+                               "joined": s.joined, "online": table.online(s.seat),
+                               "open": s.seat in table.open_seats}
         if Hub.linked(table, host, s.seat):
             token = seat_token(host, s.seat, s.generation)
             row |= {"token": token, "url": f"{base}play#t={token}"}

@@ -32,6 +32,7 @@ import asyncio
 import collections
 import json
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -54,6 +55,8 @@ from ..core import (
 from ..i18n import Catalog
 from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
+from .chat import KINDS as TALK_KINDS
+from .chat import Talk
 from .conn import Conn
 from .journal import Journal, Saved
 from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
@@ -152,6 +155,27 @@ class Table(Saved):
         """Dealt from a seed someone chose (or from before tables had secrets)."""
         self.hints = bool(data.config.get("hints")) and self.lesson is None
         """Whether the people at this table may ask for the expert's hint (:mod:`.hints`)."""
+        self.public = bool(data.config.get("public"))
+        """Listed for strangers, whose seats are :attr:`open_seats` (:mod:`.lobby`)."""
+        self.rated = bool(data.config.get("rated"))
+        """Its sessions change its accounts' ratings (:mod:`.ratings`)."""
+        self.title: str | None = data.config.get("title")
+        self.lang: str = data.config.get("lang", "en")
+        """The language its people are expected to chat in (the lobby shows it)."""
+        self.fill_seconds = float(data.config.get("fill_seconds", 0))
+        """How long a public table waits for people, once one has joined, before bots
+        take the seats still empty (0: it waits for people)."""
+        self.open_seats: frozenset[int] = frozenset(data.config.get("open", ()))
+        """The seats strangers from the lobby may take."""
+        self.on_change: Callable[[Table], None] | None = None
+        """Told of each change of what the lobby lists (seats, deals, status: not of every
+        action): the lobby's feed, :meth:`lald.web.lobby.LobbyFeed.touch`."""
+        self.on_over: Callable[[Table], None] | None = None
+        """Told when the session ends (the ratings, :meth:`lald.web.ratings.Ratings.session_over`)."""
+        self.first_joined: float | None = (time.time() if any(s.joined for s in data.seats if s.human)
+                                           else None)
+        """When the first person joined (a restart counts as now), from which a public
+        table's wait for players runs."""
         self.seed = data.seed
         self.session: Session = (Session(self.rules, data.seed, secret=self.secret) if self.lesson is None
                                  else LessonSession(self.lesson))
@@ -186,10 +210,16 @@ class Table(Saved):
         self._claims_version = -1
         self._human_claims: frozenset[Claim] = frozenset()
         self._window = False
+        self.talk = Talk(self, data.config, Entry)
+        """The table's chat and laughs (:mod:`.chat`)."""
+        self.talk.restore(data.chat)
         for d in range(data.deals_started):
+            self.talk.restore_until(d - 1, math.inf)
             self._begin_deal()
-            for obj, source in (data.actions[d] if d < len(data.actions) else []):
+            for i, (obj, source) in enumerate(data.actions[d] if d < len(data.actions) else []):
+                self.talk.restore_until(d, i)
                 self._apply(action_from_json(obj), source)
+        self.talk.restore_until(data.deals_started, math.inf)
         self.status = ("closed" if data.status == "closed" else "over" if self.session.over else
                        "playing" if data.deals_started else "waiting")
 
@@ -240,6 +270,7 @@ class Table(Saved):
             self.entries.append(Entry("op", d, i))
             if i == before and isinstance(op, LaidDown) and self.rules.laugh:
                 self.entries.append(Entry("laugh", d, op.seat))
+                self.talk.laid_down(d, i, op.seat)
         self.version += 1
         if state.over:
             planned = len(self.session.schedule)
@@ -282,6 +313,10 @@ class Table(Saved):
         if self.session.over:
             self.status = "over"
             self.journal.add(TableChange(self.id, {"status": "over"}), self)
+            if self.on_over is not None:
+                self.on_over(self)
+        if state.over:  # the deal's end: the session's schedule and status may change
+            self.listing_changed()
         self.notify()
 
     def next_deal(self) -> None:
@@ -297,15 +332,19 @@ class Table(Saved):
                                                "status": "playing"}), self)
         self.status = "playing"
         self._begin_deal()
+        self.listing_changed()
         self.notify()
 
     def set_seat(self, seat: int, **values: Any) -> None:
         """Change who plays a seat, its name, or mark it joined (told once stored)."""
         self.journal.add(SeatChange(self.id, seat, values), self)
+        if values.get("joined") and self.first_joined is None:
+            self.first_joined = time.time()
         for key, value in values.items():
             setattr(self.seats[seat], key, value)
         if "human" in values:
             self._claims_version = -1
+        self.listing_changed()
         self.notify()
 
     def close(self) -> None:
@@ -314,6 +353,7 @@ class Table(Saved):
             return
         self.journal.add(TableChange(self.id, {"status": "closed"}), self)
         self.status = "closed"
+        self.listing_changed()
         self.notify()
 
     def seen(self) -> None:
@@ -367,6 +407,11 @@ class Table(Saved):
             conn.touch()
         self.wake.set()
 
+    def listing_changed(self) -> None:
+        """What the lobby lists of this table changed (:meth:`listing`)."""
+        if self.on_change is not None:
+            self.on_change(self)
+
     # -- the driver ---------------------------------------------------------------------
 
     def start(self) -> None:
@@ -411,8 +456,12 @@ class Table(Saved):
         if not self.open:
             return 0.0, None
         if self.status == "waiting":
-            ready = all(s.joined for s in self.seats if s.human)
-            return 0.0, (self._deal_step if ready else None)
+            if all(s.joined for s in self.seats if s.human):
+                return 0.0, self._deal_step
+            fill = self.fill_at()
+            if fill is None:
+                return 0.0, None
+            return max(0.0, fill - time.time()), self._fill_step
         state = self.state
         assert state is not None
         now = time.monotonic()
@@ -491,6 +540,36 @@ class Table(Saved):
     async def _deal_step(self) -> None:
         self.next_deal()
 
+    async def _fill_step(self) -> None:
+        """A public table's wait for players is over: the bots take the seats still empty."""
+        fill = self.fill_at()
+        if self.status != "waiting" or fill is None or fill > time.time():
+            return
+        for s in self.seats:
+            if s.human and not s.joined:
+                self.set_seat(s.seat, human=False)
+
+    def fill_at(self) -> float | None:
+        """When the bots take the empty seats of this public table (seconds since the
+        epoch); None if they do not (a private table, no wait set, nobody joined yet, or
+        play has begun)."""
+        if (not self.public or self.fill_seconds <= 0 or self.status != "waiting"
+                or self.first_joined is None):
+            return None
+        return self.first_joined + self.fill_seconds
+
+    def free_seats(self) -> list[int]:
+        """The open seats a stranger may still take: nobody has taken them, and no bot
+        has (before the first deal)."""
+        if not self.public or self.status != "waiting":
+            return []
+        return [s.seat for s in self.seats
+                if s.seat in self.open_seats and s.human and not s.joined and s.generation == 0]
+
+    def accounts(self) -> set[int]:
+        """The accounts seated here."""
+        return {s.account for s in self.seats if s.account is not None}
+
     async def _bot_step(self) -> None:
         """The bots' claims (each bot once a version), then the move of the seat to move
         if a bot decides for it. What a bot chose is dropped if the table moved on while
@@ -548,12 +627,15 @@ class Table(Saved):
         lesson table, the catalog's names, as in the terminal's lesson)."""
         if self.lesson is not None:
             return default_names(catalog, len(self.seats))
-        return [s.name or catalog.t("seat_name", seat=s.seat) for s in self.seats]
+        return [catalog.t("web_deleted_player") if s.erased else s.name or catalog.t("seat_name", seat=s.seat)
+                for s in self.seats]
 
     def render(self, entry: Entry, seat: int | None, catalog: Catalog,
                names: Sequence[str]) -> dict[str, Any]:
         """One log entry as ``seat`` may see it, in ``catalog``'s language."""
         kind, d, index = entry
+        if kind in TALK_KINDS:
+            return self.talk.render(entry, catalog, list(names))
         state = self.session.deals[d]
         t = catalog.t
         if kind == "op":
@@ -599,9 +681,25 @@ class Table(Saved):
             "practice": self.practice,
             "lesson": self.lesson is not None,
             "hints": self.hints,
-            "seats": [{"seat": s.seat, "name": s.name, "human": s.human, "level": s.level,
-                       "joined": s.joined, "online": self.online(s.seat)} for s in self.seats],
-        }
+            "seats": [self._seat_json(s) | {"online": self.online(s.seat)} for s in self.seats],
+            "chat": self.talk.settings(),
+        } | self._public_json()
+
+    def _seat_json(self, s: SeatData) -> dict[str, Any]:
+        return {"seat": s.seat, "name": s.name, "human": s.human, "level": s.level, "joined": s.joined,
+                "open": s.seat in self.open_seats, "account": s.account is not None, "erased": s.erased}
+
+    def _public_json(self) -> dict[str, Any]:
+        return {"public": self.public, "rated": self.rated, "title": self.title, "lang": self.lang,
+                "fill_seconds": self.fill_seconds, "fill_at": self.fill_at(), "free": len(self.free_seats())}
+
+    def listing(self) -> dict[str, Any]:
+        """The lobby's row for this table (:mod:`.lobby`): what :meth:`summary` says but who
+        is connected, which changes too often to be worth telling every lobby page."""
+        return {"id": self.id, "created": self.created, "rules": self.rules.spec(), "status": self.status,
+                "deal": len(self.session.deals), "deals": len(self.session.schedule),
+                "turn_seconds": self.turn_seconds, "practice": self.practice, "hints": self.hints,
+                "seats": [self._seat_json(s) for s in self.seats]} | self._public_json()
 
     def online(self, seat: int) -> bool:
         """Whether a connection is open on ``seat``."""

@@ -6,8 +6,8 @@ Upgrade: adds ``lald_leases`` (empty: the servers take their tables when they st
 Downgrade: drops ``lald_leases``; nothing else changes (a lease is no game's data, and
 one server alone needs none).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
