@@ -154,6 +154,56 @@ def test_the_lobby_and_the_host_view_at_any_server(site: Site) -> None:
     assert r.status_code == 415  # the guard knows these addresses too
 
 
+def test_every_lobby_page_lists_every_servers_public_tables_live(site: Site) -> None:
+    """A lobby page at either server, or reached through the proxy, is told of a public
+    table made at either server as it is made and as strangers sit at it; a stranger's
+    Play now at the server that does not hold the table seats them there."""
+    from websockets.asyncio.client import connect
+
+    async def row(page: Any, table_id: str, free: int) -> None:
+        while True:
+            m = json.loads(await asyncio.wait_for(page.recv(), 10))
+            if any(t["id"] == table_id and t["free"] == free for t in m.get("put", ())):
+                return
+
+    async def watch() -> None:
+        pages = [await connect(f"ws://127.0.0.1:{w.port}/ws/lobby") for w in site.workers.values()]
+        pages.append(await connect(f"ws://127.0.0.1:{site.port}/ws/lobby"))  # through nginx
+        try:
+            for page in pages:
+                assert json.loads(await page.recv())["type"] == "lobby"
+            # (a reading of its own each time: the first table still needs a player)
+            for made, other, preset in (("w1", "w2", "last-capture"), ("w2", "w1", "survivor")):
+                r = httpx.post(f"{site.workers[made].base}/api/tables", timeout=10,
+                               json={"preset": preset, "players": 4, "public": True})
+                assert r.status_code == 201, r.text
+                table_id = r.json()["table"]["id"]
+                for page in pages:
+                    await row(page, table_id, 3)
+                # Sitting down at the other server: sent to the holder, through the proxy.
+                r = httpx.post(f"{site.workers[other].base}/api/sit", json={"table": table_id}, timeout=10)
+                assert r.status_code == 307 and r.headers["location"] == f"/api/tables/{table_id}/sit"
+                r = httpx.post(f"{site.base}/api/sit", json={"table": table_id}, timeout=10,
+                               follow_redirects=True)
+                assert r.status_code == 201 and r.json()["table"]["id"] == table_id, r.text
+                for page in pages:
+                    await row(page, table_id, 2)
+                # Play now at the other server finds the table that needs a player there.
+                ask = {"preset": preset, "players": 4}
+                r = httpx.post(f"{site.workers[other].base}/api/play-now", json=ask, timeout=10)
+                assert r.status_code == 307 and r.headers["location"] == f"/api/tables/{table_id}/play-now"
+                r = httpx.post(f"{site.base}/api/play-now", json=ask, timeout=10, follow_redirects=True)
+                assert r.status_code == 201 and r.json()["table"]["id"] == table_id, r.text
+                assert "host" not in r.json()  # seated, not a table of their own
+                for page in pages:
+                    await row(page, table_id, 1)
+        finally:
+            for page in pages:
+                await page.close()
+
+    asyncio.run(watch())
+
+
 @pytest.mark.parametrize("moment", ["before_commit", "after_commit", "bot_move"])
 def test_a_worker_killed_at_a_chosen_moment_loses_nothing(site: Site, db: str, moment: str) -> None:
     """kill -9 (the worker kills itself at the fail point), three times at each moment, at

@@ -54,6 +54,7 @@ from ..store.leases import Leases
 from .events import Channel
 from .hub import Elsewhere, Hub
 from .journal import Journal
+from .lobby import LocalChannel, Subscription
 from .ops import failpoint
 from .settings import Settings
 from .tables import Table
@@ -138,6 +139,11 @@ class RemoteTable:
         """The table's summary, as its server last told it."""
         return self._summary
 
+    @property
+    def open_seats(self) -> frozenset[int]:
+        """The seats open to strangers from the lobby."""
+        return frozenset(s["seat"] for s in self._summary["seats"] if s.get("open"))
+
     def online(self, seat: int) -> bool:
         """Whether a page was connected on ``seat`` (at its server, as last told)."""
         return bool(self._summary["seats"][seat]["online"])
@@ -153,6 +159,38 @@ def _body(table: Table) -> dict[str, Any]:
             "seats": [[s.generation, s.token_hash] for s in table.seats]}
 
 
+class SiteChannel:
+    """The lobby's channel (:class:`lald.web.lobby.Channel`) over the servers' events: a
+    message published here is delivered to this server's lobby pages at once and sent to
+    the other servers, which deliver it to theirs; so every lobby page lists every
+    server's public tables, live. A message too long for one event is sent a row at a time."""
+
+    KIND = "lobby"
+
+    def __init__(self, events: Channel) -> None:
+        self.local = LocalChannel()
+        self.events = events
+        events.on(self.KIND, self._heard)
+
+    def publish(self, topic: str, message: Any) -> None:
+        """Deliver ``message`` here and send it to the other servers."""
+        self.local.publish(topic, message)
+        if self.events.publish(self.KIND, {"topic": topic, "message": message}):
+            return
+        rows = [{"put": [row], "drop": []} for row in message.get("put", ())]
+        for part in [*rows, {"put": [], "drop": message.get("drop", [])}]:
+            self.events.publish(self.KIND, {"topic": topic, "message": part | {"now": message.get("now")}})
+
+    def subscribe(self, topic: str) -> Subscription:
+        """A subscriber of ``topic`` on this server."""
+        return self.local.subscribe(topic)
+
+    def _heard(self, sender: str, body: dict[str, Any]) -> None:
+        topic, message = body.get("topic"), body.get("message")
+        if isinstance(topic, str) and isinstance(message, dict):
+            self.local.publish(topic, message)
+
+
 class Cluster:
     """This server's part in the site: its leases, its sweeps, its events, its handover."""
 
@@ -165,9 +203,9 @@ class Cluster:
         self.me = self.leases.owner
         self.journal = ClusterJournal(store, self.leases)
         self.journal.cluster = self
-        self.hub = Hub(store, settings, self.journal)
-        self.hub.ownership = self
         self.channel = Channel(conninfo(store.url), self.me, self.leases.life_lock())
+        self.hub = Hub(store, settings, self.journal, channel=SiteChannel(self.channel))
+        self.hub.ownership = self
         self.metrics: Metrics | None = None
         self.leased: set[str] = set()
         """The tables this server holds a committed lease of."""
@@ -188,6 +226,7 @@ class Cluster:
         self.channel.on("gone", self._on_gone)
         self.channel.on("bye", self._on_bye)
         self.channel.on("sync", lambda sender, body: self._published.clear())
+        self.channel.on("sync", lambda sender, body: self.hub.lobby.republish())
         self.channel.on("released", self._on_released)
         self.channel.on_reconnect = self._reconnected
 

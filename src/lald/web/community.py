@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -35,7 +35,7 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import Hub, LobbyError, host_answer
+from .hub import Elsewhere, Hub, LobbyError, host_answer
 from .lobby import TOPIC
 from .settings import Bucket
 
@@ -235,7 +235,9 @@ async def api_play_now(request: Request) -> Response:
                       "too_many_seats", headers={"Retry-After": "120"})
     hub = _hub(request)
     try:
-        table, seat, token, host = hub.play_now(body, _account(request))
+        table, seat, token, host = hub.play_now(body, _account(request), request.path_params.get("table"))
+    except Elsewhere as e:  # another server's table needs a player: ask there (the proxy takes it)
+        return RedirectResponse(f"/api/tables/{e.table_id}/play-now", status_code=307)
     except LobbyError as e:
         return lobby_refusal(401 if e.code == "rated_login" else 400, e)
     _sits(request).take(_client(request))
@@ -257,7 +259,11 @@ async def api_sit(request: Request) -> Response:
         return refuse(429, "too many seats taken from your address: try again in a few minutes",
                       "too_many_seats", headers={"Retry-After": "120"})
     hub = _hub(request)
-    table = hub.table(body["table"])
+    at = request.path_params.get("table")
+    try:
+        table = hub.table(body["table"]) if at in (None, body["table"]) else None
+    except Elsewhere as e:  # to the server that holds it (the proxy takes it there)
+        return RedirectResponse(f"/api/tables/{e.table_id}/sit", status_code=307)
     if table is None:
         return refuse(404, "there is no such table", "no_table")
     if not table.open:
@@ -435,6 +441,9 @@ def routes() -> list[BaseRoute]:
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/player", _page("player.html")),
         Route("/api/sit", api_sit, methods=["POST"]),
+        # at a table's own address, where a server of several that does not hold it sends them
+        Route("/api/tables/{table}/sit", api_sit, methods=["POST"]),
+        Route("/api/tables/{table}/play-now", api_play_now, methods=["POST"]),
         Route("/api/host/mute", api_host_mute, methods=["POST"]),
         Route("/api/host/spectators", api_host_spectators, methods=["POST"]),
         # at the table's own address, where a server that does not hold the table sends them

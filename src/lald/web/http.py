@@ -99,9 +99,11 @@ def _short(text: str, limit: int = 12) -> str:
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
-#: The host's requests at a table's own address (where a server that does not hold the
-#: table sends them: :mod:`.cluster`) take what ``/api/host...`` takes.
-HOST_AT_TABLE = re.compile(r"^/api/tables/[A-Za-z0-9_-]{1,32}(/host(?:/reissue|/close|/mute|/spectators)?)$")
+#: The requests at a table's own address (where a server that does not hold the table
+#: sends them: :mod:`.cluster`) take what ``/api/host...``, ``/api/sit`` and
+#: ``/api/play-now`` take.
+HOST_AT_TABLE = re.compile(
+    r"^/api/tables/[A-Za-z0-9_-]{1,32}(/host(?:/reissue|/close|/mute|/spectators)?|/sit|/play-now)$")
 
 
 async def _host_request(request: Request, fields: set[str],

@@ -30,7 +30,7 @@ from .conn import Conn
 from .hints import Hints
 from .journal import Journal
 from .lesson import Lesson
-from .lobby import Channel, LobbyFeed, LocalChannel, best_table
+from .lobby import Channel, LobbyFeed, LocalChannel, best_table, remote_best
 from .names import lookalike_key
 from .ratings import Ratings
 from .settings import Settings
@@ -509,14 +509,20 @@ class Hub:
                              "choose another",
                              "name_taken")
 
-    def play_now(self, request: Any,
-                 account: tuple[int, str] | None = None) -> tuple[Table, int, str, str | None]:
+    def play_now(self, request: Any, account: tuple[int, str] | None = None,
+                 at: str | None = None) -> tuple[Table, int, str, str | None]:
         """*Play now*: seat the person at the public table of the reading asked for (the
         rules, rated or not) that most needs a player (:func:`.lobby.best_table`), or open
         one with them in seat 0 and the other seats open, waiting
         :attr:`Settings.fill_seconds` for people. Returns the table, the seat, its token
         and, for a table just opened, the host's token (else None). Raise
-        :class:`LobbyError`."""
+        :class:`LobbyError`.
+
+        One server of several also looks at the others' tables, as its lobby lists them:
+        when one of those needs a player and none of its own does, it raises
+        :class:`Elsewhere` naming it (the request goes to its server, which is called
+        with ``at`` naming that table: it seats the person there if the table still needs
+        them, else as one server alone would)."""
         if not isinstance(request, dict):
             raise LobbyError("send a JSON object")
         unknown = set(request) - {"preset", "players", "variants", "rated", "name", "lang"}
@@ -542,7 +548,14 @@ class Hub:
         name = request.get("name")
         if account is None:
             name = self.guest_name(name)
-        table = best_table(self.tables.values(), rules.spec(), rated, account[0] if account else None)
+        who = account[0] if account else None
+        here = self.tables.get(at) if at is not None else None
+        table = (best_table([here], rules.spec(), rated, who) if here is not None else None) \
+            or best_table(self.tables.values(), rules.spec(), rated, who)
+        if table is None and at is None and self.ownership is not None:
+            elsewhere = remote_best(self.lobby.snapshot(), rules.spec(), rated, set(self.tables))
+            if elsewhere is not None:
+                raise Elsewhere(elsewhere)
         if table is not None:
             seat, token = self.sit(table, name, account)
             return table, seat, token, None

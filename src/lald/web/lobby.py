@@ -185,6 +185,12 @@ class LobbyFeed:
             self._live.add(table.id)
             self.touch(table)
 
+    def republish(self) -> None:
+        """Publish every row this process lists again (a server that has just started, on
+        a channel shared by several, asks for them)."""
+        if self._sent:
+            self.channel.publish(TOPIC, {"put": list(self._sent.values()), "drop": [], "now": time.time()})
+
     def snapshot(self) -> list[dict[str, Any]]:
         """Every row, newest table first."""
         self._read_own()
@@ -264,6 +270,16 @@ def best_table(tables: Iterable[Table], spec: dict[str, Any], rated: bool,
             continue
         found.append((len(free), table.created, table))
     return min(found, key=lambda f: (f[0], f[1]))[2] if found else None
+
+
+def remote_best(rows: Iterable[dict[str, Any]], spec: dict[str, Any], rated: bool,
+                held: set[str]) -> str | None:
+    """Of the lobby's rows of tables that another server holds (not in ``held``), the id of
+    the one :func:`best_table` would choose, as far as the rows tell."""
+    found = [(row["free"], row["created"], row["id"]) for row in rows
+             if row["id"] not in held and row.get("public") and row["status"] == "waiting"
+             and row.get("free", 0) > 0 and row.get("rated") == rated and row["rules"] == spec]
+    return min(found)[2] if found else None
 
 
 Touch = Callable[["Table"], None]
