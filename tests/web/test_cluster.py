@@ -204,6 +204,15 @@ def test_every_lobby_page_lists_every_servers_public_tables_live(site: Site) -> 
     asyncio.run(watch())
 
 
+def test_an_addresss_failed_logins_are_limited_whole_through_the_proxy(site: Site) -> None:
+    """Each server keeps its own count of an address's failed logins: the proxy sends an
+    address's logins to one server, so the limit (ten at once) holds through it (spread
+    over two servers it let twenty through)."""
+    answers = [httpx.post(f"{site.base}/api/account/login", json={"name": f"nobody{n}", "password": "x" * 10},
+                          timeout=30).status_code for n in range(12)]
+    assert answers == [401] * 10 + [429] * 2
+
+
 @pytest.mark.parametrize("moment", ["before_commit", "after_commit", "bot_move"])
 def test_a_worker_killed_at_a_chosen_moment_loses_nothing(site: Site, db: str, moment: str) -> None:
     """kill -9 (the worker kills itself at the fail point), three times at each moment, at

@@ -5,8 +5,10 @@ Every request that names a table (``/ws/{id}``, ``/api/tables/{id}/...``) goes t
 server that holds the table: nginx asks a server first (``auth_request`` to
 ``/_lald/route``, :func:`lald.web.cluster.route`), which answers with the holder's name in
 ``X-Lald-Route``; nginx then passes the request (a websocket too) to the upstream of that
-name, ``lald_NAME``. Any other request goes to the server with the fewest open
-connections (``least_conn``), which is where a new table is made; a server that answers
+name, ``lald_NAME``. Logins and seats taken (``/api/account/...``, ``/api/sit``) go to the
+server the client's address hashes to, so that the limits each server keeps per address
+count all of that address's attempts. Any other request goes to the server with the
+fewest open connections (``least_conn``), which is where a new table is made. A server that answers
 503 (it is stopping) is passed over for the next. ``/_lald/`` and ``/metrics`` are not
 served to the outside: scrape each server's own ``/metrics``.
 """
@@ -34,6 +36,16 @@ def nginx_site(servers: Sequence[tuple[str, str]], listen: str) -> str:
         "",
         "upstream lald_any {",
         "    least_conn;",
+        *[f"    server {address} max_fails=0;" for _, address in servers],
+        "    keepalive 32;",
+        "}",
+    ]
+    lines += [
+        "",
+        "# The limits on logins and seats taken kept per client address are each server's own:",
+        "# an address's logins and seats all go to one server, so each limit holds whole.",
+        "upstream lald_by_address {",
+        "    hash $binary_remote_addr consistent;",
         *[f"    server {address} max_fails=0;" for _, address in servers],
         "    keepalive 32;",
         "}",
@@ -85,7 +97,13 @@ def nginx_site(servers: Sequence[tuple[str, str]], listen: str) -> str:
         "        proxy_next_upstream error timeout http_502 http_503;",
         "    }",
         "",
-        "    # Everything else (the lobby, new tables, the pages): the least busy server.",
+        "    # Logins and seats, which count against an address's limits: that address's server.",
+        "    location ~ ^/api/(account/|sit$) {",
+        "        proxy_pass http://lald_by_address;",
+        "        proxy_next_upstream error timeout http_503 non_idempotent;",
+        "    }",
+        "",
+        "    # Everything else (new tables, the lobby, the pages): the least busy server.",
         "    location / {",
         "        proxy_pass http://lald_any;",
         "        proxy_next_upstream error timeout http_503 non_idempotent;",
