@@ -123,6 +123,11 @@ def spec() -> dict[str, Any]:
             "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
                           **_refusals(*_POSTED)}}},
     }
+    community = community_paths()
+    # Where a server of several that does not hold the table sends these (307), by the
+    # table's id, for the proxy to take to its holder (docs/deploy.md).
+    at_table = {path: community[path] for path in ("/api/play-now", "/api/sit", "/api/host/mute",
+                                                   "/api/host/spectators")}
     return {
         "openapi": "3.1.0",
         "info": {"title": "lald serve", "version": "1",
@@ -220,7 +225,11 @@ def spec() -> dict[str, Any]:
                 "summary": f"{operation['post']['summary']}, at the table's own address",
                 "parameters": [_path("table")]}}
                for path, operation in host.items()},
-            **community_paths(),
+            **community,
+            **{f"/api/tables/{{table}}{path[4:]}": {"post": operation["post"] | {
+                "summary": f"{operation['post']['summary']}, at the table's own address",
+                "parameters": [_path("table")]}}
+               for path, operation in at_table.items()},
             "/api/openapi.json": {"get": {"summary": "this description", "responses": {
                 "200": _answer("OpenAPI 3.1", {"type": "object"})}}},
         },
