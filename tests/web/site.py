@@ -177,6 +177,9 @@ class Player:
         self.sent: list[tuple[int, dict[str, Any]]] = []
         """Every action sent, with the version it was chosen on."""
         self.pending: tuple[int, dict[str, Any]] | None = None
+        self.passed: set[int] = set()
+        """Versions whose action was pending over a lost connection and whose table had
+        moved past them by the first frame after the reconnect."""
         self.reconnects = 0
         self.elsewhere = 0
         self.errors: list[dict[str, Any]] = []
@@ -215,7 +218,10 @@ class Player:
                         if until(m) or m["session"]["over"]:
                             return
                         if self.pending is not None and m["v"] > self.pending[0]:
+                            if resend:  # moved past while the page was away
+                                self.passed.add(self.pending[0])
                             self.pending = None  # shown: applied (or the table moved past it)
+                        resend = resend and self.pending is not None
                         if self.pending is not None:
                             v, action = self.pending
                             if resend and m["v"] == v:
