@@ -42,6 +42,7 @@ from ..store import Store
 from . import ops, protocol
 from .cluster import Cluster, ClusterConfig, route
 from .conn import Conn
+from .create import MAX_NAME, LobbyError
 from .http import (
     HOST_AT_TABLE,
     STATIC,
@@ -55,7 +56,7 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import MAX_NAME, Elsewhere, Hub, LobbyError, host_answer, lesson_answer, seat_links
+from .hub import Elsewhere, Hub, host_answer, lesson_answer, seat_links
 from .openapi import spec
 from .replay import replay_frames
 from .reviews import Reviews
@@ -223,7 +224,7 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def api_levels(request: Request) -> Response:
     """The bot levels a seat may be given."""
-    from .hub import levels
+    from .create import levels
 
     return JSONResponse(levels())
 
@@ -348,7 +349,7 @@ async def api_review(request: Request) -> Response:
         return JSONResponse({"status": progress.status, "ahead": progress.ahead, "done": progress.done,
                              "total": progress.total}, status_code=202, headers={"Retry-After": "1"})
     catalog = Catalog(lang)
-    text = reviews.text(key, progress.review, lang, names=table.names(catalog))
+    text = reviews.text(key, progress.review, lang, names=table.frames.names(catalog))
     if table.lesson is not None:  # its moves were the lesson's: the learner is told why the expert differs
         text = text | {"text": text["text"] | {"note": catalog.t("web_review_lesson")}}
     return JSONResponse({"status": "done"} | text)

@@ -225,7 +225,7 @@ def deal_lines(table: Any, deal: int, catalog: Catalog) -> list[dict[str, Any]]:
     """The chat lines and laughs of a deal (of a :class:`lald.web.tables.Table`), for its
     replay: each with ``after``, the number of the deal's actions played before it."""
     talk: Talk = table.talk
-    names = table.names(catalog)
+    names = table.frames.names(catalog)
     out = []
     for i, line in enumerate(talk.lines):
         if line.deal == deal:

@@ -155,8 +155,8 @@ class RemoteTable:
 
 
 def _body(table: Table) -> dict[str, Any]:
-    return {"id": table.id, "created": table.created, "host": table.host_hash, "summary": table.summary(),
-            "seats": [[s.generation, s.token_hash] for s in table.seats]}
+    return {"id": table.id, "created": table.created, "host": table.host_hash,
+            "summary": table.summary(), "seats": [[s.generation, s.token_hash] for s in table.seats]}
 
 
 class SiteChannel:

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import LANGUAGES, Catalog
 from .accounts import COOKIE, AccountError, SessionGuard, Sessions, set_cookie
 from .chat import deal_lines
+from .create import LobbyError
 from .http import (
     _client,
     _deal_of,
@@ -35,7 +36,7 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import Elsewhere, Hub, LobbyError, host_answer
+from .hub import Elsewhere, Hub, host_answer
 from .lobby import TOPIC
 from .settings import Bucket
 

@@ -14,7 +14,8 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Re
 from starlette.websockets import WebSocket
 
 from ..store import token_hash
-from .hub import Elsewhere, Hub, LobbyError
+from .create import LobbyError
+from .hub import Elsewhere, Hub
 from .wire import RequestError, parse_json
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def refuse(status: int, message: str, code: str | None = None, values: dict[str,
 
 
 def lobby_refusal(status: int, error: LobbyError) -> JSONResponse:
-    """A refusal for a :class:`~lald.web.hub.LobbyError`."""
+    """A refusal for a :class:`~lald.web.create.LobbyError`."""
     return refuse(status, str(error), error.code, error.values)
 
 

@@ -227,7 +227,8 @@ class LobbyFeed:
         put: list[dict[str, Any]] = []
         drop: list[str] = []
         for table_id, table in dirty.items():
-            row = table.listing() if table.open and table.lesson is None and table.id in self._live else None
+            listed = table.open and table.lesson is None and table.id in self._live
+            row = table.frames.listing() if listed else None
             if row is None:
                 if self._sent.pop(table_id, None) is not None:
                     drop.append(table_id)

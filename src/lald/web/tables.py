@@ -30,13 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..bots import Bot, make_bot
 from ..core import (
@@ -49,20 +48,17 @@ from ..core import (
     Session,
     State,
     action_from_json,
-    censor,
     keyed_number,
 )
 from ..i18n import Catalog
-from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
-from .chat import KINDS as TALK_KINDS
 from .chat import Talk
 from .conn import Conn
+from .frames import Entry, Frames
 from .journal import Journal, Saved
-from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
+from .lesson import Lesson, LessonSession, held_moment, lesson_bots, note_words
 from .ops import failpoint
 from .settings import Settings
-from .wire import action_kinds, op_json, view_json
 
 if TYPE_CHECKING:
     pass
@@ -112,23 +108,6 @@ class ThinkTimes:
 
 #: Shared by every table of the process (they share its CPU).
 THINK_TIMES = ThinkTimes()
-
-
-class Entry(NamedTuple):
-    """One line of a table's log, rendered per recipient and language on sending."""
-
-    kind: str
-    """header, op, timer, away, laugh, settle, tie or winner."""
-    deal: int
-    ref: int
-    """The operation's index in the deal's history (op), or a seat (timer, away, laugh)."""
-
-
-def level_name(level: str, catalog: Catalog) -> str:
-    """A bot level as people name it (``web_level_name_*``: medium, not heuristic), as the
-    terminal's setup screen does; a level the catalog does not know, by its name."""
-    key = f"web_level_name_{level}"
-    return catalog.t(key) if catalog.has(key) else level
 
 
 class Table(Saved):
@@ -196,8 +175,6 @@ class Table(Saved):
         self.conns: set[Conn[Table]] = set()
         self.epoch = 0
         """Counts the changes told to the connections; the frame parts cached are this epoch's."""
-        self._parts: dict[tuple[Any, ...], str] = {}
-        self._parts_epoch = 0
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.changed_at = time.monotonic()
@@ -210,6 +187,8 @@ class Table(Saved):
         self._claims_version = -1
         self._human_claims: frozenset[Claim] = frozenset()
         self._window = False
+        self.frames = Frames(self)
+        """What each page is sent of the table (:mod:`.frames`)."""
         self.talk = Talk(self, data.config, Entry)
         """The table's chat and laughs (:mod:`.chat`)."""
         self.talk.restore(data.chat)
@@ -620,160 +599,18 @@ class Table(Saved):
             if not isinstance(action, Claim):
                 self.submit(legal[0], source)
 
-    # -- what each recipient is sent ----------------------------------------------------
-
-    def names(self, catalog: Catalog) -> list[str]:
-        """Seat names in ``catalog``'s language (a seat without a name is "Seat n"; at a
-        lesson table, the catalog's names, as in the terminal's lesson)."""
-        if self.lesson is not None:
-            return default_names(catalog, len(self.seats))
-        return [catalog.t("web_deleted_player") if s.erased else s.name or catalog.t("seat_name", seat=s.seat)
-                for s in self.seats]
-
-    def render(self, entry: Entry, seat: int | None, catalog: Catalog,
-               names: Sequence[str]) -> dict[str, Any]:
-        """One log entry as ``seat`` may see it, in ``catalog``'s language."""
-        kind, d, index = entry
-        if kind in TALK_KINDS:
-            return self.talk.render(entry, catalog, list(names))
-        state = self.session.deals[d]
-        t = catalog.t
-        if kind == "op":
-            op = censor(state.history[index], seat)
-            return {"kind": kind, "deal": d, "text": describe(op, names, catalog), "op": op_json(op)}
-        if kind == "header":
-            text = t("deal_header", number=d + 1, dealer=names[state.dealer],
-                     eldest=names[state.eldest])
-            return {"kind": kind, "deal": d, "text": text}
-        if kind == "timer":
-            return {"kind": kind, "deal": d, "seat": index,
-                    "text": t("web_timer_expired", name=names[index],
-                              level=level_name(self.seats[index].level, catalog))}
-        if kind == "away":
-            return {"kind": kind, "deal": d, "seat": index,
-                    "text": t("web_away_played", name=names[index],
-                              level=level_name(self.seats[index].level, catalog))}
-        if kind == "laugh":
-            return {"kind": kind, "deal": d, "seat": index, "text": t("laugh")}
-        result = self.session.results[d]
-        if kind == "settle":
-            balances = [b + c for b, c in zip(state.balances_before, result.chips, strict=True)]
-            lines = explain_settlement(self.rules, result, state.dealer, names, balances, catalog)
-            return {"kind": kind, "deal": d, "text": "\n".join(lines), "lines": lines}
-        if kind == "tie":
-            leaders = self.session.schedule[len(self.session.results):]
-            return {"kind": kind, "deal": d,
-                    "text": t("tie_extra_deals", names=join_names([names[s] for s in leaders], catalog))}
-        winners = self.session.winners
-        key = "session_winner" if len(winners) == 1 else "session_shared"
-        return {"kind": kind, "deal": d, "seats": list(winners),
-                "text": t(key, names=join_names([names[s] for s in winners], catalog))}
-
-    def summary(self) -> dict[str, Any]:
-        """What the lobby lists: rules, seats and progress (no secrets)."""
-        return {
-            "id": self.id,
-            "rules": self.rules.spec(),
-            "status": self.status,
-            "deal": len(self.session.deals),
-            "deals": len(self.session.schedule),
-            "turn_seconds": self.turn_seconds,
-            "practice": self.practice,
-            "lesson": self.lesson is not None,
-            "hints": self.hints,
-            "seats": [self._seat_json(s) | {"online": self.online(s.seat)} for s in self.seats],
-            "chat": self.talk.settings(),
-        } | self._public_json()
-
-    def _seat_json(self, s: SeatData) -> dict[str, Any]:
-        return {"seat": s.seat, "name": s.name, "human": s.human, "level": s.level, "joined": s.joined,
-                "open": s.seat in self.open_seats, "account": s.account is not None, "erased": s.erased}
-
-    def _public_json(self) -> dict[str, Any]:
-        return {"public": self.public, "rated": self.rated, "title": self.title, "lang": self.lang,
-                "fill_seconds": self.fill_seconds, "fill_at": self.fill_at(), "free": len(self.free_seats())}
-
-    def listing(self) -> dict[str, Any]:
-        """The lobby's row for this table (:mod:`.lobby`): what :meth:`summary` says but who
-        is connected, which changes too often to be worth telling every lobby page."""
-        return {"id": self.id, "created": self.created, "rules": self.rules.spec(), "status": self.status,
-                "deal": len(self.session.deals), "deals": len(self.session.schedule),
-                "turn_seconds": self.turn_seconds, "practice": self.practice, "hints": self.hints,
-                "seats": [self._seat_json(s) for s in self.seats]} | self._public_json()
-
     def online(self, seat: int) -> bool:
         """Whether a connection is open on ``seat``."""
         return any(c.seat == seat for c in self.conns)
 
-    def _part(self, key: tuple[Any, ...], make: Callable[[], Any]) -> str:
-        """``make()`` as JSON, built once per epoch and ``key`` (shared by recipients)."""
-        if self._parts_epoch != self.epoch:
-            self._parts.clear()
-            self._parts_epoch = self.epoch
-        text = self._parts.get(key)
-        if text is None:
-            text = self._parts[key] = json.dumps(make(), ensure_ascii=False)
-        return text
-
-    def _session_json(self) -> dict[str, Any]:
-        session = self.session
-        results = [{"deal": i, "dealer": session.deals[i].dealer, "won": list(r.won),
-                    "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
-                    "prize_to": r.prize_to, "winners": list(r.winners), "antes": list(r.antes),
-                    "pairs": None if r.pairs is None else list(r.pairs),
-                    "prize": self.rules.prize if r.prize_to is not None else 0}
-                   for i, r in enumerate(session.results)]
-        return {"pot": session.pot, "balances": list(session.balances), "results": results,
-                "over": session.over, "winners": list(session.winners), "laugh": self.rules.laugh}
-
     def frame(self, conn: Conn[Table]) -> str:
-        """The state frame for ``conn``: its own view, its legal actions, new log lines.
+        """The state frame for ``conn`` (:meth:`.frames.Frames.frame`)."""
+        return self.frames.frame(conn)
 
-        The parts that are the same for several recipients (the table's summary per
-        language, each seat's view and legal actions, the session) are serialised once per
-        change of the table; only the new log lines are rendered per recipient.
-        """
-        catalog = Catalog(conn.lang)
-        names = self.names(catalog)
-        seat = conn.seat
-        state = self.state
-        reset = conn.cursor == 0
-        entries = self.entries[conn.cursor:]
-        conn.cursor = len(self.entries)
-        human = seat is not None and self.seats[seat].human
-        head = json.dumps({
-            "type": "state",
-            "v": self.version,
-            "you": seat,
-            "deal": self.deal_index,
-            "can_next": (human and self.status == "playing" and state is not None and state.over
-                         and not self.session.over),
-            "turn_deadline": self._deadline(),
-            **self._absent(),
-            "reset": reset,
-            "log": [self.render(e, seat, catalog, names) for e in entries],
-        }, ensure_ascii=False)
-        table = self._part(("table", conn.lang), lambda: self.summary() | {"names": names})
-        view = ("null" if state is None else
-                self._part(("view", seat), lambda: view_json(state.view(seat))))
-        legal = kinds = "[]"
-        if seat is not None and human and state is not None and self.status == "playing":
-            legal = self._part(("legal", seat),
-                               lambda: [a.to_json() for a in state.legal_actions(seat)])
-            kinds = self._part(("kinds", seat),
-                               lambda: action_kinds(state, state.legal_actions(seat)))
-        session = self._part(("session",), self._session_json)
-        lesson = "null"
-        if self.lesson is not None and seat == self.lesson.learner and state is not None:
-            lesson = self._part(("lesson", conn.lang), lambda: self._lesson_json(state, catalog, names))
-        return (f'{head[:-1]}, "table": {table}, "view": {view}, "legal": {legal}, "kinds": {kinds}, '
-                f'"session": {session}, "lesson": {lesson}}}')
-
-    def _lesson_json(self, state: State, catalog: Catalog, names: Sequence[str]) -> dict[str, Any]:
-        assert self.lesson is not None
-        learner = self.lesson.learner
-        legal = state.legal_actions(learner) if self.status == "playing" else []
-        return lesson_part(self.lesson, state, catalog, names, legal, self.held())
+    def summary(self) -> dict[str, Any]:
+        """What the lobby and the host are told of the table (:meth:`.frames.Frames.summary`),
+        as another server's table tells it too (:class:`lald.web.cluster.RemoteTable`)."""
+        return self.frames.summary()
 
     def refusal(self, seat: int, action: Action, catalog: Catalog) -> str | None:
         """At a lesson table, why the learner's ``action`` is not made (the lesson's
@@ -783,7 +620,7 @@ class Table(Saved):
         if self.lesson is None or seat != self.lesson.learner or state is None or state.over:
             return None
         note = self.lesson.refusal(state, action)
-        return None if note is None else note_words(note, state, self.names(catalog), catalog)
+        return None if note is None else note_words(note, state, self.frames.names(catalog), catalog)
 
     def decision(self, seat: int) -> tuple[PlayerView, list[Action]] | None:
         """What ``seat`` may decide now, if anything: its view and its legal actions (on its
@@ -794,7 +631,7 @@ class Table(Saved):
         legal = state.legal_actions(seat)
         return (state.view(seat), legal) if legal else None
 
-    def _absent(self) -> dict[str, Any]:
+    def absent(self) -> dict[str, Any]:
         """Whom the table waits for, gone, and for how long (``waiting_for``: the seat to
         move, seconds since their page left, seconds until their stand-in plays or None),
         and the seats a stand-in plays for now (``stand_ins``)."""
@@ -810,7 +647,7 @@ class Table(Saved):
                        "stand_in": None if left is None else round(left, 1)}
         return {"waiting_for": waiting, "stand_ins": stand_ins}
 
-    def _deadline(self) -> float | None:
+    def deadline(self) -> float | None:
         """Seconds left on the clock of the seat to move, if the table has a timer."""
         state = self.state
         if self.turn_seconds <= 0 or state is None or state.over or state.to_move is None:
