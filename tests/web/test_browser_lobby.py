@@ -82,7 +82,11 @@ def test_the_chat_at_the_table_with_the_keyboard_spectators_marked_and_a_replay_
     guest.locator("#chat-text").fill("go on!")
     guest.locator("#chat-form button").click()
     expect(page.locator("#chat-log p.spectator")).to_contain_text("Spectator 1 (watching): go on!")
-    # The host closes the spectators' chat from the table's page.
+    # The host closes the spectators' chat from the table's page (the moderation is folded
+    # away until opened, and offers no mute of the host's own seat).
+    expect(page.locator("#chat-host-buttons")).to_be_hidden()
+    page.locator("#chat-host summary").click()
+    expect(page.locator("#chat-host button", has_text="Mute")).to_have_count(0)  # the others are bots
     page.locator("#chat-host button", has_text="Close the spectators' chat").click()
     expect(guest.locator("#chat-note")).to_have_text("The host has closed the spectators' chat.")
     expect(guest.locator("#chat-text")).to_be_disabled()

@@ -87,17 +87,18 @@ export function renderChat(frame) {
   renderHost(frame, settings);
 }
 
-// The host's moderation, on the host's own page.
+// The host's moderation, on the host's own page, folded away until asked for: a mute
+// for each other person's seat, and the spectators' chat closed or opened.
 function renderHost(frame, settings) {
-  const box = $("chat-host");
-  box.hidden = !hostToken;
+  $("chat-host").hidden = !hostToken;
   if (!hostToken) return;
-  const want = JSON.stringify([settings.muted, settings.spectators, frame.table.names]);
+  const box = $("chat-host-buttons");
+  const want = JSON.stringify([settings.muted, settings.spectators, frame.table.names, frame.you]);
   if (box.dataset.shown === want) return;  // (kept as it is: a click is never lost to a frame)
   box.dataset.shown = want;
   box.textContent = "";
   frame.table.seats.forEach((s, i) => {
-    if (!s.human) return;
+    if (!s.human || i === frame.you) return;
     const muted = settings.muted.includes(i);
     const name = frame.table.names[i];
     const button = document.createElement("button");
