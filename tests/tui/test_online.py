@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -80,7 +81,11 @@ def test_a_seat_from_the_terminal_plays_chats_and_reads_the_others(site: str) ->
     text = out.getvalue()
     assert status == 0
     assert "Deal 1" in text and "> Pia: hello from the web" in text  # the log and the others' chat
-    assert "  1) 0:" in text  # this seat's moves, numbered, in the record's notation
+    # This seat's table, hand and moves, numbered, in words (not the record's notation).
+    menu = [line for line in text.splitlines() if re.match(r"  \d+\) ", line)]
+    assert menu and not [line for line in menu if re.match(r"  \d+\) \d: ", line)], menu
+    assert any(" takes " in line or line.endswith(" on the table") for line in menu), menu
+    assert "\nTable: " in text and "\nYour hand: " in text
     assert any(line.startswith("Tom") for line in text.splitlines())  # its move played, in the log
     assert "Tom" in seen and "hello from the terminal" in seen  # the web seat heard it
 

@@ -5,7 +5,8 @@ The URL is a link the site gave: a seat's (``…/play#t=TOKEN``) or a table's to
 (``…/play#w=ID``). The terminal speaks the page's websocket protocol
 (:mod:`lald.web.protocol`, over the network: nothing of the server is imported) and prints
 what a page shows: the log in the chosen language (moves, the laugh, the settlement), the
-chat (a spectator's line marked), and, when this seat has a decision, its moves numbered.
+chat (a spectator's line marked), and, when this seat has a decision, the table, its hand
+and its moves numbered, in words.
 Answers, one a line: a number plays that move; ``say TEXT`` says a line in the chat;
 ``laugh`` laughs at the one who just lay down; ``next`` deals the next deal; ``q`` leaves
 (the seat stays yours: its bot stands in while you are away, as at the web table).
@@ -21,8 +22,9 @@ from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from ..core import action_from_json
+from ..core import action_from_json, parse_cards
 from ..i18n import Catalog
+from .words import groups_text, move_words
 
 PING_SECONDS = 10.0
 
@@ -101,8 +103,15 @@ class OnlineTable:
         if not self.menu and not f.get("can_next"):
             return
         self.shown_menu = f["v"]
-        for i, action in enumerate(self.menu, 1):
-            self.say(f"  {i}) {action_from_json(action)}")
+        view = f.get("view") or {}
+        hand = parse_cards(view.get("hand", []))
+        if self.menu:
+            self.say(self.t("plain_table", cards=groups_text(parse_cards(view.get("table", [])))
+                            or self.t("empty")))
+            self.say(self.t("plain_hand", cards=groups_text(hand) or self.t("empty")))
+        kinds = f.get("kinds") or [None] * len(self.menu)
+        for i, (action, kind) in enumerate(zip(self.menu, kinds, strict=True), 1):
+            self.say(f"  {i}) {move_words(action_from_json(action), kind, hand, self.catalog)}")
         if f.get("can_next"):
             self.say(f"  next) {self.t('web_next_deal')}")
 
