@@ -89,9 +89,56 @@ def test_the_move_to_beat_is_the_networks_or_the_experts(default: str) -> None:
     assert all(b.same == b.decisions for b in seats)
 
 
+def test_the_network_reads_its_own_play_from_the_captures() -> None:
+    """Where the other seats play as the network, the world weighting (weigh=T) finds the
+    true hidden hands likelier than worlds drawn at random from what the seat has seen:
+    the evidence is read from the others' captures, not from the hidden cards."""
+    from lald.bots.knowledge import read
+    from lald.bots.sampler import sample
+    from lald.core.codes import counts
+    from lald.rl.guided import Evidence
+    from lald.rl.learned import load_network, shipped_file
+
+    rules = Rules.make(preset="last-capture")
+    network = load_network(shipped_file(rules))
+    bots = [LearnedBot(s, rules, random.Random(s)) for s in range(rules.players)]
+    gains = []
+    for seed in range(8):
+        state = State.deal(rules, seed=seed)
+        turns = 0
+        while not state.over:
+            if state.open_claims():
+                seat = state.open_claims()[0].seat
+                claim = bots[seat].claim(state.view(seat), [c for c in state.open_claims() if c.seat == seat])
+                if claim is None:
+                    break
+                state.apply(claim)
+                continue
+            view = state.view(state.to_move)
+            k = read(view)
+            turns += 1
+            if k.choices and turns % 3 == 0:
+                evidence = Evidence(k, network)
+                rng = random.Random(seed)
+                drawn = [evidence.log_likelihood(sample(k, rng)[0][0], 0.1) for _ in range(6)]
+                true = evidence.log_likelihood([counts(h) for h in state.hands], 0.1)
+                gains.append(true - sum(drawn) / len(drawn))
+            state.apply(bots[state.to_move].act(view, state.turn_actions()))
+    assert len(gains) >= 30
+    assert sum(gains) / len(gains) > 0.3, sum(gains) / len(gains)  # nats: the true hands are likelier
+
+
+def test_weighing_the_worlds_plays_legal_moves() -> None:
+    rules = Rules.make(preset="last-capture")
+    bots = [GuidedBot(s, rules, random.Random(s), weigh="0.25", **FAST) for s in range(rules.players)]
+    state = play_deal(State.deal(rules, seed=4), list(bots))
+    assert state.over
+    assert any(b.evidence is not None and b.evidence.rows for b in bots)
+
+
 def test_bad_settings_are_refused_in_words() -> None:
     rules = Rules.make()
     for params, words in (({"default": "x"}, "choose net or heuristic"), ({"top": "two"}, "whole number"),
-                          ({"blend": "-1"}, "0 \\(off\\) or more")):
+                          ({"blend": "-1"}, "0 \\(off\\) or more"), ({"weigh": "hot"}, "temperature")):
         with pytest.raises(ValueError, match=words):
             GuidedBot(0, rules, random.Random(0), **params)
