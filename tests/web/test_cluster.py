@@ -416,3 +416,30 @@ def _busy(port: int) -> bool:
 
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(caplog: pytest.LogCaptureFixture) -> None:
+    """PostgreSQL's NOTIFY takes under 8,000 bytes: a lobby update of many tables (a server
+    that starts, or a burst of changes) goes in parts that each fit, rows and dropped ids
+    in order, none lost (the dropped ids of a thousand tables once went in one event,
+    refused as too long: the other servers' lobby pages kept those tables listed)."""
+    from lald.web.cluster import SiteChannel
+    from lald.web.events import MAX_PAYLOAD, Channel
+
+    events = Channel("host=127.0.0.1 port=1", "w1")  # never connected: what it would send is queued
+    site = SiteChannel(events)
+    rows = [{"id": f"t{i:04d}", "title": "x" * (i % 700), "seats": [{"name": "é" * 20}] * 5} for i in range(300)]
+    drops = [f"gone{i:05d}" for i in range(2000)]
+    message = {"put": rows, "drop": drops, "now": 1.5}
+    with caplog.at_level("WARNING", logger="lald.web"):
+        site.publish("lobby", message)
+    sent = [events._out.get_nowait() for _ in range(events._out.qsize())]
+    assert len(sent) > 2 and not caplog.records
+    assert all(len(p.encode()) <= MAX_PAYLOAD for p in sent)
+    parts = [json.loads(p)["body"]["message"] for p in sent]
+    assert [r for p in parts for r in p["put"]] == rows
+    assert [d for p in parts for d in p["drop"]] == drops
+    assert {p["now"] for p in parts} == {1.5}
+    small = {"put": rows[:2], "drop": drops[:3], "now": 2.0}
+    site.publish("lobby", small)  # one event when it fits
+    assert json.loads(events._out.get_nowait())["body"]["message"] == small and events._out.empty()

@@ -51,7 +51,7 @@ from sqlalchemy.engine import make_url
 
 from ..store import NewAction, NewTable, SeatData, Store, Write
 from ..store.leases import Leases
-from .events import Channel
+from .events import MAX_PAYLOAD, Channel
 from .hub import Elsewhere, Hub
 from .journal import Journal
 from .lobby import LocalChannel, Subscription
@@ -175,11 +175,31 @@ class SiteChannel:
     def publish(self, topic: str, message: Any) -> None:
         """Deliver ``message`` here and send it to the other servers."""
         self.local.publish(topic, message)
-        if self.events.publish(self.KIND, {"topic": topic, "message": message}):
-            return
-        rows = [{"put": [row], "drop": []} for row in message.get("put", ())]
-        for part in [*rows, {"put": [], "drop": message.get("drop", [])}]:
-            self.events.publish(self.KIND, {"topic": topic, "message": part | {"now": message.get("now")}})
+        for part in self.parts(topic, message):
+            self.events.publish(self.KIND, {"topic": topic, "message": part})
+
+    def parts(self, topic: str, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """``message`` as events of the channel's size: whole if it fits in one, else its
+        rows (``put``) and the ids it drops (``drop``) packed in order into as few parts as
+        fit, each with the message's other fields."""
+        if len(self.events.payload(self.KIND, {"topic": topic, "message": message})) <= MAX_PAYLOAD:
+            return [message]
+        rest = {k: v for k, v in message.items() if k not in ("put", "drop")}
+        empty: dict[str, Any] = rest | {"put": [], "drop": []}
+        room = MAX_PAYLOAD - len(self.events.payload(self.KIND, {"topic": topic, "message": empty}))
+        parts: list[dict[str, Any]] = []
+        part, used = rest | {"put": [], "drop": []}, 0
+        for key in ("put", "drop"):
+            for item in message.get(key, ()):
+                size = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()) + 1
+                if used + size > room and (part["put"] or part["drop"]):
+                    parts.append(part)
+                    part, used = rest | {"put": [], "drop": []}, 0
+                part[key].append(item)
+                used += size
+        if part["put"] or part["drop"]:
+            parts.append(part)
+        return parts
 
     def subscribe(self, topic: str) -> Subscription:
         """A subscriber of ``topic`` on this server."""

@@ -60,15 +60,19 @@ class Channel:
         """Call ``handler(sender, body)`` for every event of ``kind`` from another server."""
         self.handlers.setdefault(kind, []).append(handler)
 
+    def payload(self, kind: str, body: dict[str, Any]) -> bytes:
+        """The event as it is sent (its length is what :data:`MAX_PAYLOAD` bounds)."""
+        return json.dumps({"from": self.me, "kind": kind, "body": body}, ensure_ascii=False,
+                          separators=(",", ":")).encode()
+
     def publish(self, kind: str, body: dict[str, Any]) -> bool:
         """Send an event to the other servers (queued; sent in order). False if it is too
         long to send."""
-        payload = json.dumps({"from": self.me, "kind": kind, "body": body}, ensure_ascii=False,
-                             separators=(",", ":"))
-        if len(payload.encode()) > MAX_PAYLOAD:
+        payload = self.payload(kind, body)
+        if len(payload) > MAX_PAYLOAD:
             log.warning("a %s event of %d bytes is too long for the channel", kind, len(payload))
             return False
-        self._out.put_nowait(payload)
+        self._out.put_nowait(payload.decode())
         return True
 
     async def start(self) -> None:
