@@ -239,3 +239,45 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
                 break
     assert decisions >= 300 and turns >= 150, (decisions, turns)
     assert calls > 10 * decisions  # the search's roll-outs ran on the kernel
+
+
+@needs_kernel
+@pytest.mark.parametrize("level", ["pimc", "expert"])
+def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFunction, level: str) -> None:
+    """``kernel=python`` seats a search bot on the pure path in a process where the kernel
+    is loaded: no roll-out of its reaches the kernel, its decisions are the default bot's
+    at equal worlds, and the kernel plays again after each decision."""
+    from lald.play.spec import parse_spec
+
+    calls = 0
+
+    def counted(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return scored(*args)
+
+    rules = Rules.make("survivor", 4)
+    worlds = "worlds=12:time_limit=1000000"
+    decided = on_kernel = 0
+    for j, (state, seat, turn) in enumerate(_decisions(rules, 12, 4100)):
+        bots = [parse_spec(f"{level}:{worlds}{extra}").make(seat, rules, random.Random(j))
+                for extra in ("", ":kernel=python")]
+        view = state.view(seat)
+        answers = []
+        for bot in bots:
+            calls = 0
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(rollout, "_scored", counted)
+                answers.append(bot.act(view, state.turn_actions()) if turn else bot.claim(view, state.claims(seat)))
+                assert rollout._scored is counted  # restored after the decision
+            if bot is bots[1]:
+                assert calls == 0
+            else:
+                on_kernel += calls
+        assert answers[0] == answers[1]
+        decided += 1
+        if decided == 30:
+            break
+    assert decided == 30 and on_kernel > 30 * 12
+    with pytest.raises(ValueError, match="kernel=fast: choose compiled or python"):
+        parse_spec(f"{level}:kernel=fast").make(0, rules, random.Random(0))

@@ -43,20 +43,24 @@ habit, and ``-habit`` / ``+habit`` choose them one by one.  The budget is a time
 (``time_limit`` seconds, default 80 ms) and a cap on the worlds (``worlds``, default
 160); both, and each feature (``model=0``, ``solve=0``, ``exact=0``, ``prior=0``,
 ``claims=own``), are bot spec parameters, e.g. ``expert:time_limit=0.05:solve=0``.
+``kernel=python`` makes this bot decide on the pure-Python path even where the compiled
+kernel is loaded (:func:`lald.core.rollout.pure_path`): the same decisions at equal
+worlds, fewer worlds in the same time.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from math import comb, exp, inf, log
 
 from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.codes import choose_action, code_of
 from ..core.fast import FastState
-from ..core.rollout import tables_for
+from ..core.rollout import pure_path, tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
 from .kernel import Params, score_of
@@ -73,6 +77,17 @@ PASS = -1
 
 class _Budget(Exception):
     """A solve ran past its node cap or the deadline."""
+
+
+def kernel_path(kernel: str) -> Callable[[], AbstractContextManager[None]]:
+    """What a search bot decides in for its ``kernel`` parameter: ``compiled`` (the
+    default: the compiled kernel wherever it is loaded) or ``python`` (the pure path,
+    :func:`~lald.core.rollout.pure_path`)."""
+    if kernel == "compiled":
+        return nullcontext
+    if kernel == "python":
+        return pure_path
+    raise ValueError(f"kernel={kernel}: choose compiled or python")
 
 
 def _flag(value: bool | int | str) -> bool:
@@ -198,8 +213,9 @@ class ExpertBot(Bot):
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
                  exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
-                 infer: float | str = -1.0, min_worlds: int | str = 16) -> None:
+                 infer: float | str = -1.0, min_worlds: int | str = 16, kernel: str = "compiled") -> None:
         super().__init__(seat, rules, rng)
+        self.path = kernel_path(kernel)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
         if self.worlds < 1 or not self.time_limit > 0:
@@ -419,6 +435,10 @@ class ExpertBot(Bot):
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The turn move with the best mean value (see :meth:`choose`)."""
+        with self.path():
+            return self._act(view, legal)
+
+    def _act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
@@ -430,6 +450,10 @@ class ExpertBot(Bot):
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """Claim now or let pass, as the search prefers (``claims=own``: only on its own
         turn, and as the heuristic claims otherwise)."""
+        with self.path():
+            return self._claim(view, claims)
+
+    def _claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))

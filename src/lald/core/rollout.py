@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import product
 from math import comb, floor, inf
 from operator import getitem
@@ -567,6 +568,23 @@ def _prepare(rules: Rules) -> object:
 
         packed = _PACKED[id(k)] = _kernel.prepare(*_pack(k))
     return packed
+
+
+@contextmanager
+def pure_path() -> Iterator[None]:
+    """Within the block, every dispatch of this module (and of the modules that dispatch
+    through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this process;
+    afterwards the kernel plays again.  A bot seated with ``kernel=python`` decides in
+    it, so that one process can seat a bot on each path (both then see the same load)."""
+    global _compiled, _scored
+    if _status is None:
+        _load()
+    saved = _compiled, _scored
+    _compiled = _scored = None
+    try:
+        yield
+    finally:
+        _compiled, _scored = saved
 
 
 def compiled_kernel() -> KernelFunction | None:
