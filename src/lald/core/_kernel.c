@@ -778,10 +778,18 @@ static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long s
 /* A policy of scored_outcome in C: per mover and rank state the preferred capture (an
  * index into the tables' captures, or -1) with its score, and the trail key.  It is known
  * by the identity of the lists it was read from (held, so that no id is reused); its
- * tables' capsule is held too.  ``playable`` 0: rollout refused it (the pure path plays). */
+ * tables' capsule is held too.  ``playable`` 0: rollout refused it (the pure path plays).
+ * The arrays live in a capsule (``data``), so that a search context can hold them after
+ * the cache has moved on. */
+typedef struct {
+    int32_t *cap;
+    double *score;
+    int32_t *key;
+} PolicyData;
+
 typedef struct {
     Tables *T;
-    PyObject *tcap, *best, *trail;
+    PyObject *tcap, *best, *trail, *data;
     PyObject *rows[2 * MAX_N];
     int playable;
     int32_t *cap;
@@ -794,12 +802,19 @@ static int policy_next = 0;
 static PyObject *policy_hook = NULL;  /* rollout._pack_policy(rules, best, trail_key) */
 static PyObject *native_claim = NULL; /* rollout.first_claim: the chooser played in C */
 
+static void policy_data_free(PyObject *cap) {
+    PolicyData *d = PyCapsule_GetPointer(cap, "lald.core._kernel.policy");
+    if (!d) return;
+    PyMem_Free(d->cap); PyMem_Free(d->score); PyMem_Free(d->key);
+    PyMem_Free(d);
+}
+
 static void policy_clear(Policy *p) {
     Py_CLEAR(p->tcap);
     Py_CLEAR(p->best);
     Py_CLEAR(p->trail);
+    Py_CLEAR(p->data);
     for (int i = 0; i < 2 * MAX_N; i++) Py_CLEAR(p->rows[i]);
-    PyMem_Free(p->cap); PyMem_Free(p->score); PyMem_Free(p->key);
     p->cap = NULL; p->score = NULL; p->key = NULL;
     p->T = NULL;
     p->playable = 0;
@@ -833,10 +848,19 @@ static Policy *policy_of(Tables *T, PyObject *tcap, PyObject *rules, PyObject *b
         PyObject *b_cap, *b_score, *b_key;
         Py_ssize_t nG = (Py_ssize_t)n * T->G;
         if (!PyArg_ParseTuple(packed, "OOO", &b_cap, &b_score, &b_key)) { Py_DECREF(packed); return NULL; }
-        p->cap = copy_items(b_cap, nG, 4, "policy captures");
-        p->score = p->cap ? copy_items(b_score, nG, sizeof(double), "policy scores") : NULL;
-        p->key = p->score ? copy_items(b_key, nG, 4, "policy trail keys") : NULL;
-        if (!p->key) { Py_DECREF(packed); policy_clear(p); return NULL; }
+        PolicyData *d = PyMem_Calloc(1, sizeof(PolicyData));
+        if (!d) { Py_DECREF(packed); PyErr_NoMemory(); return NULL; }
+        d->cap = copy_items(b_cap, nG, 4, "policy captures");
+        d->score = d->cap ? copy_items(b_score, nG, sizeof(double), "policy scores") : NULL;
+        d->key = d->score ? copy_items(b_key, nG, 4, "policy trail keys") : NULL;
+        PyObject *data = d->key ? PyCapsule_New(d, "lald.core._kernel.policy", policy_data_free) : NULL;
+        if (!data) {
+            PyMem_Free(d->cap); PyMem_Free(d->score); PyMem_Free(d->key); PyMem_Free(d);
+            Py_DECREF(packed);
+            return NULL;
+        }
+        p->data = data;
+        p->cap = d->cap; p->score = d->score; p->key = d->key;
         for (Py_ssize_t i = 0; i < nG; i++) {
             int32_t c = p->cap[i];
             Py_ssize_t off = T->multi_off[i];
@@ -859,6 +883,163 @@ static Policy *policy_of(Tables *T, PyObject *tcap, PyObject *rules, PyObject *b
         p->rows[MAX_N + s] = Py_NewRef(trows[s]);
     }
     return p;
+}
+
+/* ---- a deal in play: the state the search and the heuristic's play-out share ----------- */
+
+/* One deal on rank states, as rollout's loops hold it: the rank states, F, the seats that
+ * hold cards, the seat to move, the last actor and turn capture (-1: none) and whether
+ * foreplay goes on (FastState's flag: only a turn move ends it); ``over`` once one seat or
+ * none holds cards, with the survivor. */
+typedef struct {
+    int rs[NUM_RANKS];
+    uint64_t f[4];
+    uint32_t holders;
+    long m, la, lcap;
+    int fp, over, survivor;
+} KState;
+
+static void kstate_of(const CDeal *d, KState *st) {
+    memcpy(st->rs, d->rs, sizeof st->rs);
+    memcpy(st->f, d->f, sizeof st->f);
+    st->holders = d->holders;
+    st->m = d->m; st->la = d->la; st->lcap = d->lcap;
+    st->fp = d->fp;
+    st->over = 0;
+    st->survivor = -1;
+}
+
+/* The heuristic's play-out (rollout.scored_outcome_py) of ``st`` to its end, with the
+ * policy's arrays; ``skip_claims``: the claims open now are let pass (the seat to move
+ * plays its turn first).  ``trace`` (a list or None) and ``lain`` (a list or NULL)
+ * receive the codes and the seats that lie down.  0, or -1 with an error set. */
+static int scored_play(Tables *T, const int32_t *pcap, const double *pscore, const int32_t *pkey,
+                       long eldest, KState *st, int skip_claims, PyObject *trace, PyObject *lain) {
+    const int n = T->n, G = T->G, fore = T->fore;
+    int *rs = st->rs;
+    uint64_t *f = st->f;
+    uint32_t holders = st->holders;
+    int holding = popcount32(holders);
+    const uint8_t *nxt = T->ring[holders];
+    long m = st->m, la = st->la, lcap = st->lcap;
+    int fp = st->fp;
+    if (holding > 1) {
+        uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
+        if (fp) {
+            x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
+            fp = x > FIELD;
+        }
+        for (;;) {
+            while (x > FIELD && !skip_claims) { /* claims may be open: the first seat in claim order
+                                                   with a hand claim takes its lowest rank's; the
+                                                   mover also spots */
+                const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
+                const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
+                const long first = la < 0 ? eldest : (la + 1) % n;
+                const CClaim *chosen = NULL;
+                long top = LONG_MAX;
+                for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
+                    const int g = rs[lowest(cm)];
+                    const CClaim *c = &T->claims[coff[g]];
+                    for (int i = 0; i < clen[g]; i++, c++) {
+                        const long seat = c->code >> 7;
+                        const int table = (c->code & 7) == TABLE_CLAIM;
+                        if (table && seat != m) continue;
+                        const long key = ((seat - first + n) % n) * 64 + table * 16 + c->r;
+                        if (key < top) { top = key; chosen = c; }
+                    }
+                }
+                if (!chosen) break;
+                rs[chosen->r] = chosen->j;
+                f_add(f, &chosen->d);
+                la = chosen->code >> 7;
+                if (append_code(trace, chosen->code) < 0) return -1;
+                if (chosen->emptied && !f_get(f, T->held[la], NUM_RANKS)) {
+                    holders ^= 1u << la;
+                    holding -= 1;
+                    nxt = T->ring[holders];
+                    if (holding <= 1) break;
+                    if (la == m) m = nxt[m];
+                }
+                x = f_get(f, T->base[m], 2 * NUM_RANKS);
+                if (fp) x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
+            }
+            skip_claims = 0;
+            if (holding <= 1) break;
+            fp = 0;
+            int out;
+            if (x & FIELD) {
+                const Py_ssize_t mrow = (Py_ssize_t)m * G;
+                double top = -INFINITY;
+                int rank = -1;
+                int32_t ci = -1;
+                for (uint32_t cm = x & FIELD; cm; cm &= cm - 1) {
+                    const int r = lowest(cm);
+                    const int32_t e = pcap[mrow + rs[r]];
+                    if (e >= 0 && pscore[mrow + rs[r]] > top) {
+                        top = pscore[mrow + rs[r]];
+                        ci = e;
+                        rank = r;
+                    }
+                }
+                if (ci < 0) { PyErr_SetString(PyExc_SystemError, "no capture scored"); return -1; }
+                const CCapture *c = &T->caps[ci];
+                rs[rank] = c->j;
+                f_add(f, &c->d);
+                lcap = m;
+                if (append_code(trace, m << 7 | c->code) < 0) return -1;
+                out = c->out && !f_get(f, T->held[m], NUM_RANKS);
+            } else if (T->lie_down) {
+                const CStep *lie = T->lie + (Py_ssize_t)m * G;
+                for (uint32_t hm = f_get(f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
+                    int q = lowest(hm);
+                    const CStep *stp = &lie[rs[q]];
+                    if (stp->j < 0) { PyErr_SetString(PyExc_SystemError, "lie-down table"); return -1; }
+                    rs[q] = stp->j;
+                    f_add(f, &stp->d);
+                }
+                if (lain) {
+                    PyObject *seat = PyLong_FromLong(m);
+                    if (!seat || PyList_Append(lain, seat) < 0) { Py_XDECREF(seat); return -1; }
+                    Py_DECREF(seat);
+                }
+                if (append_code(trace, m << 7 | LIE) < 0) return -1;
+                out = 1;
+            } else {
+                const int32_t *key = pkey + (Py_ssize_t)m * G;
+                int rank = -1;
+                int32_t low = 0;
+                for (uint32_t q = f_get(f, T->held[m], NUM_RANKS); q; q &= q - 1) {
+                    const int r = lowest(q);
+                    if (rank < 0 || key[rs[r]] < low) { rank = r; low = key[rs[r]]; }
+                }
+                if (rank < 0) { PyErr_SetString(PyExc_SystemError, "trail from an empty hand"); return -1; }
+                const CStep *stp = &T->trail[(Py_ssize_t)m * G + rs[rank]];
+                if (stp->j < 0) { PyErr_SetString(PyExc_SystemError, "trail table"); return -1; }
+                rs[rank] = stp->j;
+                f_add(f, &stp->d);
+                if (append_code(trace, m << 7 | rank << 3 | TRAIL) < 0) return -1;
+                out = !f_get(f, T->held[m], NUM_RANKS);
+            }
+            la = m;
+            if (out) {
+                holding -= 1;
+                if (holding <= 1) break;
+                holders ^= 1u << m;
+                nxt = T->ring[holders];
+            }
+            m = nxt[m];
+            x = f_get(f, T->base[m], 2 * NUM_RANKS);
+        }
+    }
+    st->survivor = nxt[m];
+    st->holders = holders;
+    st->m = -1;
+    st->la = la;
+    st->lcap = lcap;
+    st->fp = fp;
+    st->over = 1;
+    return 0;
 }
 
 /* scored_outcome(fs, best, trail_key, choose_claim, trace): rollout.scored_outcome_py's
@@ -888,126 +1069,12 @@ static PyObject *k_scored_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     Policy *P = policy_of(T, tcap, rules, best, trail);
     if (!P) goto error;
     if (!P->playable) goto refuse;
-
-    const int n = T->n, G = T->G, fore = T->fore;
-    int *rs = d.rs;
-    uint64_t *f = d.f;
-    uint32_t holders = d.holders;
-    int holding = popcount32(holders);
-    const uint8_t *nxt = T->ring[holders];
-    long m = d.m, la = d.la, lcap = d.lcap;
-    int fp = d.fp;
-    PyObject *foreplay = d.o_fp;
     lain = PyList_New(0);
     if (!lain) goto error;
-    if (holding > 1) {
-        uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
-        if (fp) {
-            x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
-            fp = x > FIELD;
-            foreplay = fp ? Py_True : Py_False;
-        }
-        for (;;) {
-            while (x > FIELD) { /* claims may be open: the first seat in claim order with a
-                                   hand claim takes its lowest rank's; the mover also spots */
-                const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
-                const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
-                const long first = la < 0 ? d.eldest : (la + 1) % n;
-                const CClaim *chosen = NULL;
-                long top = LONG_MAX;
-                for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
-                    const int g = rs[lowest(cm)];
-                    const CClaim *c = &T->claims[coff[g]];
-                    for (int i = 0; i < clen[g]; i++, c++) {
-                        const long seat = c->code >> 7;
-                        const int table = (c->code & 7) == TABLE_CLAIM;
-                        if (table && seat != m) continue;
-                        const long key = ((seat - first + n) % n) * 64 + table * 16 + c->r;
-                        if (key < top) { top = key; chosen = c; }
-                    }
-                }
-                if (!chosen) break;
-                rs[chosen->r] = chosen->j;
-                f_add(f, &chosen->d);
-                la = chosen->code >> 7;
-                if (append_code(trace, chosen->code) < 0) goto error;
-                if (chosen->emptied && !f_get(f, T->held[la], NUM_RANKS)) {
-                    holders ^= 1u << la;
-                    holding -= 1;
-                    nxt = T->ring[holders];
-                    if (holding <= 1) break;
-                    if (la == m) m = nxt[m];
-                }
-                x = f_get(f, T->base[m], 2 * NUM_RANKS);
-                if (fp) x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
-            }
-            if (holding <= 1) break;
-            fp = 0;
-            foreplay = Py_False;
-            int out;
-            if (x & FIELD) {
-                const Py_ssize_t mrow = (Py_ssize_t)m * G;
-                double top = -INFINITY;
-                int rank = -1;
-                int32_t ci = -1;
-                for (uint32_t cm = x & FIELD; cm; cm &= cm - 1) {
-                    const int r = lowest(cm);
-                    const int32_t e = P->cap[mrow + rs[r]];
-                    if (e >= 0 && P->score[mrow + rs[r]] > top) {
-                        top = P->score[mrow + rs[r]];
-                        ci = e;
-                        rank = r;
-                    }
-                }
-                if (ci < 0) { PyErr_SetString(PyExc_SystemError, "no capture scored"); goto error; }
-                const CCapture *c = &T->caps[ci];
-                rs[rank] = c->j;
-                f_add(f, &c->d);
-                lcap = m;
-                if (append_code(trace, m << 7 | c->code) < 0) goto error;
-                out = c->out && !f_get(f, T->held[m], NUM_RANKS);
-            } else if (T->lie_down) {
-                const CStep *lie = T->lie + (Py_ssize_t)m * G;
-                for (uint32_t hm = f_get(f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
-                    int q = lowest(hm);
-                    const CStep *st = &lie[rs[q]];
-                    if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "lie-down table"); goto error; }
-                    rs[q] = st->j;
-                    f_add(f, &st->d);
-                }
-                PyObject *seat = PyLong_FromLong(m);
-                if (!seat || PyList_Append(lain, seat) < 0) { Py_XDECREF(seat); goto error; }
-                Py_DECREF(seat);
-                if (append_code(trace, m << 7 | LIE) < 0) goto error;
-                out = 1;
-            } else {
-                const int32_t *key = P->key + (Py_ssize_t)m * G;
-                int rank = -1;
-                int32_t low = 0;
-                for (uint32_t q = f_get(f, T->held[m], NUM_RANKS); q; q &= q - 1) {
-                    const int r = lowest(q);
-                    if (rank < 0 || key[rs[r]] < low) { rank = r; low = key[rs[r]]; }
-                }
-                if (rank < 0) { PyErr_SetString(PyExc_SystemError, "trail from an empty hand"); goto error; }
-                const CStep *st = &T->trail[(Py_ssize_t)m * G + rs[rank]];
-                if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "trail table"); goto error; }
-                rs[rank] = st->j;
-                f_add(f, &st->d);
-                if (append_code(trace, m << 7 | rank << 3 | TRAIL) < 0) goto error;
-                out = !f_get(f, T->held[m], NUM_RANKS);
-            }
-            la = m;
-            if (out) {
-                holding -= 1;
-                if (holding <= 1) break;
-                holders ^= 1u << m;
-                nxt = T->ring[holders];
-            }
-            m = nxt[m];
-            x = f_get(f, T->base[m], 2 * NUM_RANKS);
-        }
-    }
-    result = outcome_of(T, &d, f, (long)nxt[m], lcap, la, foreplay, lain);
+    KState st;
+    kstate_of(&d, &st);
+    if (scored_play(T, P->cap, P->score, P->key, d.eldest, &st, 0, trace, lain) < 0) goto error;
+    result = outcome_of(T, &d, st.f, (long)st.survivor, st.lcap, st.la, st.fp ? Py_True : Py_False, lain);
     Py_DECREF(lain);
     for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
     return result;
