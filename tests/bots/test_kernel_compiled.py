@@ -158,15 +158,14 @@ def test_rows_replaced_after_a_play_are_read_afresh(scored: ScoredFunction) -> N
 
 
 @pytest.fixture
-def pure_switch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def pure_switch() -> Iterator[Any]:
     """A function that runs a callable with the dispatch switched to the pure path (as
     ``LALD_KERNEL=python`` would, in this process)."""
     rollout.compiled_kernel()
 
     def run(call: Any, *args: Any) -> Any:
-        with monkeypatch.context() as m:
-            m.setattr(rollout, "_compiled", None)
-            m.setattr(rollout, "_scored", None)
+        with rollout.pure_path():
+            assert rollout.compiled_draws() == (None, None, None)
             return call(*args)
 
     yield run
@@ -268,7 +267,8 @@ def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFuncti
             calls = 0
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(rollout, "_scored", counted)
-                answers.append(bot.act(view, state.turn_actions()) if turn else bot.claim(view, state.claims(seat)))
+                legal = state.turn_actions() if turn else state.claims(seat)
+                answers.append(bot.act(view, legal) if turn else bot.claim(view, legal))  # type: ignore[arg-type]
                 assert rollout._scored is counted  # restored after the decision
             if bot is bots[1]:
                 assert calls == 0

@@ -63,7 +63,7 @@ from ..core.fast import FastState
 from ..core.rollout import pure_path, tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
-from .kernel import Params, score_of
+from .kernel import Params, compiled_plausible, score_of
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
@@ -278,6 +278,9 @@ class ExpertBot(Bot):
         """Whether the seats the model constrains hold no prial (``capped``) and no dead
         rank (``dead``; under the survivor's habits a seat keeps a dead rank that is its
         whole hand) in ``hands``."""
+        verdict = compiled_plausible(k, hands, capped, dead, self.model_policy.survivor_hold)
+        if verdict is not None:
+            return verdict
         for s in capped:
             for c in hands[s]:
                 if c >= 3:

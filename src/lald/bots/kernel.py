@@ -34,9 +34,12 @@ move and the end.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from ..core import rollout
+from ..core.cards import NUM_RANKS
 from ..core.codes import SHAPES
 from ..core.rollout import (
     Capture,
@@ -49,8 +52,11 @@ from ..core.rollout import (
 from ..core.rules import PrizeRule
 
 if TYPE_CHECKING:
+    from random import Random
+
     from ..core.fast import FastState
     from ..core.rules import Rules
+    from .knowledge import Knowledge
 
 
 Score = Callable[[int, int, int, int], float]
@@ -169,3 +175,64 @@ def heuristic_outcome(fs: FastState, trace: list[int] | None = None,
     this module only says what the heuristic chooses."""
     h = tables(fs.rules) if policy is None else policy
     return scored_outcome(fs, h.best, h.others, _claim, trace)
+
+
+# -- the search's worlds, drawn by the compiled kernel ----------------------------------
+
+_SPEC: list[object] = [None, b""]  # the last Knowledge packed, and its spec
+
+
+def sampler_spec(k: Knowledge) -> bytes:
+    """What the compiled world draw (``_kernel.sample``) and opponent-model test
+    (``_kernel.plausible``) read of ``k``, packed as int32 items (see ``_kernel.c``): the
+    seats, sizes, the seat's hand, the unknown cards, the ranks each seat cannot hold, the
+    table, and per unseen face-down set its seat, count, the ranks it cannot be (the table
+    when its seat trailed before it) and the cards of each rank its seat showed leaving
+    its hand after it.  The last one is kept (a decision draws many worlds)."""
+    if _SPEC[0] is k:
+        return _SPEC[1]  # type: ignore[return-value]
+    n = k.view.players
+    others = k.others
+    pad = [0] * (5 - n)
+    items = [n, k.seat, len(others), len(k.hidden_sets), *others, *[-1] * (5 - len(others)),
+             *k.sizes, *pad, *k.hand, *k.unknown, *k.forbidden, *pad, *k.table]
+    for hs in k.hidden_sets:
+        trail = 0
+        for seat, index, ranks in k.trail_tables:
+            if seat == hs.seat and index < hs.index:
+                trail |= ranks
+        after = [0] * NUM_RANKS
+        for x in k.removals:
+            if x.seat == hs.seat and x.index > hs.index:
+                after[x.rank] += x.count
+        items.extend((hs.seat, hs.count, trail, *after))
+    spec = array("i", items).tobytes()
+    _SPEC[0], _SPEC[1] = k, spec
+    return spec
+
+
+def compiled_sample(k: Knowledge, rng: Random,
+                    tries: int) -> tuple[list[list[int]], list[int]] | tuple[()] | None:
+    """:func:`lald.bots.sampler.sample`'s loop of ``tries`` proposals in the compiled
+    kernel: the first consistent world, ``()`` when every proposal was rejected (the draws
+    were made: the constrained fill comes next), or None where the pure path plays (no
+    kernel, a generator it does not read, knowledge it does not take: nothing drawn)."""
+    kernel = rollout.compiled_draws()[0]
+    if kernel is None or len(k.hidden_sets) > 16:
+        return None
+    return kernel(sampler_spec(k), rng, tries)
+
+
+def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], dead: list[int],
+                       keep_whole: bool) -> bool | None:
+    """The expert's opponent-model test (``ExpertBot._plausible``) in the compiled kernel,
+    or None where the pure path plays."""
+    kernel = rollout.compiled_draws()[1]
+    if kernel is None or len(k.hidden_sets) > 16:
+        return None
+    cap = dd = 0
+    for s in capped:
+        cap |= 1 << s
+    for s in dead:
+        dd |= 1 << s
+    return kernel(sampler_spec(k), hands, cap, dd, keep_whole)

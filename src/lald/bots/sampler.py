@@ -24,6 +24,7 @@ import random
 from math import comb
 
 from ..core.cards import NUM_RANKS
+from .kernel import compiled_sample
 from .knowledge import Knowledge
 
 World = tuple[list[list[int]], list[int]]
@@ -66,6 +67,17 @@ def consistent(k: Knowledge, hands: list[list[int]], set_ranks: list[int]) -> bo
 def sample(k: Knowledge, rng: random.Random, tries: int = 300) -> tuple[World, bool]:
     """A world drawn uniformly among the consistent ones; the flag says the draw was
     exact (False: the constrained fill after ``tries`` rejections)."""
+    others = [s for s in range(k.view.players) if s != k.seat and k.sizes[s]]
+    drawn = compiled_sample(k, rng, tries)  # the same draws and world, in C
+    if drawn is not None:
+        if drawn:
+            return drawn, True
+        return _fill(k, others, rng), False
+    return sample_py(k, rng, tries)
+
+
+def sample_py(k: Knowledge, rng: random.Random, tries: int = 300) -> tuple[World, bool]:
+    """:func:`sample` on the pure path, the reference its compiled twin is held to."""
     others = [s for s in range(k.view.players) if s != k.seat and k.sizes[s]]
     for _ in range(tries):
         world = _propose(k, others, rng)

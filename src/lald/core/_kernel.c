@@ -1102,6 +1102,421 @@ static PyObject *k_configure_scored(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ---- random.Random's own integer draws, as CPython 3.11's random.py makes them ---------- */
+
+static PyObject *py_randbelow = NULL, *py_shuffle = NULL, *py_choice = NULL; /* random.Random's */
+static PyObject *s_randbelow, *s_shuffle, *s_choice;
+
+static int bit_length32(uint32_t v) {
+    int k = 0;
+    while (v) { k++; v >>= 1; }
+    return k;
+}
+
+/* Random._randbelow_with_getrandbits(n) for 1 <= n < 2**32: getrandbits(n.bit_length())
+ * until below n (getrandbits(k) is genrand >> (32 - k) for k <= 32). */
+static uint32_t randbelow(RandomObject *R, uint32_t n) {
+    const int k = bit_length32(n);
+    uint32_t r = genrand_uint32(R) >> (32 - k);
+    while (r >= n) r = genrand_uint32(R) >> (32 - k);
+    return r;
+}
+
+/* Random.shuffle of ``len`` ints: for i from len - 1 down to 1, swap i with randbelow(i + 1). */
+static void shuffle_ints(RandomObject *R, int *x, int len) {
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)randbelow(R, (uint32_t)i + 1u);
+        int t = x[i]; x[i] = x[j]; x[j] = t;
+    }
+}
+
+/* Whether ``rng`` makes its integer draws, shuffles and choices with random.Random's own
+ * methods (none replaced on the class or the instance), besides plain_random's checks. */
+static int plain_methods(PyObject *rng) {
+    if (!plain_random(rng) || !py_randbelow || !py_shuffle || !py_choice) return 0;
+    PyObject *tdict = random_type->tp_dict;
+    if (PyDict_GetItemWithError(tdict, s_randbelow) != py_randbelow ||
+        PyDict_GetItemWithError(tdict, s_shuffle) != py_shuffle ||
+        PyDict_GetItemWithError(tdict, s_choice) != py_choice) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *d = PyObject_GenericGetDict(rng, NULL);
+    if (!d) { PyErr_Clear(); return 0; }
+    int shadowed = PyDict_GetItemWithError(d, s_randbelow) || PyDict_GetItemWithError(d, s_shuffle) ||
+                   PyDict_GetItemWithError(d, s_choice);
+    Py_DECREF(d);
+    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    return !shadowed;
+}
+
+/* ---- the search's worlds: lald.bots.sampler.sample's draw, in C -------------------------- */
+
+#define MAX_SETS 16
+
+/* What a seat knows, as lald.bots.kernel.sampler_spec packs it (int32 items): players,
+ * seat, the number of other seats holding cards and of unseen face-down sets; the other
+ * seats (in order, -1 padded to 5), the hand sizes, the seat's hand, the unknown cards,
+ * the ranks each seat cannot hold, the table; then per face-down set: its seat, its
+ * count, the ranks it cannot be (the table when its seat trailed before it) and per rank
+ * the cards its seat showed leaving its hand after it. */
+typedef struct {
+    int n, seat, nothers, nsets;
+    int others[MAX_N], sizes[MAX_N];
+    int hand[NUM_RANKS], unknown[NUM_RANKS], table[NUM_RANKS];
+    uint32_t forbidden[MAX_N];
+    int set_seat[MAX_SETS], set_count[MAX_SETS];
+    uint32_t set_trail[MAX_SETS];
+    int set_after[MAX_SETS][NUM_RANKS];
+} Knows;
+
+#define SPEC_HEAD (4 + 5 + 5 + 13 + 13 + 5 + 13)
+#define SPEC_SET (3 + 13)
+
+/* Read a packed spec: 1, or 0 (malformed: the caller refuses). */
+static int knows_of(PyObject *spec, Knows *k) {
+    if (!PyBytes_Check(spec) || PyBytes_GET_SIZE(spec) < SPEC_HEAD * 4 || PyBytes_GET_SIZE(spec) % 4) return 0;
+    const int32_t *v = (const int32_t *)PyBytes_AS_STRING(spec);
+    const Py_ssize_t len = PyBytes_GET_SIZE(spec) / 4;
+    k->n = v[0]; k->seat = v[1]; k->nothers = v[2]; k->nsets = v[3];
+    if (k->n < 2 || k->n > MAX_N || k->seat < 0 || k->seat >= k->n || k->nothers < 0 || k->nothers >= k->n ||
+        k->nsets < 0 || k->nsets > MAX_SETS || len != SPEC_HEAD + (Py_ssize_t)k->nsets * SPEC_SET)
+        return 0;
+    const int32_t *p = v + 4;
+    for (int i = 0; i < MAX_N; i++) k->others[i] = p[i];
+    p += 5;
+    for (int i = 0; i < k->nothers; i++)
+        if (k->others[i] < 0 || k->others[i] >= k->n || k->others[i] == k->seat) return 0;
+    for (int s = 0; s < MAX_N; s++) {
+        k->sizes[s] = p[s];
+        if (p[s] < 0 || p[s] > 52) return 0;
+    }
+    p += 5;
+    for (int r = 0; r < NUM_RANKS; r++) {
+        k->hand[r] = p[r];
+        k->unknown[r] = p[NUM_RANKS + r];
+        if (p[r] < 0 || p[r] > 4 || p[NUM_RANKS + r] < -52 || p[NUM_RANKS + r] > 4) return 0;
+    }
+    p += 2 * NUM_RANKS;
+    for (int s = 0; s < MAX_N; s++) k->forbidden[s] = (uint32_t)p[s] & FIELD;
+    p += 5;
+    for (int r = 0; r < NUM_RANKS; r++) {
+        k->table[r] = p[r];
+        if (p[r] < 0 || p[r] > 4) return 0;
+    }
+    p += NUM_RANKS;
+    for (int i = 0; i < k->nsets; i++, p += SPEC_SET) {
+        k->set_seat[i] = p[0];
+        k->set_count[i] = p[1];
+        k->set_trail[i] = (uint32_t)p[2] & FIELD;
+        if (p[0] < 0 || p[0] >= k->n || p[1] < 0 || p[1] > 4) return 0;
+        for (int r = 0; r < NUM_RANKS; r++) {
+            k->set_after[i][r] = p[3 + r];
+            if (p[3 + r] < 0 || p[3 + r] > 52) return 0;
+        }
+    }
+    return 1;
+}
+
+static const int COMB[5][5] = {{1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 2, 1, 0, 0}, {1, 3, 3, 1, 0}, {1, 4, 6, 4, 1}};
+
+/* sampler._propose: hands and set ranks, or 0 when the proposal is rejected. */
+static int propose(const Knows *k, RandomObject *R, int hands[MAX_N][NUM_RANKS], int *set_ranks) {
+    int pool[NUM_RANKS];
+    memcpy(pool, k->unknown, sizeof pool);
+    for (int i = 0; i < k->nsets; i++) {
+        const int m = k->set_count[i];
+        int eligible[NUM_RANKS], len = 0;
+        for (int r = 0; r < NUM_RANKS; r++)
+            if (pool[r] >= m) eligible[len++] = r;
+        if (!len) return 0;
+        const int r = eligible[randbelow(R, (uint32_t)len)];
+        const int have = pool[r] < 0 ? 0 : pool[r] > 4 ? 4 : pool[r]; /* (pool[r] >= m >= 0) */
+        if (genrand_double(R) * (double)COMB[4][m] >= (double)COMB[have][m]) return 0;
+        pool[r] -= m;
+        set_ranks[i] = r;
+    }
+    int tokens[4 * NUM_RANKS], ntok = 0;
+    for (int r = 0; r < NUM_RANKS; r++)
+        for (int c = 0; c < pool[r]; c++) tokens[ntok++] = r;
+    shuffle_ints(R, tokens, ntok);
+    memset(hands, 0, sizeof(int) * MAX_N * NUM_RANKS);
+    memcpy(hands[k->seat], k->hand, sizeof k->hand);
+    int i = 0;
+    for (int o = 0; o < k->nothers; o++) {
+        const int s = k->others[o];
+        for (int t = i; t < i + k->sizes[s] && t < ntok; t++) hands[s][tokens[t]] += 1;
+        i += k->sizes[s];
+    }
+    return 1;
+}
+
+/* sampler.consistent for a proposal (whose own hand is the seat's by construction). */
+static int consistent_c(const Knows *k, int hands[MAX_N][NUM_RANKS], const int *set_ranks) {
+    int pool[NUM_RANKS];
+    memcpy(pool, k->unknown, sizeof pool);
+    for (int i = 0; i < k->nsets; i++) pool[set_ranks[i]] -= k->set_count[i];
+    for (int s = 0; s < k->n; s++) {
+        if (s == k->seat) continue;
+        int size = 0;
+        for (int r = 0; r < NUM_RANKS; r++) size += hands[s][r];
+        if (size != k->sizes[s]) return 0;
+        for (int r = 0; r < NUM_RANKS; r++) {
+            pool[r] -= hands[s][r];
+            if (hands[s][r] && (k->forbidden[s] >> r & 1u)) return 0;
+        }
+    }
+    for (int r = 0; r < NUM_RANKS; r++)
+        if (pool[r]) return 0;
+    for (int i = 0; i < k->nsets; i++) {
+        const int r = set_ranks[i], seat = k->set_seat[i];
+        int held = hands[seat][r] + k->set_count[i] + k->set_after[i][r];
+        for (int o = i + 1; o < k->nsets; o++)
+            if (k->set_seat[o] == seat && set_ranks[o] == r) held += k->set_count[o];
+        if (held != (k->set_count[i] == 2 ? 3 : 4)) return 0;
+        if (k->set_trail[i] >> r & 1u) return 0;
+    }
+    return 1;
+}
+
+static PyObject *hands_list(int n, int hands[MAX_N][NUM_RANKS]) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int s = 0; s < n; s++) {
+        PyObject *row = PyList_New(NUM_RANKS);
+        if (!row) { Py_DECREF(out); return NULL; }
+        for (int r = 0; r < NUM_RANKS; r++) {
+            PyObject *v = PyLong_FromLong(hands[s][r]);
+            if (!v) { Py_DECREF(row); Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(row, r, v);
+        }
+        PyList_SET_ITEM(out, s, row);
+    }
+    return out;
+}
+
+/* sample(spec, rng, tries): the loop of lald.bots.sampler.sample: up to ``tries``
+ * proposals, the first consistent one as (hands, set_ranks); () when all were rejected
+ * (the draws made, the caller goes on to the constrained fill); None for an input it
+ * leaves to the pure path (before any draw). */
+static PyObject *k_sample(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "sample(spec, rng, tries)");
+        return NULL;
+    }
+    if (!enabled || !plain_methods(args[1])) Py_RETURN_NONE;
+    Knows k;
+    if (!knows_of(args[0], &k)) Py_RETURN_NONE;
+    if (!PyLong_CheckExact(args[2])) Py_RETURN_NONE;
+    long tries = PyLong_AsLong(args[2]);
+    if (tries == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
+    RandomObject *R = (RandomObject *)args[1];
+    if (R->index < 0 || R->index > MT_N) Py_RETURN_NONE;
+    int hands[MAX_N][NUM_RANKS], set_ranks[MAX_SETS];
+    for (long t = 0; t < tries; t++) {
+        if (propose(&k, R, hands, set_ranks) && consistent_c(&k, hands, set_ranks)) {
+            PyObject *h = hands_list(k.n, hands);
+            if (!h) return NULL;
+            PyObject *sr = PyList_New(k.nsets);
+            if (!sr) { Py_DECREF(h); return NULL; }
+            for (int i = 0; i < k.nsets; i++) {
+                PyObject *v = PyLong_FromLong(set_ranks[i]);
+                if (!v) { Py_DECREF(h); Py_DECREF(sr); return NULL; }
+                PyList_SET_ITEM(sr, i, v);
+            }
+            return Py_BuildValue("(NN)", h, sr);
+        }
+    }
+    return PyTuple_New(0);
+}
+
+/* Read ``n`` hands of 13 counts (each 0 to 4) from a list of lists: 1, or 0. */
+static int read_hands(PyObject *o, int n, int hands[MAX_N][NUM_RANKS]) {
+    PyObject **rows = items_of(o, n);
+    if (!rows) return 0;
+    int ok = 1;
+    for (int s = 0; s < n; s++) {
+        PyObject **row = items_of(rows[s], NUM_RANKS);
+        if (!row) return 0;
+        for (int r = 0; r < NUM_RANKS; r++) hands[s][r] = (int)small_int(row[r], 0, 4, &ok);
+    }
+    return ok;
+}
+
+/* plausible(spec, hands, capped, dead, keep_whole): ExpertBot._plausible, with the seats
+ * as bit masks; None for an input it leaves to the pure path. */
+static PyObject *k_plausible(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "plausible(spec, hands, capped, dead, keep_whole)");
+        return NULL;
+    }
+    Knows k;
+    int hands[MAX_N][NUM_RANKS];
+    if (!enabled || !knows_of(args[0], &k) || !read_hands(args[1], k.n, hands)) Py_RETURN_NONE;
+    int ok = 1;
+    const long capped = small_int(args[2], 0, 31, &ok), dead = small_int(args[3], 0, 31, &ok);
+    const int keep_whole = PyObject_IsTrue(args[4]);
+    if (!ok || keep_whole < 0) { PyErr_Clear(); Py_RETURN_NONE; }
+    for (int s = 0; s < k.n; s++)
+        if (capped >> s & 1)
+            for (int r = 0; r < NUM_RANKS; r++)
+                if (hands[s][r] >= 3) Py_RETURN_FALSE;
+    if (dead) {
+        int live[NUM_RANKS];
+        for (int r = 0; r < NUM_RANKS; r++) {
+            live[r] = k.hand[r] + k.table[r];
+            for (int o = 0; o < k.nothers; o++) live[r] += hands[k.others[o]][r];
+        }
+        for (int s = 0; s < k.n; s++) {
+            if (!(dead >> s & 1)) continue;
+            for (int r = 0; r < NUM_RANKS; r++)
+                if (hands[s][r] && hands[s][r] == live[r] && !(keep_whole && hands[s][r] == k.sizes[s]))
+                    Py_RETURN_FALSE;
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
+/* ---- dealing: lald.core.rng.PortableRandom.shuffle (SplitMix64, several swaps a draw) ---- */
+
+static PyTypeObject *portable_type = NULL; /* lald.core.rng.PortableRandom (exactly it plays) */
+static PyObject *s_state;
+
+static inline uint64_t splitmix_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* floor(2**64 / m) for m >= 2 */
+static inline uint64_t two64_over(uint64_t m) {
+    return UINT64_MAX / m + (UINT64_MAX % m == m - 1 ? 1u : 0u);
+}
+
+/* PortableRandom.shuffle on ``len`` slots: the permutation, applied to ``items``. */
+static void portable_shuffle_items(uint64_t *state, PyObject **items, Py_ssize_t len) {
+    Py_ssize_t i = len - 1;
+    uint64_t m = (uint64_t)len;
+    while (m > 1) {
+        uint64_t moduli[64];
+        int count = 0;
+        uint64_t product = 1;
+        while (m > 1 && product <= two64_over(m)) { /* product * m <= 2**64 */
+            product *= m;
+            moduli[count++] = m;
+            m -= 1;
+        }
+        /* the limit 2**64 - (2**64 mod product); every draw is taken when that is 2**64 */
+        const uint64_t rem = (UINT64_MAX % product + 1u) % product;
+        uint64_t x = splitmix_next(state);
+        if (rem) {
+            const uint64_t limit = 0u - rem; /* 2**64 - rem */
+            while (x >= limit) x = splitmix_next(state);
+        }
+        for (int c = 0; c < count; c++) {
+            const uint64_t j = x % moduli[c];
+            x /= moduli[c];
+            PyObject *t = items[i]; items[i] = items[j]; items[j] = t;
+            i -= 1;
+        }
+    }
+}
+
+/* portable_shuffle(rng, items): shuffle the list ``items`` as rng.shuffle(items) does and
+ * advance rng's state as it does; False (nothing drawn, nothing moved) for an input it
+ * leaves to the pure path: rng not exactly PortableRandom, items not a list. */
+static PyObject *k_portable_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "portable_shuffle(rng, items)");
+        return NULL;
+    }
+    PyObject *rng = args[0], *items = args[1];
+    if (!portable_type || Py_TYPE(rng) != portable_type || !PyList_CheckExact(items)) Py_RETURN_FALSE;
+    PyObject *st = PyObject_GetAttr(rng, s_state);
+    if (!st) { PyErr_Clear(); Py_RETURN_FALSE; }
+    if (!PyLong_CheckExact(st)) { Py_DECREF(st); Py_RETURN_FALSE; }
+    uint64_t state = PyLong_AsUnsignedLongLong(st);
+    Py_DECREF(st);
+    if (state == (uint64_t)-1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_FALSE; }
+    const Py_ssize_t len = PyList_GET_SIZE(items);
+    if (len > 1) portable_shuffle_items(&state, ((PyListObject *)items)->ob_item, len);
+    PyObject *nv = PyLong_FromUnsignedLongLong(state);
+    if (!nv) return NULL;
+    int rc = PyObject_SetAttr(rng, s_state, nv);
+    Py_DECREF(nv);
+    if (rc < 0) return NULL;
+    Py_RETURN_TRUE;
+}
+
+/* configure_portable(PortableRandom or None): the one type portable_shuffle plays for. */
+static PyObject *k_configure_portable(PyObject *self, PyObject *pt) {
+    if (pt == Py_None) {
+        Py_CLEAR(portable_type);
+        Py_RETURN_FALSE;
+    }
+    if (!PyType_Check(pt)) {
+        PyErr_SetString(PyExc_TypeError, "configure_portable: a type or None");
+        return NULL;
+    }
+    Py_XSETREF(portable_type, (PyTypeObject *)Py_NewRef(pt));
+    Py_RETURN_TRUE;
+}
+
+/* configure_draws(): random.Random's methods, read from the class as it is now (the
+ * self-check compares the C draws with them). */
+static PyObject *k_configure_draws(PyObject *self, PyObject *unused) {
+    if (!random_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure first");
+        return NULL;
+    }
+    PyObject *tdict = random_type->tp_dict;
+    Py_XSETREF(py_randbelow, Py_XNewRef(PyDict_GetItemWithError(tdict, s_randbelow)));
+    Py_XSETREF(py_shuffle, Py_XNewRef(PyDict_GetItemWithError(tdict, s_shuffle)));
+    Py_XSETREF(py_choice, Py_XNewRef(PyDict_GetItemWithError(tdict, s_choice)));
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(py_randbelow && py_shuffle && py_choice);
+}
+
+static RandomObject *as_random(PyObject *o);
+
+/* draw_below(rng, n): rng._randbelow(n), 1 <= n < 2**32, read from its state. */
+static PyObject *k_draw_below(PyObject *self, PyObject *args) {
+    PyObject *o;
+    unsigned long n;
+    if (!PyArg_ParseTuple(args, "Ok", &o, &n)) return NULL;
+    if (n < 1 || n > 0xffffffffUL) {
+        PyErr_SetString(PyExc_ValueError, "n must be 1 to 2**32 - 1");
+        return NULL;
+    }
+    RandomObject *R = as_random(o);
+    return R ? PyLong_FromUnsignedLong(randbelow(R, (uint32_t)n)) : NULL;
+}
+
+/* shuffled(rng, length): list(range(length)) shuffled as rng.shuffle would, read from its state. */
+static PyObject *k_shuffled(PyObject *self, PyObject *args) {
+    PyObject *o;
+    int len;
+    if (!PyArg_ParseTuple(args, "Oi", &o, &len)) return NULL;
+    if (len < 0 || len > 4 * NUM_RANKS) {
+        PyErr_SetString(PyExc_ValueError, "length must be 0 to 52");
+        return NULL;
+    }
+    RandomObject *R = as_random(o);
+    if (!R) return NULL;
+    int x[4 * NUM_RANKS];
+    for (int i = 0; i < len; i++) x[i] = i;
+    shuffle_ints(R, x, len);
+    PyObject *out = PyList_New(len);
+    if (!out) return NULL;
+    for (int i = 0; i < len; i++) {
+        PyObject *v = PyLong_FromLong(x[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
 /* ---- the self-check's side: draws read from the state, for comparison ------------------ */
 
 static RandomObject *as_random(PyObject *o) {
@@ -1177,6 +1592,18 @@ static PyMethodDef methods[] = {
     {"configure_scored", k_configure_scored, METH_VARARGS,
      "configure_scored(first_claim, pack_policy): the chooser played in C and the policy packer"},
     {"prepare", k_prepare, METH_VARARGS, "prepare(...): a capsule of one rules' tables"},
+    {"sample", (PyCFunction)(void (*)(void))k_sample, METH_FASTCALL,
+     "sample(spec, rng, tries): a consistent world (hands, set_ranks), () when none, None to play the pure path"},
+    {"plausible", (PyCFunction)(void (*)(void))k_plausible, METH_FASTCALL,
+     "plausible(spec, hands, capped, dead, keep_whole): the expert's opponent model, or None"},
+    {"portable_shuffle", (PyCFunction)(void (*)(void))k_portable_shuffle, METH_FASTCALL,
+     "portable_shuffle(rng, items): PortableRandom.shuffle in C; False to play the pure path"},
+    {"configure_draws", k_configure_draws, METH_NOARGS,
+     "configure_draws() -> whether random.Random's methods were found"},
+    {"configure_portable", k_configure_portable, METH_O,
+     "configure_portable(PortableRandom or None): the type portable_shuffle plays for"},
+    {"draw_below", k_draw_below, METH_VARARGS, "draw_below(rng, n): rng._randbelow(n), read from its state"},
+    {"shuffled", k_shuffled, METH_VARARGS, "shuffled(rng, length): rng.shuffle(list(range(length))) in C"},
     {"draw_random", k_draw_random, METH_O, "draw_random(rng): rng.random(), read from its state"},
     {"draw_bits", k_draw_bits, METH_VARARGS, "draw_bits(rng, k): rng.getrandbits(k), 1 <= k <= 32"},
     {"configure", k_configure, METH_VARARGS, "configure(Random, _random.Random, prepare) -> layout ok"},
@@ -1218,6 +1645,10 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_last_capture, "last_capture");
     INTERN(s_last_actor, "last_actor");
     INTERN(s_eldest, "eldest");
+    INTERN(s_randbelow, "_randbelow");
+    INTERN(s_shuffle, "shuffle");
+    INTERN(s_choice, "choice");
+    INTERN(s_state, "_state");
     PyObject *rmod = PyImport_ImportModule("_random");
     if (!rmod) return NULL;
     PyObject *rtype = PyObject_GetAttrString(rmod, "Random");

@@ -54,7 +54,7 @@ from math import comb, floor, inf
 from operator import getitem
 from struct import calcsize, pack
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .cards import NUM_RANKS
 from .codes import HAND_CLAIM, LIE, PAIR, PRIAL, RANKS_OF, SHAPES, SINGLE, SWEEP, TABLE_CLAIM, TRAIL
@@ -444,6 +444,15 @@ ScoredFunction = Callable[
 input it leaves to the pure path (before any move)."""
 _scored: ScoredFunction | None = None
 _status: str | None = None  # None until the first use loads (or refuses) the kernel
+SampleFunction = Callable[[bytes, "Random", int], "tuple[list[list[int]], list[int]] | tuple[()] | None"]
+"""The compiled draw of a search world (``lald.bots.kernel.compiled_sample``)."""
+_sample: SampleFunction | None = None
+PlausibleFunction = Callable[[bytes, "list[list[int]]", int, int, bool], "bool | None"]
+"""The compiled opponent model's test of a world (``lald.bots.kernel.compiled_plausible``)."""
+_plausible: PlausibleFunction | None = None
+ShuffleFunction = Callable[[object, "list[Any]"], bool]
+"""The compiled deal shuffle (:meth:`lald.core.rng.PortableRandom.shuffle`)."""
+_shuffle: ShuffleFunction | None = None
 _PACKED: dict[int, object] = {}
 _M64 = (1 << 64) - 1
 _CAPTURE, _STEP, _CLAIM = "=4Q4i", "=4Qi4x", "=4Q4i"  # the C structs, item by item
@@ -521,14 +530,69 @@ def _self_check(kernel: ModuleType) -> bool:
                     return False
         if a.getstate() != b.getstate():
             return False
+    return _draws_check(kernel)
+
+
+def _draws_check(kernel: ModuleType) -> bool:
+    """Whether the kernel's integer draws, shuffles and choices (the search's worlds) are
+    ``random.Random``'s own, read from its state."""
+    import random
+
+    if not kernel.configure_draws():
+        return False
+    for seed in (1, 20260502):
+        a, b = random.Random(seed), random.Random(seed)
+        below = a._randbelow  # type: ignore[attr-defined]
+        for n in [*range(1, 70), 1000, 2**31 - 1, 2**31 + 5, 2**32 - 1]:
+            for _ in range(3):
+                if below(n) != kernel.draw_below(b, n) or a.choice(range(n)) != kernel.draw_below(b, n):
+                    return False
+        for length in range(53):
+            x = list(range(length))
+            a.shuffle(x)
+            if x != kernel.shuffled(b, length):
+                return False
+        if a.getstate() != b.getstate():
+            return False
     return True
+
+
+_SHUFFLE_CHECKED: dict[object, bool] = {}
+
+
+def check_shuffle(portable: type, reference: Callable[[Any, list[Any]], None]) -> bool:
+    """Let the compiled deal shuffle play for exactly the type ``portable``
+    (:class:`lald.core.rng.PortableRandom`) if it shuffles as ``reference`` (its pure
+    path) does, the same permutation and the same state after, on a few seeds and lengths
+    (checked once per loaded kernel; :mod:`lald.core.rng` asks)."""
+    kernel = compiled_shuffle()
+    if kernel is None:
+        return False
+    known = _SHUFFLE_CHECKED.get(kernel)
+    if known is None:
+        from . import _kernel
+
+        known = False
+        if _kernel.configure_portable(portable):
+            known = True
+            for seed in (0, 1, 12345, 2**64 - 1):
+                for length in (0, 1, 2, 5, 13, 21, 22, 52, 60):
+                    p, q = portable(seed), portable(seed)
+                    x, y = list(range(length)), list(range(length))
+                    reference(p, x)
+                    if not kernel(q, y) or x != y or p.next64() != q.next64():
+                        known = False
+        if not known:
+            _kernel.configure_portable(None)
+        _SHUFFLE_CHECKED[kernel] = known
+    return known
 
 
 def _load() -> None:
     """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
     built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
-    global _compiled, _scored, _status
-    _compiled = _scored = None
+    global _compiled, _scored, _status, _sample, _plausible, _shuffle
+    _compiled = _scored = _sample = _plausible = _shuffle = None
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         _status = "python (LALD_KERNEL=python)"
         return
@@ -552,11 +616,13 @@ def _load() -> None:
             _kernel.configure_scored(first_claim, _pack_policy)
             _compiled = _kernel.random_outcome
             _scored = _kernel.scored_outcome
+            _sample = _kernel.sample
+            _plausible = _kernel.plausible
+            _shuffle = _kernel.portable_shuffle
             _status = "compiled"
     except Exception as e:  # never fail: the pure path plays
         _status = f"python (self-check failed: {type(e).__name__})"
-        _compiled = None
-        _scored = None
+        _compiled = _scored = _sample = _plausible = _shuffle = None
 
 
 def _prepare(rules: Rules) -> object:
@@ -576,15 +642,15 @@ def pure_path() -> Iterator[None]:
     through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this process;
     afterwards the kernel plays again.  A bot seated with ``kernel=python`` decides in
     it, so that one process can seat a bot on each path (both then see the same load)."""
-    global _compiled, _scored
+    global _compiled, _scored, _sample, _plausible, _shuffle
     if _status is None:
         _load()
-    saved = _compiled, _scored
-    _compiled = _scored = None
+    saved = _compiled, _scored, _sample, _plausible, _shuffle
+    _compiled = _scored = _sample = _plausible = _shuffle = None
     try:
         yield
     finally:
-        _compiled, _scored = saved
+        _compiled, _scored, _sample, _plausible, _shuffle = saved
 
 
 def compiled_kernel() -> KernelFunction | None:
@@ -592,6 +658,21 @@ def compiled_kernel() -> KernelFunction | None:
     if _status is None:
         _load()
     return _compiled
+
+
+def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, ShuffleFunction | None]:
+    """The compiled world draw, opponent-model test and deal shuffle (None each where the
+    pure path plays: no kernel, ``LALD_KERNEL=python``, :func:`pure_path`)."""
+    if _status is None:
+        _load()
+    return _sample, _plausible, _shuffle
+
+
+def compiled_shuffle() -> ShuffleFunction | None:
+    """The compiled deal shuffle, or None (see :func:`compiled_draws`)."""
+    if _status is None:
+        _load()
+    return _shuffle
 
 
 def kernel_name() -> str:
