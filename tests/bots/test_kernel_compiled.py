@@ -222,6 +222,15 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
         calls += 1
         return scored(*args)
 
+    search = rollout.compiled_search()
+    assert search is not None
+
+    def world(*args: Any) -> Any:  # a world searched in C: a roll-out or solve per code
+        nonlocal calls
+        found = search[1](*args)
+        calls += len(found or ())
+        return found
+
     decisions = turns = 0
     for i, (preset, players) in enumerate((("survivor", 4), ("last-capture", 5), ("survivor", 3),
                                            ("last-capture", 4))):
@@ -230,6 +239,7 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
             want = pure_switch(decide, state, seat, turn, j)
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(rollout, "_scored", counted)
+                m.setattr(rollout, "_search", (search[0], world))
                 got = decide(state, seat, turn, j)
             assert got == want, (rules.spec(), j, turn)
             decisions += 1
@@ -237,7 +247,7 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
             if decisions >= 80 * (i + 1):
                 break
     assert decisions >= 300 and turns >= 150, (decisions, turns)
-    assert calls > 10 * decisions  # the search's roll-outs ran on the kernel
+    assert calls > 10 * decisions  # the search's roll-outs ran on the kernel (or its worlds did)
 
 
 @needs_kernel
@@ -255,6 +265,15 @@ def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFuncti
         calls += 1
         return scored(*args)
 
+    search = rollout.compiled_search()
+    assert search is not None
+
+    def world(*args: Any) -> Any:
+        nonlocal calls
+        found = search[1](*args)
+        calls += len(found or ())
+        return found
+
     rules = Rules.make("survivor", 4)
     worlds = "worlds=12:time_limit=1000000"
     decided = on_kernel = 0
@@ -267,6 +286,7 @@ def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFuncti
             calls = 0
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(rollout, "_scored", counted)
+                m.setattr(rollout, "_search", (search[0], world))
                 legal = state.turn_actions() if turn else state.claims(seat)
                 answers.append(bot.act(view, legal) if turn else bot.claim(view, legal))  # type: ignore[arg-type]
                 assert rollout._scored is counted  # restored after the decision

@@ -63,7 +63,7 @@ from ..core.fast import FastState
 from ..core.rollout import pure_path, tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
-from .kernel import Params, compiled_plausible, score_of
+from .kernel import Params, compiled_plausible, score_of, search_context, world_values
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
@@ -315,6 +315,12 @@ class ExpertBot(Bot):
         deals it stands for), once there are at most :attr:`exact` of them (None: more,
         or unseen face-down sets); the opponent model's worlds only, unless it rules out
         them all."""
+        found = self.every_hands(k, capped, dead)
+        return None if found is None else [(w, k.world(h)) for w, h in found]
+
+    def every_hands(self, k: Knowledge, capped: list[int],
+                    dead: list[int]) -> list[tuple[int, list[list[int]]]] | None:
+        """:meth:`every_world`'s worlds as their hands (13 counts a seat)."""
         if not self.exact or k.hidden_sets:
             return None
         found = enumerate_hands(k, self.exact)
@@ -322,7 +328,7 @@ class ExpertBot(Bot):
             return None
         kept = [(w, h) for w, h in found if self._plausible(k, h, capped, dead)] or found
         self.rng.shuffle(kept)  # so that a search cut short by the time limit tries a fair share
-        return [(w, k.world(h)) for w, h in kept]
+        return kept
 
     def log_likelihood(self, k: Knowledge, hands: list[list[int]]) -> float:
         """How likely the other seats' captures so far are in a world with ``hands``, if
@@ -375,27 +381,41 @@ class ExpertBot(Bot):
         capped, dead = self._constraints(k, acting)
         seat = self.seat
         values: list[list[float]] = [[] for _ in codes]
-        exact = self.every_world(k, capped, dead)
+        exact = self.every_hands(k, capped, dead)
+        context = self._search_context(k, codes)
         infer = self.infer >= 0 and bool(k.choices)
         solving = self.player.solve_cards
         weights: list[float] = []
         logs: list[float] = []
         count = 0
         while True:
+            world: FastState | None = None
             if exact is not None:
                 if count == len(exact) or count and time.perf_counter() > deadline:
                     break
-                w, world = exact[count]
+                w, hands = exact[count]
             else:
                 if count >= self.worlds or count and time.perf_counter() > deadline:
                     break
-                w, world = 1, self.draw(k, capped, dead)
+                if context is None:
+                    w, world = 1, self.draw(k, capped, dead)
+                    hands = world.hc
+                else:
+                    w, hands = 1, self.draw_world(k, capped, dead)[0]
             count += 1
             if solving and count == 2 and (time.perf_counter() - start) * self.min_worlds > self.time_limit:
                 self.player.solve_cards = 0  # solves would leave too few worlds: roll out the rest
             weights.append(float(w))
             if infer:
-                logs.append(self.log_likelihood(k, world.hc))
+                logs.append(self.log_likelihood(k, hands))
+            found = None if context is None else world_values(
+                context, hands, self.player.solve_cards, self.player.node_cap, deadline)
+            if found is not None:  # the compiled kernel searched the world: the same values
+                for i, value in enumerate(found):
+                    values[i].append(value)
+                continue
+            if world is None:
+                world = k.world(hands)
             for i, code in enumerate(codes):
                 fs = world.copy()
                 if code == PASS:
@@ -413,6 +433,15 @@ class ExpertBot(Bot):
         weight = sum(weights)
         totals = [sum(w * v for w, v in zip(weights, vs, strict=True)) for vs in values]
         return [t / weight for t in totals], values, exact is not None and count == len(exact)
+
+    def _search_context(self, k: Knowledge, codes: list[int]) -> object | None:
+        """The compiled kernel's view of this decision (:func:`lald.bots.kernel.search_context`)
+        when it can search the worlds: the roll-out is the heuristic level's on its tables,
+        no look-ahead, and the worlds are this class's own draws (not the oracle's)."""
+        tables = self.player.tables
+        if tables is None or self.player.lookahead or type(self).draw is not ExpertBot.draw:
+            return None
+        return search_context(k.world(fill(k)), tables, self.seat, codes)
 
     def choose(self, k: Knowledge, codes: list[int], acting: bool, default: int) -> int:
         """The code of ``codes`` with the best mean value; but the heuristic's ``default``

@@ -49,7 +49,7 @@ from ..core.rollout import (
     scored_outcome,
     tables_for,
 )
-from ..core.rules import PrizeRule
+from ..core.rules import PrizeRule, Rounding, Scoring
 
 if TYPE_CHECKING:
     from random import Random
@@ -236,3 +236,35 @@ def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], 
     for s in dead:
         dd |= 1 << s
     return kernel(sampler_spec(k), hands, cap, dd, keep_whole)
+
+
+# -- the expert's search in one world, in the compiled kernel ---------------------------
+
+
+def search_context(template: FastState, policy: HeuristicTables, seat: int,
+                   codes: list[int]) -> object | None:
+    """One decision's search for the compiled kernel: the deal as ``seat`` sees it
+    (``template``: a fast state of it, whose hands are not read), the roll-out policy's
+    tables, the candidate ``codes`` (-1: let the open claims pass) and the rules'
+    scoring; None where the pure path plays (no kernel, :func:`lald.core.rollout.pure_path`,
+    tables or a deal it does not take)."""
+    kernel = rollout.compiled_search()
+    if kernel is None:
+        return None
+    rules = template.rules
+    scoring = (int(rules.scoring is Scoring.CARD_COUNT), rules.hand_size,
+               int(rules.rounding is Rounding.FLOOR), rules.prize,
+               int(rules.prize_rule is PrizeRule.SURVIVOR))
+    return kernel[0](template, policy.best, policy.others, seat, codes, scoring)
+
+
+def world_values(context: object, hands: list[list[int]], solve_cards: int, node_cap: int,
+                 deadline: float) -> list[float] | None:
+    """For each code of ``context`` (:func:`search_context`), the seat's value in the world
+    whose hands are ``hands`` after it, as :meth:`lald.bots.expert.Player.finish` gives it
+    with ``solve_cards``, ``node_cap`` and the solve's ``deadline`` (a
+    ``time.perf_counter()`` time); None where the pure path plays."""
+    kernel = rollout.compiled_search()
+    if kernel is None:
+        return None
+    return kernel[1](context, hands, solve_cards, node_cap, deadline)

@@ -92,7 +92,7 @@ static void *last_tables = NULL;
 static int enabled = 0;
 static PyObject *s_random, *s_getrandbits;
 static PyObject *s_rules, *s_dealer, *s_hc, *s_tc, *s_lc, *s_hs, *s_won, *s_to_move;
-static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest;
+static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest, *s_over;
 
 /* pick[mask][bits]: as rollout.pick_table */
 static int8_t pick[1 << NUM_RANKS][1 << PICK_BITS];
@@ -913,7 +913,7 @@ static void kstate_of(const CDeal *d, KState *st) {
  * policy's arrays; ``skip_claims``: the claims open now are let pass (the seat to move
  * plays its turn first).  ``trace`` (a list or None) and ``lain`` (a list or NULL)
  * receive the codes and the seats that lie down.  0, or -1 with an error set. */
-static int scored_play(Tables *T, const int32_t *pcap, const double *pscore, const int32_t *pkey,
+static int scored_play(const Tables *T, const int32_t *pcap, const double *pscore, const int32_t *pkey,
                        long eldest, KState *st, int skip_claims, PyObject *trace, PyObject *lain) {
     const int n = T->n, G = T->G, fore = T->fore;
     int *rs = st->rs;
@@ -1085,6 +1085,469 @@ error:
 refuse:
     for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
     Py_RETURN_NONE;
+}
+
+/* ---- the expert's search in one world: lald.bots.expert.Player.finish, in C ------------- */
+
+static PyObject *perf_counter = NULL; /* time.perf_counter: the solve's deadline is read on it */
+static int read_hands(PyObject *o, int n, int hands[MAX_N][NUM_RANKS]);
+
+/* The game goes on from a move of ``seat`` (FastState.apply's bookkeeping after the
+ * cards moved): a turn move (``turn``) or a claim that emptied the hand (``out``). */
+static void kstate_after(const Tables *T, KState *st, long seat, int turn, int out) {
+    st->la = seat;
+    if (out) {
+        st->holders &= ~(1u << seat);
+        if (popcount32(st->holders) <= 1) {
+            st->over = 1;
+            st->survivor = st->holders ? lowest(st->holders) : -1;
+            st->m = -1;
+            return;
+        }
+    }
+    if (seat == st->m && (turn || out)) st->m = T->ring[st->holders][st->m];
+}
+
+static void kstate_capture(const Tables *T, KState *st, int r, const CCapture *c) {
+    const long m = st->m;
+    st->rs[r] = c->j;
+    f_add(st->f, &c->d);
+    st->lcap = m;
+    st->fp = 0;
+    kstate_after(T, st, m, 1, c->out && !f_get(st->f, T->held[m], NUM_RANKS));
+}
+
+static int kstate_lie(const Tables *T, KState *st) {
+    const long m = st->m;
+    const CStep *lie = T->lie + (Py_ssize_t)m * T->G;
+    for (uint32_t hm = f_get(st->f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
+        const int q = lowest(hm);
+        const CStep *stp = &lie[st->rs[q]];
+        if (stp->j < 0) return -1;
+        st->rs[q] = stp->j;
+        f_add(st->f, &stp->d);
+    }
+    st->fp = 0;
+    kstate_after(T, st, m, 1, 1);
+    return 0;
+}
+
+static int kstate_trail(const Tables *T, KState *st, int r) {
+    const long m = st->m;
+    const CStep *stp = &T->trail[(Py_ssize_t)m * T->G + st->rs[r]];
+    if (stp->j < 0) return -1;
+    st->rs[r] = stp->j;
+    f_add(st->f, &stp->d);
+    st->fp = 0;
+    kstate_after(T, st, m, 1, !f_get(st->f, T->held[m], NUM_RANKS));
+    return 0;
+}
+
+static void kstate_claim(const Tables *T, KState *st, const CClaim *c) {
+    const long seat = c->code >> 7;
+    st->rs[c->r] = c->j;
+    f_add(st->f, &c->d);
+    kstate_after(T, st, seat, 0, c->emptied && !f_get(st->f, T->held[seat], NUM_RANKS));
+}
+
+/* The claim the heuristic makes now (rollout.first_claim over every open claim, as
+ * Player._claims offers them), only by the seats after ``after`` in the claim order when
+ * ``after`` >= 0; NULL when none. */
+static const CClaim *kfirst_claim(const Tables *T, const KState *st, long eldest, long after) {
+    if (st->over) return NULL;
+    const int n = T->n;
+    const long m = st->m;
+    uint32_t x = f_get(st->f, T->base[m], 2 * NUM_RANKS);
+    if (st->fp) x |= f_get(st->f, T->fore, NUM_RANKS) << NUM_RANKS;
+    if (x <= FIELD) return NULL;
+    const Py_ssize_t row = ((Py_ssize_t)st->fp * n + m) * T->G;
+    const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
+    const long first = st->la < 0 ? eldest : (st->la + 1) % n;
+    const long limit = after >= 0 ? ((after - first) % n + n) % n : -1;
+    const CClaim *chosen = NULL;
+    long top = LONG_MAX;
+    for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
+        const int g = st->rs[lowest(cm)];
+        const CClaim *c = &T->claims[coff[g]];
+        for (int i = 0; i < clen[g]; i++, c++) {
+            const long seat = c->code >> 7;
+            const int table = (c->code & 7) == TABLE_CLAIM;
+            if (table && seat != m) continue;
+            const long pos = ((seat - first) % n + n) % n;
+            if (pos <= limit) continue;
+            const long key = pos * 64 + table * 16 + c->r;
+            if (key < top) { top = key; chosen = c; }
+        }
+    }
+    return chosen;
+}
+
+/* A turn move of the seat to move: a capture of rank ``r`` (``c``), a lie-down, a trail of ``r``. */
+typedef struct {
+    int what; /* 0 capture, 1 lie down, 2 trail */
+    int r;
+    const CCapture *c;
+} KMove;
+
+#define MAX_MOVES (4 * NUM_RANKS + 1)
+
+/* The turn moves in FastState.turn_codes' order: per rank the mover can capture (upwards)
+ * each kind once; else lie down, or trail each rank held. */
+static int kturn_moves(const Tables *T, const KState *st, KMove *out) {
+    const long m = st->m;
+    int count = 0;
+    uint32_t x = f_get(st->f, T->base[m], NUM_RANKS);
+    if (x) {
+        for (; x; x &= x - 1) {
+            const int r = lowest(x);
+            const Py_ssize_t mg = (Py_ssize_t)m * T->G + st->rs[r];
+            const CCapture *c = &T->caps[T->multi_off[mg]];
+            int32_t prev = -1;
+            for (int i = 0; i < T->multi_len[mg]; i++, c++) {
+                if (c->code == prev) continue;
+                prev = c->code;
+                if (count < MAX_MOVES) out[count++] = (KMove){0, r, c};
+            }
+        }
+    } else if (T->lie_down) {
+        out[count++] = (KMove){1, -1, NULL};
+    } else {
+        for (uint32_t q = f_get(st->f, T->held[m], NUM_RANKS); q; q &= q - 1)
+            out[count++] = (KMove){2, lowest(q), NULL};
+    }
+    return count;
+}
+
+static int kstate_move(const Tables *T, KState *st, const KMove *mv) {
+    if (mv->what == 0) { kstate_capture(T, st, mv->r, mv->c); return 0; }
+    if (mv->what == 1) return kstate_lie(T, st);
+    return kstate_trail(T, st, mv->r);
+}
+
+/* The search's view of one decision: the rules' tables and the roll-out policy, the deal
+ * as the seat sees it (everything but the hidden hands), the seat, its candidate codes
+ * (-1: let the open claims pass) and the rules' scoring. */
+typedef struct {
+    Tables *T;
+    PyObject *tcap, *pdata;
+    const int32_t *pcap, *pkey;
+    const double *pscore;
+    int n, seat, ncodes;
+    long dealer, eldest, m, la, lcap;
+    int fp;
+    int tc[NUM_RANKS];
+    long won[MAX_N];
+    int card_count, hand_size, floor_rounding, prize, survivor_prize;
+    long *codes;
+} SearchCtx;
+
+static void search_free(PyObject *cap) {
+    SearchCtx *c = PyCapsule_GetPointer(cap, "lald.core._kernel.search");
+    if (!c) return;
+    Py_XDECREF(c->tcap);
+    Py_XDECREF(c->pdata);
+    PyMem_Free(c->codes);
+    PyMem_Free(c);
+}
+
+/* The won piles at the end of the finished ``st`` (the residue to the dealer). */
+static void kwon(const SearchCtx *c, const KState *st, long total, long *won) {
+    long sum = 0;
+    for (int s = 0; s < c->n; s++) sum += won[s] = (long)(st->f[0] >> (WON_BITS * s) & 0xff);
+    won[c->dealer] += total - sum;
+}
+
+/* FastState.value of the finished ``st`` for ``seat``, given its won piles. */
+static double kvalue(const SearchCtx *c, const KState *st, const long *won, int seat) {
+    if (c->card_count) {
+        long best = won[0];
+        int ties = 0;
+        for (int s = 1; s < c->n; s++) if (won[s] > best) best = won[s];
+        for (int s = 0; s < c->n; s++) ties += won[s] == best;
+        const double share = won[seat] == best ? 1.0 / (double)ties : 0.0;
+        return share + (double)won[seat] / 100.0;
+    }
+    const long d = won[seat] - c->hand_size;
+    long pairs;
+    if (d >= 0 || c->floor_rounding) {
+        pairs = d >= 0 ? d / 2 : -((-d + 1) / 2); /* floor division */
+    } else {
+        pairs = -((-d) / 2);
+    }
+    const long to = c->survivor_prize ? st->survivor : st->lcap;
+    return to == seat ? (double)(pairs + c->prize) : (double)pairs;
+}
+
+typedef struct {
+    const SearchCtx *c;
+    long total, nodes, cap;
+    double deadline;
+} Solver;
+
+/* Player._solve: every seat's value under max-n play of the turn moves, claims made as
+ * the heuristic makes them.  1 with the values in ``out``, 0 past the node cap or the
+ * deadline, -1 with an error set. */
+static int ksolve(Solver *S, KState *st, int skip, double *out) {
+    const SearchCtx *c = S->c;
+    const Tables *T = c->T;
+    S->nodes += 1;
+    if (S->nodes > S->cap) return 0;
+    if ((S->nodes & 63) == 0 && S->deadline < INFINITY) {
+        PyObject *now = PyObject_CallNoArgs(perf_counter);
+        if (!now) return -1;
+        const double t = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (t == -1.0 && PyErr_Occurred()) return -1;
+        if (t > S->deadline) return 0;
+    }
+    while (!st->over) {
+        if (!skip) {
+            const CClaim *cl = kfirst_claim(T, st, c->eldest, -1);
+            if (cl) { kstate_claim(T, st, cl); continue; }
+        }
+        skip = 0;
+        KMove moves[MAX_MOVES];
+        const int count = kturn_moves(T, st, moves);
+        if (count < 1) { PyErr_SetString(PyExc_SystemError, "no turn move"); return -1; }
+        if (count == 1) {
+            if (kstate_move(T, st, &moves[0]) < 0) { PyErr_SetString(PyExc_SystemError, "move tables"); return -1; }
+            continue;
+        }
+        const long mover = st->m;
+        double best[MAX_N], values[MAX_N];
+        int have = 0;
+        for (int i = 0; i < count; i++) {
+            KState child = *st;
+            if (kstate_move(T, &child, &moves[i]) < 0) { PyErr_SetString(PyExc_SystemError, "move tables"); return -1; }
+            const int rc = ksolve(S, &child, 0, values);
+            if (rc <= 0) return rc;
+            if (!have || values[mover] > best[mover]) {
+                memcpy(best, values, sizeof best);
+                have = 1;
+            }
+        }
+        memcpy(out, best, sizeof best);
+        return 1;
+    }
+    long won[MAX_N];
+    kwon(c, st, S->total, won);
+    for (int s = 0; s < c->n; s++) out[s] = kvalue(c, st, won, s);
+    return 1;
+}
+
+/* Apply the seat's candidate ``code`` (a turn move or a claim, as FastState.apply): 0, or
+ * -1 when it is not a move open here (the caller refuses). */
+static int kapply_code(const Tables *T, KState *st, long code) {
+    if (st->over || code < 0) return -1;
+    const int kind = (int)(code & 7), r = (int)(code >> 3 & 15);
+    const long seat = code >> 7;
+    if (r >= NUM_RANKS || seat >= T->n) return -1;
+    const int g = st->rs[r];
+    if (kind < LIE) {
+        if (seat != st->m) return -1;
+        const Py_ssize_t mg = (Py_ssize_t)seat * T->G + g;
+        const CCapture *c = &T->caps[T->multi_off[mg]];
+        for (int i = 0; i < T->multi_len[mg]; i++, c++)
+            if (c->code == (code & 127)) { kstate_capture(T, st, r, c); return 0; }
+        return -1;
+    }
+    if (kind == LIE) {
+        if (seat != st->m || !T->lie_down || f_get(st->f, T->base[seat], NUM_RANKS)) return -1;
+        return kstate_lie(T, st);
+    }
+    if (kind == TRAIL) {
+        if (seat != st->m || T->lie_down || f_get(st->f, T->base[seat], NUM_RANKS)) return -1;
+        return kstate_trail(T, st, r);
+    }
+    const Py_ssize_t row = ((Py_ssize_t)st->fp * T->n + st->m) * T->G;
+    const CClaim *c = &T->claims[T->claim_off[row + g]];
+    for (int i = 0; i < T->claim_len[row + g]; i++, c++)
+        if (c->code == code) { kstate_claim(T, st, c); return 0; }
+    return -1;
+}
+
+#define GETT(var, name) PyObject *var = PyObject_GetAttr(template, name); if (!var) { PyErr_Clear(); goto refuse; } refs[nrefs++] = var
+
+/* search_context(template, best, trail_key, seat, codes, scoring): the search's view of
+ * one decision, for world_values; ``template`` is a FastState of the deal (its hands are
+ * not read), ``scoring`` (card_count, hand_size, floor_rounding, prize, survivor_prize).
+ * None for what it leaves to the pure path. */
+static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "search_context(template, best, trail_key, seat, codes, scoring)");
+        return NULL;
+    }
+    PyObject *template = args[0], *best = args[1], *trail = args[2];
+    PyObject *refs[16];
+    int nrefs = 0;
+    if (!enabled || !policy_hook || !perf_counter) Py_RETURN_NONE;
+    GETT(rules, s_rules);
+    PyObject *tcap = NULL;
+    Tables *T = tables_of2(rules, &tcap);
+    if (!T) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        goto refuse;
+    }
+    const int n = T->n;
+    Policy *P = policy_of(T, tcap, rules, best, trail);
+    if (!P) goto error;
+    if (!P->playable) goto refuse;
+    GETT(o_tc, s_tc);
+    GETT(o_won, s_won);
+    GETT(o_m, s_to_move);
+    GETT(o_dealer, s_dealer);
+    GETT(o_eldest, s_eldest);
+    GETT(o_la, s_last_actor);
+    GETT(o_lcap, s_last_capture);
+    GETT(o_fp, s_foreplay);
+    GETT(o_over, s_over);
+    int ok = 1;
+    SearchCtx tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.m = small_int(o_m, 0, n - 1, &ok);
+    tmp.dealer = small_int(o_dealer, 0, n - 1, &ok);
+    tmp.eldest = small_int(o_eldest, 0, n - 1, &ok);
+    tmp.la = small_int(o_la, -1, n - 1, &ok);
+    tmp.lcap = small_int(o_lcap, -1, n - 1, &ok);
+    tmp.seat = (int)small_int(args[3], 0, n - 1, &ok);
+    if (!ok || !PyBool_Check(o_fp) || o_over != Py_False) goto refuse;
+    tmp.fp = o_fp == Py_True;
+    PyObject **tc = items_of(o_tc, NUM_RANKS), **won = items_of(o_won, n);
+    PyObject **sc = items_of(args[5], 5);
+    Py_ssize_t ncodes = PyList_CheckExact(args[4]) ? PyList_GET_SIZE(args[4]) : -1;
+    PyObject **codes = ncodes >= 1 && ncodes <= 256 ? items_of(args[4], ncodes) : NULL;
+    if (!tc || !won || !sc || !codes) goto refuse;
+    for (int r = 0; r < NUM_RANKS; r++) tmp.tc[r] = (int)small_int(tc[r], 0, 4, &ok);
+    for (int s = 0; s < n; s++) tmp.won[s] = small_int(won[s], 0, 52, &ok);
+    tmp.card_count = (int)small_int(sc[0], 0, 1, &ok);
+    tmp.hand_size = (int)small_int(sc[1], 0, 52, &ok);
+    tmp.floor_rounding = (int)small_int(sc[2], 0, 1, &ok);
+    tmp.prize = (int)small_int(sc[3], -1000000, 1000000, &ok);
+    tmp.survivor_prize = (int)small_int(sc[4], 0, 1, &ok);
+    if (!ok) goto refuse;
+    SearchCtx *c = PyMem_Calloc(1, sizeof(SearchCtx));
+    if (!c) { PyErr_NoMemory(); goto error; }
+    *c = tmp;
+    c->codes = PyMem_Calloc((size_t)ncodes, sizeof(long));
+    if (!c->codes) { PyMem_Free(c); PyErr_NoMemory(); goto error; }
+    for (Py_ssize_t i = 0; i < ncodes; i++) {
+        c->codes[i] = small_int(codes[i], -1, 1L << 20, &ok);
+    }
+    if (!ok) { PyMem_Free(c->codes); PyMem_Free(c); goto refuse; }
+    c->ncodes = (int)ncodes;
+    c->n = n;
+    c->T = T;
+    c->tcap = Py_NewRef(tcap);
+    c->pdata = Py_NewRef(P->data);
+    c->pcap = P->cap; c->pscore = P->score; c->pkey = P->key;
+    PyObject *cap = PyCapsule_New(c, "lald.core._kernel.search", search_free);
+    if (!cap) {
+        Py_DECREF(c->tcap); Py_DECREF(c->pdata); PyMem_Free(c->codes); PyMem_Free(c);
+        goto error;
+    }
+    for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
+    return cap;
+error:
+    for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
+    return NULL;
+refuse:
+    for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
+    Py_RETURN_NONE;
+}
+
+/* world_values(context, hands, solve_cards, node_cap, deadline): for each candidate code,
+ * the seat's value of the world whose hands are ``hands`` (13 counts a seat) after it, as
+ * Player.finish gives it (for -1: the open claims let pass, passed=seat); None for what
+ * it leaves to the pure path. */
+static PyObject *k_world_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "world_values(context, hands, solve_cards, node_cap, deadline)");
+        return NULL;
+    }
+    if (!enabled) Py_RETURN_NONE;
+    SearchCtx *c = PyCapsule_IsValid(args[0], "lald.core._kernel.search") ?
+        PyCapsule_GetPointer(args[0], "lald.core._kernel.search") : NULL;
+    if (!c) Py_RETURN_NONE;
+    const Tables *T = c->T;
+    const int n = c->n, ns = T->ns;
+    int hands[MAX_N][NUM_RANKS];
+    if (!read_hands(args[1], n, hands)) Py_RETURN_NONE;
+    int ok = 1;
+    const long solve_cards = small_int(args[2], 0, 1L << 20, &ok);
+    const long node_cap = small_int(args[3], 0, LONG_MAX / 2, &ok);
+    if (!ok || !PyFloat_CheckExact(args[4])) Py_RETURN_NONE;
+    const double deadline = PyFloat_AS_DOUBLE(args[4]);
+    /* the world's deal, as FastState.from_world makes it */
+    KState base;
+    memset(&base, 0, sizeof base);
+    long cards = 0, total = 0;
+    for (int s = 0; s < n; s++) {
+        int size = 0;
+        for (int r = 0; r < NUM_RANKS; r++) size += hands[s][r];
+        if (size) base.holders |= 1u << s;
+        cards += size;
+        total += c->won[s];
+    }
+    for (int r = 0; r < NUM_RANKS; r++) {
+        cards += c->tc[r];
+        long key = 0, mul = 1;
+        for (int s = 0; s < n; s++) { key += hands[s][r] * mul; mul *= 5; }
+        key += c->tc[r] * mul;
+        const int32_t i = T->local[key];
+        if (i < 0) Py_RETURN_NONE; /* more than 4 cards of a rank */
+        base.rs[r] = r * ns + i;
+        f_add(base.f, &T->bits[base.rs[r]]);
+    }
+    total += cards;
+    for (int s = 0; s < n; s++) {
+        if (c->won[s] + cards > 255) Py_RETURN_NONE;
+        base.f[0] += (uint64_t)c->won[s] << (WON_BITS * s);
+    }
+    if (popcount32(base.holders) <= 1 || !(base.holders >> c->m & 1u)) Py_RETURN_NONE;
+    base.m = c->m; base.la = c->la; base.lcap = c->lcap; base.fp = c->fp;
+    base.over = 0; base.survivor = -1;
+    PyObject *out = PyList_New(c->ncodes);
+    if (!out) return NULL;
+    for (int i = 0; i < c->ncodes; i++) {
+        KState st = base;
+        int skip = 0;
+        if (c->codes[i] == -1) { /* pass: the seats after this one may claim, else the turn comes */
+            const CClaim *cl = kfirst_claim(T, &st, c->eldest, c->seat);
+            if (cl) kstate_claim(T, &st, cl);
+            else skip = 1;
+        } else if (kapply_code(T, &st, c->codes[i]) < 0) {
+            Py_DECREF(out);
+            Py_RETURN_NONE;
+        }
+        double value = 0.0;
+        int solved = 0;
+        if (!st.over && solve_cards) {
+            long held = 0;
+            for (int r = 0; r < NUM_RANKS; r++)
+                for (int s = 0; s < n; s++) held += T->counts[st.rs[r] * (n + 1) + s];
+            if (held <= solve_cards) {
+                Solver S = {c, total, 0, node_cap, deadline};
+                KState copy = st;
+                double values[MAX_N];
+                const int rc = ksolve(&S, &copy, skip, values);
+                if (rc < 0) { Py_DECREF(out); return NULL; }
+                if (rc == 1) { value = values[c->seat]; solved = 1; }
+            }
+        }
+        if (!solved) {
+            if (!st.over && scored_play(T, c->pcap, c->pscore, c->pkey, c->eldest, &st, skip, Py_None, NULL) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            long won[MAX_N];
+            kwon(c, &st, total, won);
+            value = kvalue(c, &st, won, c->seat);
+        }
+        PyObject *v = PyFloat_FromDouble(value);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
 }
 
 /* configure_scored(first_claim, pack_policy): the claim chooser played in C and the
@@ -1589,6 +2052,10 @@ static PyMethodDef methods[] = {
      "random_outcome(fs, rng, claim_p, trace): the Outcome, or None to play the pure path"},
     {"scored_outcome", (PyCFunction)(void (*)(void))k_scored_outcome, METH_FASTCALL,
      "scored_outcome(fs, best, trail_key, choose_claim, trace): the Outcome, or None to play the pure path"},
+    {"search_context", (PyCFunction)(void (*)(void))k_search_context, METH_FASTCALL,
+     "search_context(template, best, trail_key, seat, codes, scoring): one decision's search, or None"},
+    {"world_values", (PyCFunction)(void (*)(void))k_world_values, METH_FASTCALL,
+     "world_values(context, hands, solve_cards, node_cap, deadline): each code's value in one world, or None"},
     {"configure_scored", k_configure_scored, METH_VARARGS,
      "configure_scored(first_claim, pack_policy): the chooser played in C and the policy packer"},
     {"prepare", k_prepare, METH_VARARGS, "prepare(...): a capsule of one rules' tables"},
@@ -1645,10 +2112,16 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_last_capture, "last_capture");
     INTERN(s_last_actor, "last_actor");
     INTERN(s_eldest, "eldest");
+    INTERN(s_over, "over");
     INTERN(s_randbelow, "_randbelow");
     INTERN(s_shuffle, "shuffle");
     INTERN(s_choice, "choice");
     INTERN(s_state, "_state");
+    PyObject *tmod = PyImport_ImportModule("time");
+    if (!tmod) return NULL;
+    perf_counter = PyObject_GetAttrString(tmod, "perf_counter");
+    Py_DECREF(tmod);
+    if (!perf_counter) return NULL;
     PyObject *rmod = PyImport_ImportModule("_random");
     if (!rmod) return NULL;
     PyObject *rtype = PyObject_GetAttrString(rmod, "Random");

@@ -453,6 +453,10 @@ _plausible: PlausibleFunction | None = None
 ShuffleFunction = Callable[[object, "list[Any]"], bool]
 """The compiled deal shuffle (:meth:`lald.core.rng.PortableRandom.shuffle`)."""
 _shuffle: ShuffleFunction | None = None
+SearchFunctions = tuple[Callable[..., object], Callable[..., "list[float] | None"]]
+"""The compiled search in one world: ``search_context`` and ``world_values``
+(``lald.bots.kernel.search_context``)."""
+_search: SearchFunctions | None = None
 _PACKED: dict[int, object] = {}
 _M64 = (1 << 64) - 1
 _CAPTURE, _STEP, _CLAIM = "=4Q4i", "=4Qi4x", "=4Q4i"  # the C structs, item by item
@@ -591,8 +595,8 @@ def check_shuffle(portable: type, reference: Callable[[Any, list[Any]], None]) -
 def _load() -> None:
     """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
     built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
-    global _compiled, _scored, _status, _sample, _plausible, _shuffle
-    _compiled = _scored = _sample = _plausible = _shuffle = None
+    global _compiled, _scored, _status, _sample, _plausible, _shuffle, _search
+    _compiled = _scored = _sample = _plausible = _shuffle = _search = None
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         _status = "python (LALD_KERNEL=python)"
         return
@@ -619,10 +623,11 @@ def _load() -> None:
             _sample = _kernel.sample
             _plausible = _kernel.plausible
             _shuffle = _kernel.portable_shuffle
+            _search = (_kernel.search_context, _kernel.world_values)
             _status = "compiled"
     except Exception as e:  # never fail: the pure path plays
         _status = f"python (self-check failed: {type(e).__name__})"
-        _compiled = _scored = _sample = _plausible = _shuffle = None
+        _compiled = _scored = _sample = _plausible = _shuffle = _search = None
 
 
 def _prepare(rules: Rules) -> object:
@@ -642,15 +647,15 @@ def pure_path() -> Iterator[None]:
     through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this process;
     afterwards the kernel plays again.  A bot seated with ``kernel=python`` decides in
     it, so that one process can seat a bot on each path (both then see the same load)."""
-    global _compiled, _scored, _sample, _plausible, _shuffle
+    global _compiled, _scored, _sample, _plausible, _shuffle, _search
     if _status is None:
         _load()
-    saved = _compiled, _scored, _sample, _plausible, _shuffle
-    _compiled = _scored = _sample = _plausible = _shuffle = None
+    saved = _compiled, _scored, _sample, _plausible, _shuffle, _search
+    _compiled = _scored = _sample = _plausible = _shuffle = _search = None
     try:
         yield
     finally:
-        _compiled, _scored, _sample, _plausible, _shuffle = saved
+        _compiled, _scored, _sample, _plausible, _shuffle, _search = saved
 
 
 def compiled_kernel() -> KernelFunction | None:
@@ -666,6 +671,13 @@ def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, S
     if _status is None:
         _load()
     return _sample, _plausible, _shuffle
+
+
+def compiled_search() -> SearchFunctions | None:
+    """The compiled search in one world (see :func:`compiled_draws`)."""
+    if _status is None:
+        _load()
+    return _search
 
 
 def compiled_shuffle() -> ShuffleFunction | None:
