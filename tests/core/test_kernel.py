@@ -226,6 +226,41 @@ def test_the_kernel_refuses_a_malformed_deal_before_any_draw(kernel: KernelFunct
     assert kernel(bad[4], rng, 0.5, None) is not None
 
 
+@needs_kernel
+def test_the_kernel_reads_a_deal_from_its_slots_only_while_that_is_safe(kernel: KernelFunction) -> None:
+    """A FastState's fields are read straight from its slots: an unset slot is refused
+    before any draw, and a subclass or a changed class is read by attribute lookup, with
+    the pure path's answer every time."""
+
+    class Sub(FastState):
+        __slots__ = ()
+
+        @property  # type: ignore[misc]
+        def won(self) -> list[int]:  # what a lookup finds, and a read of the slot would not
+            return [3, 0, 0, 0, 0]
+
+    fs = FastState.from_state(State.deal(Rules.make(), seed=8))
+    unset = fs.copy()
+    del unset.hc
+    rng = random.Random(3)
+    before = rng.getstate()
+    assert kernel(unset, rng, 0.5, None) is None and rng.getstate() == before
+    sub = Sub.__new__(Sub)
+    for name in FastState.__slots__:
+        if name != "won":
+            setattr(sub, name, getattr(fs, name))
+    FastState.won.__set__(sub, fs.won)  # type: ignore[attr-defined]
+    got = kernel(sub, random.Random(4), 0.5, None)
+    assert got is not None and got == random_outcome_py(sub, random.Random(4), 0.5, None)
+    assert got != kernel(fs, random.Random(4), 0.5, None)  # (the property counted)
+    FastState.probe = 1  # type: ignore[attr-defined]  # the class changes: lookups again
+    try:
+        assert kernel(fs, random.Random(5), 0.5, None) == random_outcome_py(fs, random.Random(5), 0.5, None)
+    finally:
+        del FastState.probe  # type: ignore[attr-defined]
+    assert kernel(fs, random.Random(6), 0.5, None) == random_outcome_py(fs, random.Random(6), 0.5, None)
+
+
 @pytest.fixture
 def reload(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Load the kernel afresh after the test (which may have unloaded it), once the test's

@@ -22,11 +22,17 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #define NUM_RANKS 13
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
 #define FIELD ((1u << NUM_RANKS) - 1u)
 #define BOTH ((1u << (2 * NUM_RANKS)) - 1u)
 #define WON_BITS 8
@@ -49,25 +55,27 @@ typedef struct {
     uint32_t state[MT_N];
 } RandomObject;
 
-static uint32_t genrand_uint32(RandomObject *self) {
+static void mt_refill(RandomObject *self) {
     uint32_t y;
     static const uint32_t mag01[2] = {0x0U, MATRIX_A};
     uint32_t *mt = self->state;
-    if (self->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        self->index = 0;
+    int kk;
+    for (kk = 0; kk < MT_N - MT_M; kk++) {
+        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
     }
-    y = mt[self->index++];
+    for (; kk < MT_N - 1; kk++) {
+        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
+    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+    self->index = 0;
+}
+
+static ALWAYS_INLINE uint32_t genrand_uint32(RandomObject *self) {
+    if (self->index >= MT_N) mt_refill(self);
+    uint32_t y = self->state[self->index++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
@@ -75,7 +83,7 @@ static uint32_t genrand_uint32(RandomObject *self) {
     return y;
 }
 
-static double genrand_double(RandomObject *self) {
+static ALWAYS_INLINE double genrand_double(RandomObject *self) {
     uint32_t a = genrand_uint32(self) >> 5;
     uint32_t b = genrand_uint32(self) >> 6;
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
@@ -308,7 +316,16 @@ fail:
 
 /* ---- F as four words -------------------------------------------------------------------- */
 
-static inline void f_add(uint64_t *f, const F256 *d) {
+static ALWAYS_INLINE void f_add(uint64_t *f, const F256 *d) {
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 t = (unsigned __int128)f[0] + d->w[0];
+    f[0] = (uint64_t)t;
+    t = (t >> 64) + f[1] + d->w[1];
+    f[1] = (uint64_t)t;
+    t = (t >> 64) + f[2] + d->w[2];
+    f[2] = (uint64_t)t;
+    f[3] = f[3] + d->w[3] + (uint64_t)(t >> 64);
+#else
     uint64_t carry = 0;
     for (int i = 0; i < 4; i++) {
         uint64_t a = f[i];
@@ -319,9 +336,10 @@ static inline void f_add(uint64_t *f, const F256 *d) {
         f[i] = s2;
         carry = c1 | c2;
     }
+#endif
 }
 
-static inline uint32_t f_get(const uint64_t *f, int pos, int width) {
+static ALWAYS_INLINE uint32_t f_get(const uint64_t *f, int pos, int width) {
     int w = pos >> 6, b = pos & 63;
     uint64_t v = f[w] >> b;
     if (b + width > 64) v |= f[w + 1] << (64 - b);
@@ -330,8 +348,30 @@ static inline uint32_t f_get(const uint64_t *f, int pos, int width) {
 
 /* ---- reading the deal -------------------------------------------------------------------- */
 
+/* CPython keeps the ints -5 to 256 as one array of objects, which every small count of a
+ * deal is: small_base is 0's, when PyInit__kernel found them laid out as that array
+ * (else NULL, and every int is read through the C API). */
+static PyObject *small_base = NULL;
+#define SMALL_LOW (-5)
+#define SMALL_HIGH 256
+
 /* The int of an exact int object in [lo, hi], or -1 with *ok = 0 (no error set). */
-static long small_int(PyObject *o, long lo, long hi, int *ok) {
+static long small_int_slow(PyObject *o, long lo, long hi, int *ok);
+
+static ALWAYS_INLINE long small_int(PyObject *o, long lo, long hi, int *ok) {
+    if (small_base) { /* the offset from -5's object, in objects */
+        const size_t size = sizeof(PyLongObject);
+        const size_t at = (size_t)((const char *)o - (const char *)small_base) + (size_t)(-SMALL_LOW) * size;
+        if (at <= (size_t)(SMALL_HIGH - SMALL_LOW) * size && at % size == 0) {
+            const long v = (long)(at / size) + SMALL_LOW;
+            if (v < lo || v > hi) { *ok = 0; return -1; }
+            return v;
+        }
+    }
+    return small_int_slow(o, lo, hi, ok);
+}
+
+static long small_int_slow(PyObject *o, long lo, long hi, int *ok) {
     if (!o || !PyLong_CheckExact(o)) { *ok = 0; return -1; }
     int overflow = 0;
     long v = PyLong_AsLongAndOverflow(o, &overflow);
@@ -344,7 +384,7 @@ static long small_int(PyObject *o, long lo, long hi, int *ok) {
 }
 
 /* The items of an exact list or tuple of exactly ``len`` items, or NULL. */
-static PyObject **items_of(PyObject *o, Py_ssize_t len) {
+static ALWAYS_INLINE PyObject **items_of(PyObject *o, Py_ssize_t len) {
     if (PyList_CheckExact(o)) {
         return PyList_GET_SIZE(o) == len ? ((PyListObject *)o)->ob_item : NULL;
     }
@@ -408,11 +448,18 @@ static PyObject *index_error(void) {
 
 /* Whether ``rng`` draws through _random.Random's own methods: exactly random.Random, with
  * neither method replaced on the class or the instance. */
+static unsigned int random_tag = 0; /* random.Random's version tag when its dict was last found plain */
+
 static int plain_random(PyObject *rng) {
     if (Py_TYPE(rng) != random_type) return 0;
-    PyObject *tdict = random_type->tp_dict;
-    if (PyDict_GetItemWithError(tdict, s_random) || PyDict_GetItemWithError(tdict, s_getrandbits)) return 0;
-    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    /* the class's dict: looked up again only once it changed (its version tag with it) */
+    const int tagged = (random_type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && random_type->tp_version_tag;
+    if (!tagged || random_type->tp_version_tag != random_tag) {
+        PyObject *tdict = random_type->tp_dict;
+        if (PyDict_GetItemWithError(tdict, s_random) || PyDict_GetItemWithError(tdict, s_getrandbits)) return 0;
+        if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        random_tag = tagged ? random_type->tp_version_tag : 0;
+    }
     PyObject *d = PyObject_GenericGetDict(rng, NULL);
     if (!d) { PyErr_Clear(); return 0; }
     int shadowed = PyDict_GetItemWithError(d, s_random) || PyDict_GetItemWithError(d, s_getrandbits);
@@ -421,7 +468,28 @@ static int plain_random(PyObject *rng) {
     return !shadowed;
 }
 
-#define GET(var, name) PyObject *var = PyObject_GetAttr(fs, name); if (!var) { PyErr_Clear(); goto refuse; } held_refs[nrefs++] = var
+/* Reading a deal's fields: for exactly the type configure_deal was given (FastState, whose
+ * fields are slots), straight from the slot while the class is unchanged (its version tag);
+ * for anything else, by attribute lookup. */
+#define DEAL_FIELDS 13
+static PyTypeObject *deal_type = NULL;
+static unsigned int deal_tag = 0;
+static PyObject **deal_names[DEAL_FIELDS];
+static Py_ssize_t deal_offsets[DEAL_FIELDS];
+enum { F_RULES, F_DEALER, F_ELDEST, F_HC, F_TC, F_LC, F_HS, F_WON, F_TO_MOVE, F_FOREPLAY, F_LAST_CAPTURE,
+       F_LAST_ACTOR, F_OVER };
+
+static ALWAYS_INLINE PyObject *deal_attr(PyObject *fs, int field) {
+    if (Py_TYPE(fs) == deal_type && (deal_type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) &&
+        deal_type->tp_version_tag == deal_tag) {
+        PyObject *v = *(PyObject **)((char *)fs + deal_offsets[field]);
+        if (!v) return NULL; /* an unset slot: refused, as its AttributeError would be */
+        return Py_NewRef(v);
+    }
+    return PyObject_GetAttr(fs, *deal_names[field]);
+}
+
+#define GET(var, name) PyObject *var = deal_attr(fs, name); if (!var) { PyErr_Clear(); goto refuse; } held_refs[nrefs++] = var
 
 /* random_outcome(fs, rng, claim_p, trace): the Outcome, or None when this input is not
  * one the kernel plays (the caller then plays the pure path; no draw was made). */
@@ -450,23 +518,23 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     RandomObject *R = (RandomObject *)rngobj;
     if (R->index < 0 || R->index > MT_N) Py_RETURN_NONE;
 
-    GET(rules, s_rules);
+    GET(rules, F_RULES);
     Tables *T = tables_of(rules);
     if (!T) {
         if (PyErr_Occurred()) { PyErr_Clear(); }
         goto refuse;
     }
     const int n = T->n, G = T->G, ns = T->ns;
-    GET(o_hc, s_hc);
-    GET(o_tc, s_tc);
-    GET(o_lc, s_lc);
-    GET(o_hs, s_hs);
-    GET(o_won, s_won);
-    GET(o_m, s_to_move);
-    GET(o_dealer, s_dealer);
-    GET(o_la, s_last_actor);
-    GET(o_lcap, s_last_capture);
-    GET(o_fp, s_foreplay);
+    GET(o_hc, F_HC);
+    GET(o_tc, F_TC);
+    GET(o_lc, F_LC);
+    GET(o_hs, F_HS);
+    GET(o_won, F_WON);
+    GET(o_m, F_TO_MOVE);
+    GET(o_dealer, F_DEALER);
+    GET(o_la, F_LAST_ACTOR);
+    GET(o_lcap, F_LAST_CAPTURE);
+    GET(o_fp, F_FOREPLAY);
     int ok = 1;
     long m = small_int(o_m, 0, n - 1, &ok);
     long dealer = small_int(o_dealer, 0, n - 1, &ok);
@@ -692,23 +760,23 @@ typedef struct {
     uint64_t f[4];
 } CDeal;
 
-#define GETD(var, name) PyObject *var = PyObject_GetAttr(fs, name); if (!var) { PyErr_Clear(); return 0; } refs[(*nrefs)++] = var
+#define GETD(var, name) PyObject *var = deal_attr(fs, name); if (!var) { PyErr_Clear(); return 0; } refs[(*nrefs)++] = var
 
 /* Read ``fs`` for the tables ``T``: 1, or 0 to refuse (no error set).  ``refs`` receives
  * the new references it takes (at most 16), the caller releases them. */
 static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nrefs) {
     const int n = T->n, ns = T->ns;
-    GETD(o_hc, s_hc);
-    GETD(o_tc, s_tc);
-    GETD(o_lc, s_lc);
-    GETD(o_hs, s_hs);
-    GETD(o_won, s_won);
-    GETD(o_m, s_to_move);
-    GETD(o_dealer, s_dealer);
-    GETD(o_eldest, s_eldest);
-    GETD(o_la, s_last_actor);
-    GETD(o_lcap, s_last_capture);
-    GETD(o_fp, s_foreplay);
+    GETD(o_hc, F_HC);
+    GETD(o_tc, F_TC);
+    GETD(o_lc, F_LC);
+    GETD(o_hs, F_HS);
+    GETD(o_won, F_WON);
+    GETD(o_m, F_TO_MOVE);
+    GETD(o_dealer, F_DEALER);
+    GETD(o_eldest, F_ELDEST);
+    GETD(o_la, F_LAST_ACTOR);
+    GETD(o_lcap, F_LAST_CAPTURE);
+    GETD(o_fp, F_FOREPLAY);
     int ok = 1;
     d->m = small_int(o_m, 0, n - 1, &ok);
     d->dealer = small_int(o_dealer, 0, n - 1, &ok);
@@ -1055,7 +1123,7 @@ static PyObject *k_scored_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     PyObject *lain = NULL, *result = NULL;
     if (!enabled || !native_claim || chooser != native_claim || !policy_hook) Py_RETURN_NONE;
     if (trace != Py_None && !PyList_CheckExact(trace)) Py_RETURN_NONE;
-    PyObject *rules = PyObject_GetAttr(fs, s_rules);
+    PyObject *rules = deal_attr(fs, F_RULES);
     if (!rules) { PyErr_Clear(); Py_RETURN_NONE; }
     refs[nrefs++] = rules;
     PyObject *tcap = NULL;
@@ -1366,7 +1434,7 @@ static int kapply_code(const Tables *T, KState *st, long code) {
     return -1;
 }
 
-#define GETT(var, name) PyObject *var = PyObject_GetAttr(template, name); if (!var) { PyErr_Clear(); goto refuse; } refs[nrefs++] = var
+#define GETT(var, name) PyObject *var = deal_attr(template, name); if (!var) { PyErr_Clear(); goto refuse; } refs[nrefs++] = var
 
 /* search_context(template, best, trail_key, seat, codes, scoring): the search's view of
  * one decision, for world_values; ``template`` is a FastState of the deal (its hands are
@@ -1381,7 +1449,7 @@ static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssiz
     PyObject *refs[16];
     int nrefs = 0;
     if (!enabled || !policy_hook || !perf_counter) Py_RETURN_NONE;
-    GETT(rules, s_rules);
+    GETT(rules, F_RULES);
     PyObject *tcap = NULL;
     Tables *T = tables_of2(rules, &tcap);
     if (!T) {
@@ -1392,15 +1460,15 @@ static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssiz
     Policy *P = policy_of(T, tcap, rules, best, trail);
     if (!P) goto error;
     if (!P->playable) goto refuse;
-    GETT(o_tc, s_tc);
-    GETT(o_won, s_won);
-    GETT(o_m, s_to_move);
-    GETT(o_dealer, s_dealer);
-    GETT(o_eldest, s_eldest);
-    GETT(o_la, s_last_actor);
-    GETT(o_lcap, s_last_capture);
-    GETT(o_fp, s_foreplay);
-    GETT(o_over, s_over);
+    GETT(o_tc, F_TC);
+    GETT(o_won, F_WON);
+    GETT(o_m, F_TO_MOVE);
+    GETT(o_dealer, F_DEALER);
+    GETT(o_eldest, F_ELDEST);
+    GETT(o_la, F_LAST_ACTOR);
+    GETT(o_lcap, F_LAST_CAPTURE);
+    GETT(o_fp, F_FOREPLAY);
+    GETT(o_over, F_OVER);
     int ok = 1;
     SearchCtx tmp;
     memset(&tmp, 0, sizeof tmp);
@@ -2040,6 +2108,38 @@ static PyObject *k_enable(PyObject *self, PyObject *flag) {
     return PyBool_FromLong(enabled);
 }
 
+/* configure_deal(cls): read the fields of exactly ``cls`` (lald.core.fast.FastState) from
+ * its slots; False (and attribute lookups) when a field is not a plain object slot. */
+static PyObject *k_configure_deal(PyObject *self, PyObject *cls) {
+    Py_CLEAR(deal_type);
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "configure_deal: a class");
+        return NULL;
+    }
+    PyTypeObject *t = (PyTypeObject *)cls;
+    if (PyType_Ready(t) < 0) return NULL;
+    for (int i = 0; i < DEAL_FIELDS; i++) {
+        PyObject *d = PyDict_GetItemWithError(t->tp_dict, *deal_names[i]);
+        if (!d) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_FALSE;
+        }
+        if (!Py_IS_TYPE(d, &PyMemberDescr_Type)) Py_RETURN_FALSE;
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type != T_OBJECT_EX || m->offset <= 0 || m->offset + (Py_ssize_t)sizeof(PyObject *) > t->tp_basicsize)
+            Py_RETURN_FALSE;
+        deal_offsets[i] = m->offset;
+    }
+    /* the version tag that says the class is as read now: a lookup assigns it */
+    PyObject *probe = PyObject_GetAttr(cls, s_rules);
+    if (!probe) return NULL;
+    Py_DECREF(probe);
+    if (!(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || !t->tp_version_tag) Py_RETURN_FALSE;
+    deal_tag = t->tp_version_tag;
+    deal_type = (PyTypeObject *)Py_NewRef(cls);
+    Py_RETURN_TRUE;
+}
+
 /* layout(): the sizes of the table items (rollout.py packs them to these) */
 static PyObject *k_layout(PyObject *self, PyObject *unused) {
     (void)self; (void)unused;
@@ -2074,6 +2174,7 @@ static PyMethodDef methods[] = {
     {"draw_random", k_draw_random, METH_O, "draw_random(rng): rng.random(), read from its state"},
     {"draw_bits", k_draw_bits, METH_VARARGS, "draw_bits(rng, k): rng.getrandbits(k), 1 <= k <= 32"},
     {"configure", k_configure, METH_VARARGS, "configure(Random, _random.Random, prepare) -> layout ok"},
+    {"configure_deal", k_configure_deal, METH_O, "configure_deal(FastState) -> whether its fields are read from its slots"},
     {"layout", k_layout, METH_NOARGS, "layout() -> the sizes of a capture, a step and a claim"},
     {"enable", k_enable, METH_O, "enable(flag) -> whether random_outcome plays"},
     {NULL, NULL, 0, NULL},
@@ -2113,10 +2214,29 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_last_actor, "last_actor");
     INTERN(s_eldest, "eldest");
     INTERN(s_over, "over");
+    {
+        PyObject **names[DEAL_FIELDS] = {&s_rules, &s_dealer, &s_eldest, &s_hc, &s_tc, &s_lc, &s_hs, &s_won,
+                                         &s_to_move, &s_foreplay, &s_last_capture, &s_last_actor, &s_over};
+        memcpy(deal_names, names, sizeof names);
+    }
     INTERN(s_randbelow, "_randbelow");
     INTERN(s_shuffle, "shuffle");
     INTERN(s_choice, "choice");
     INTERN(s_state, "_state");
+    /* the small ints, if they lie as one array (each the object PyLong_FromLong gives) */
+    PyObject *zero = PyLong_FromLong(0);
+    if (!zero) return NULL;
+    int laid_out = 1;
+    for (long v = SMALL_LOW; v <= SMALL_HIGH && laid_out; v++) {
+        PyObject *o = PyLong_FromLong(v);
+        if (!o) { Py_DECREF(zero); return NULL; }
+        int ok = 1;
+        laid_out = (const char *)o - (const char *)zero == v * (Py_ssize_t)sizeof(PyLongObject) &&
+                   PyLong_CheckExact(o) && small_int_slow(o, SMALL_LOW, SMALL_HIGH, &ok) == v && ok;
+        Py_DECREF(o);
+    }
+    small_base = laid_out ? zero : NULL; /* (immortal in practice: the interpreter holds it) */
+    if (!laid_out) Py_DECREF(zero);
     PyObject *tmod = PyImport_ImportModule("time");
     if (!tmod) return NULL;
     perf_counter = PyObject_GetAttrString(tmod, "perf_counter");

@@ -624,6 +624,8 @@ def _load() -> None:
             _plausible = _kernel.plausible
             _shuffle = _kernel.portable_shuffle
             _search = (_kernel.search_context, _kernel.world_values)
+            for cls in _DEAL_CLASSES:
+                _kernel.configure_deal(cls)
             _status = "compiled"
     except Exception as e:  # never fail: the pure path plays
         _status = f"python (self-check failed: {type(e).__name__})"
@@ -671,6 +673,21 @@ def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, S
     if _status is None:
         _load()
     return _sample, _plausible, _shuffle
+
+
+_DEAL_CLASSES: list[type] = []
+
+
+def deal_class(cls: type) -> None:
+    """Let the compiled kernel read the deals of exactly ``cls``
+    (:class:`~lald.core.fast.FastState`, which registers itself) from its slots instead of
+    by attribute lookup; it falls back to lookups if the class changes or a field is not a
+    plain slot."""
+    _DEAL_CLASSES[:] = [cls]
+    if _status is not None and _compiled is not None:
+        from . import _kernel
+
+        _kernel.configure_deal(cls)
 
 
 def compiled_search() -> SearchFunctions | None:
