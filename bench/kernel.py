@@ -9,7 +9,10 @@ each run's seed (the traces are not timed), as bench/playout.py counts them.  Ea
 times both paths in turn, so a load on the machine hits them alike; printed: the median of
 the runs with min and max, the ratio of the medians and the median of the per-run ratios,
 and the machine's reference speed (``sum(range(1000))``) with the figures scaled to the
-issue's reference core (8.5 µs).
+issue's reference core (8.5 µs).  Every time is this process's processor time
+(``time.process_time``, the reference speed too), so that other work on a shared machine
+does not count; the expert's decisions at its defaults, whose budget is wall time, are
+printed in wall time as well.
 
 The heuristic's play-outs (the search bots' roll-outs, ``lald.bots.kernel.heuristic_outcome``
 with the level's tables) are timed the same way from the same positions: the compiled
@@ -56,13 +59,16 @@ from lald.play.spec import parse_spec
 REFERENCE_US = 8.5  # sum(range(1000)) on the core of issue 22's figures
 
 
+clock = time.process_time  # this process's processor time: a shared machine's load does not count
+
+
 def timed(play: Callable[..., object], states: list[FastState], seed: int) -> float:
     """Seconds to play every state to its end (states left unchanged)."""
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = clock()
     for s in states:
         play(s, rng, 0.5, None)
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def moves(states: list[FastState], seed: int) -> int:
@@ -78,10 +84,10 @@ def heuristic_timed(play: Callable[..., object], states: list[FastState]) -> flo
     """Seconds to play every state to its end with the heuristic (states unchanged)."""
     h = tables(states[0].rules, level_params(states[0].rules))
     best, others = h.best, h.others
-    start = time.perf_counter()
+    start = clock()
     for s in states:
         play(s, best, others, _claim, None)
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def heuristic_moves(states: list[FastState]) -> int:
@@ -120,35 +126,35 @@ def turn_positions(rules: Rules, count: int) -> list[State]:
     return out
 
 
-def decision_ms(state: State, seed: int, pure: bool, spec: str = "expert") -> tuple[float, object]:
-    """Milliseconds the expert of ``spec`` takes to choose seat 0's turn in ``state``, and
-    its choice."""
+def decision_ms(state: State, seed: int, pure: bool, spec: str = "expert") -> tuple[float, float, object]:
+    """Milliseconds (processor time, and wall time) the expert of ``spec`` takes to choose
+    seat 0's turn in ``state``, and its choice."""
     bot = parse_spec(spec).make(0, state.rules, random.Random(seed))
     view, legal = state.view(0), state.turn_actions()
     with rollout.pure_path() if pure else contextlib.nullcontext():
-        start = time.perf_counter()
+        start, wall = clock(), time.perf_counter()
         action = bot.act(view, legal)
-        return (time.perf_counter() - start) * 1e3, action
+        return (clock() - start) * 1e3, (time.perf_counter() - wall) * 1e3, action
 
 
 def deal_timed(rules: Rules, seeds: range, pure: bool) -> float:
     """Seconds to deal every seed (``State.deal``)."""
     with rollout.pure_path() if pure else contextlib.nullcontext():
-        start = time.perf_counter()
+        start = clock()
         for seed in seeds:
             State.deal(rules, seed=seed, dealer=seed % rules.players)
-        return time.perf_counter() - start
+        return clock() - start
 
 
 def draws_timed(known: list[Knowledge], worlds: int, seed: int, pure: bool) -> float:
     """Seconds to draw ``worlds`` worlds from each knowledge (``sampler.sample``)."""
     rng = random.Random(seed)
     with rollout.pure_path() if pure else contextlib.nullcontext():
-        start = time.perf_counter()
+        start = clock()
         for k in known:
             for _ in range(worlds):
                 sample(k, rng)
-        return time.perf_counter() - start
+        return clock() - start
 
 
 def p99(values: list[float]) -> float:
@@ -204,23 +210,26 @@ def main() -> None:
             deal_rates[name].append(args.deals / deal_timed(rules, seeds, name == "pure"))
             draw_rates[name].append(len(known) * 20 / draws_timed(known, 20, run, name == "pure"))
     times: dict[str, list[float]] = {name: [] for name in names}
+    walls: dict[str, list[float]] = {name: [] for name in names}
     worlds_only: dict[str, list[float]] = {name: [] for name in names}
     choice: list[bool] = []
     agree = True
     for i, state in enumerate(positions[:args.decisions]):
         choice.append(len(state.turn_actions()) > 1)
         for name in (sorted(times) if i % 2 else sorted(times, reverse=True)):
-            times[name].append(decision_ms(state, i, name == "pure")[0])
+            cpu, wall, _ = decision_ms(state, i, name == "pure")
+            times[name].append(cpu)
+            walls[name].append(wall)
         made = []
         for name in (sorted(times) if i % 2 else sorted(times, reverse=True)):
-            ms, action = decision_ms(state, i, name == "pure", "expert:time_limit=inf")
-            worlds_only[name].append(ms)
+            cpu, _, action = decision_ms(state, i, name == "pure", "expert:time_limit=inf")
+            worlds_only[name].append(cpu)
             made.append(action)
         agree = agree and made[0] == made[-1]
-    calib = machine.reference_us()
+    calib = machine.reference_us(cpu=True)
     scale = calib / REFERENCE_US
     print(f"rules: {args.preset}, {args.players} players; {args.runs} runs of {args.deals} "
-          f"random play-outs (claim_p 0.5) from dealt positions, one core")
+          f"random play-outs (claim_p 0.5) from dealt positions, one core; processor time")
     print(f"kernel: {kernel_status()}")
     labels = {"pure": "pure (random_outcome_py)", "compiled": "compiled (lald.core._kernel)"}
     for name in paths:
@@ -262,8 +271,9 @@ def main() -> None:
         print(f"  ratio compiled / pure: deals {ratio_deals:.1f}x, worlds {ratio_draws:.1f}x")
     if choice:
         chosen = sum(choice)
-        for title, found in (("defaults: 80 ms, at most 160 worlds", times),
-                             ("no time limit: 160 worlds decide", worlds_only)):
+        for title, found in (("defaults: 80 ms, at most 160 worlds; processor time", times),
+                             ("defaults: 80 ms, at most 160 worlds; wall time", walls),
+                             ("no time limit: 160 worlds decide; processor time", worlds_only)):
             print(f"expert ({title}) turn decisions, seat 0 of {args.preset}, {args.players} players: "
                   f"{len(choice)} turns ({chosen} with a choice), each decided both ways:")
             for name, values in found.items():
@@ -273,7 +283,8 @@ def main() -> None:
                       f"with a choice median {statistics.median(with_choice):6.1f} ms, "
                       f"p99 {p99(with_choice):6.1f} ms")
         print(f"  with no time limit both paths made the same {len(choice)} decisions: {agree}")
-    print(machine.line(calib))
+    print(machine.line())
+    print(f"in this process's processor time sum(range(1000)) takes {calib:.1f} µs")
     print(f"scaled to the reference core (sum(range(1000)) in {REFERENCE_US} µs):")
     for name in paths:
         print(f"  {labels[name]:27s} {statistics.median(deals[name]) * scale:12,.0f} play-outs/s  "
