@@ -19,6 +19,7 @@ import sys
 import time
 import timeit
 
+import machine
 from lald.bots.heuristic import level_params
 from lald.bots.kernel import _claim, tables
 from lald.core import Rules, State, rollout
@@ -65,6 +66,7 @@ def main() -> None:
           f"(min {min(h_rates) / 1e6:.2f}, max {max(h_rates) / 1e6:.2f}); processor-time "
           f"sum(range(1000)) {calib:.1f} µs; scaled to the reference core: random {r * scale:.2f}, "
           f"heuristic {hr * scale:.2f} M moves/s")
+    print(machine.line())
 
 
 if __name__ == "__main__":
