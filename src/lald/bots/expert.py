@@ -43,6 +43,9 @@ habit, and ``-habit`` / ``+habit`` choose them one by one.  The budget is a time
 (``time_limit`` seconds, default 80 ms) and a cap on the worlds (``worlds``, default
 160); both, and each feature (``model=0``, ``solve=0``, ``exact=0``, ``prior=0``,
 ``claims=own``), are bot spec parameters, e.g. ``expert:time_limit=0.05:solve=0``.
+Where the compiled kernel is loaded, the worlds are drawn in it (:mod:`lald.bots.sampler`)
+and each world is searched in it, candidates, solves and roll-outs together
+(:func:`lald.bots.kernel.world_values`), with the same values as :meth:`Player.finish`.
 ``kernel=python`` makes this bot decide on the pure-Python path even where the compiled
 kernel is loaded (:func:`lald.core.rollout.pure_path`): the same decisions at equal
 worlds, fewer worlds in the same time.

@@ -15,7 +15,9 @@ with enough unknown cards) and accepted in proportion to the number of suit choi
 leave, hands are dealt by a uniform shuffle, and a world that breaks a rule is drawn
 again.  Only if that keeps failing
 (``tries`` times) does a constrained fill take over, consistent on sizes and trails but
-not exactly uniform; :func:`sample` says which it used.
+not exactly uniform; :func:`sample` says which it used.  Where the compiled kernel is
+loaded, the proposals are drawn and tested in it (:func:`lald.bots.kernel.compiled_sample`),
+with the same draws from the generator and the same worlds as :func:`sample_py`.
 """
 
 from __future__ import annotations
