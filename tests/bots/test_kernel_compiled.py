@@ -165,7 +165,7 @@ def pure_switch() -> Iterator[Any]:
 
     def run(call: Any, *args: Any) -> Any:
         with rollout.pure_path():
-            assert rollout.compiled_draws() == (None, None, None)
+            assert rollout.compiled_draws() == (None, None, None, None)
             return call(*args)
 
     yield run

@@ -8,8 +8,9 @@ of deals played under every preset, variant, option value and player count (face
 sets, trails and the ranks they rule out included), the compiled draw and the pure one
 (:func:`lald.core.rollout.pure_path`) must give the same world, the same exactness flag
 and leave the same ``rng.getstate()``, also when every proposal is rejected and the
-constrained fill takes over; the expert's opponent-model test must give the same verdict
-on every world drawn.  A kernel that disagrees once fails.
+constrained fill (in C too) takes over; the expert's opponent-model test must give the same
+verdict on every world drawn, and its draw (worlds drawn again until that test holds) the
+same world and state.  A kernel that disagrees once fails.
 """
 
 from __future__ import annotations
@@ -93,6 +94,24 @@ def same_draw(k: Knowledge, seed: int, tries: int, counts: dict[str, int]) -> li
     return got[0][0]
 
 
+def same_expert_draw(bot: ExpertBot, k: Knowledge, seed: int, pick: random.Random,
+                     counts: dict[str, int]) -> None:
+    """The expert's draw (worlds drawn until the opponent model holds, up to 24 times),
+    compiled and pure, from equal generators, with seats constrained at random."""
+    capped = [s for s in k.others if pick.random() < 0.7]
+    dead = [s for s in k.others if pick.random() < 0.7]
+    bot.model_policy.survivor_hold = pick.random() < 0.5
+    tries = pick.choice((1, 3, 24))
+    bot.rng = random.Random(seed)
+    got = bot.draw_world(k, capped, dead, tries)
+    after = bot.rng.getstate()
+    bot.rng = random.Random(seed)
+    with rollout.pure_path():
+        want = bot.draw_world(k, capped, dead, tries)
+    assert got == want and bot.rng.getstate() == after, (seed, capped, dead, tries)
+    counts["expert_draws"] += 1
+
+
 def same_verdicts(bot: ExpertBot, k: Knowledge, hands: list[list[int]], pick: random.Random,
                   counts: dict[str, int]) -> None:
     """The opponent-model test, compiled and pure, on ``hands`` with seats chosen at random."""
@@ -112,21 +131,25 @@ def same_verdicts(bot: ExpertBot, k: Knowledge, hands: list[list[int]], pick: ra
 
 @pytest.mark.usefixtures("draws")
 def test_the_compiled_world_draw_is_the_pure_one_across_every_rule() -> None:
-    counts = dict.fromkeys(("draws", "filled", "hidden", "trails", "verdicts", "implausible"), 0)
+    counts = dict.fromkeys(("draws", "filled", "hidden", "trails", "verdicts", "implausible",
+                            "expert_draws"), 0)
     pick = random.Random(7)
     for i, rules in enumerate(_sweep_rules()):
-        bot = ExpertBot(0, rules, random.Random(0))
         for j, k in enumerate(knowledge(rules, 5, 100 + i, 6)):
             if not k.others:
                 continue
+            bot = ExpertBot(k.seat, rules, random.Random(0))
             hands = same_draw(k, i * 7919 + j, 300, counts)
             if j % 7 == 0:
                 same_draw(k, i * 7919 + j + 1, pick.choice((1, 2)), counts)  # often exhausted: the fill
             if j % 3 == 0:
                 same_verdicts(bot, k, hands, pick, counts)
+            if j % 2 == 0:
+                same_expert_draw(bot, k, i * 7919 + j + 2, pick, counts)
     assert counts["draws"] > 8000, counts
     assert counts["filled"] > 100 and counts["hidden"] > 500 and counts["trails"] > 500, counts
     assert counts["verdicts"] > 5000 and 500 < counts["implausible"] < counts["verdicts"] - 500, counts
+    assert counts["expert_draws"] > 3500, counts
 
 
 @pytest.mark.usefixtures("draws")

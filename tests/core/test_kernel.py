@@ -283,11 +283,14 @@ def test_a_self_check_that_fails_keeps_the_pure_path(
         layout=_kernel.layout, configure=_kernel.configure, enable=_kernel.enable,
         random_outcome=_kernel.random_outcome, draw_bits=_kernel.draw_bits,
         draw_random=_kernel.draw_random, configure_draws=_kernel.configure_draws,
-        draw_below=_kernel.draw_below, shuffled=_kernel.shuffled)
+        draw_below=_kernel.draw_below, shuffled=_kernel.shuffled, draw_weighted=_kernel.draw_weighted)
     assert rollout._self_check(off_by_one)  # the same draws: passes
     off_by_one.draw_below = lambda rng, n: _kernel.draw_below(rng, n) ^ (n == 7)
     assert not rollout._self_check(off_by_one)  # the worlds' integer draws are checked too
     off_by_one.draw_below = _kernel.draw_below
+    off_by_one.draw_weighted = lambda rng, w: (_kernel.draw_weighted(rng, w) + 1) % len(w)
+    assert not rollout._self_check(off_by_one)  # and the weighted choices of the fill
+    off_by_one.draw_weighted = _kernel.draw_weighted
     off_by_one.draw_bits = lambda rng, k: _kernel.draw_bits(rng, k) ^ (k == 5)
     assert not rollout._self_check(off_by_one)
     monkeypatch.setattr(lald.core, "_kernel", off_by_one)

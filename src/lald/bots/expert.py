@@ -66,7 +66,7 @@ from ..core.fast import FastState
 from ..core.rollout import pure_path, tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
-from .kernel import Params, compiled_plausible, score_of, search_context, world_values
+from .kernel import Params, compiled_draw_world, compiled_plausible, score_of, search_context, world_values
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
@@ -302,6 +302,9 @@ class ExpertBot(Bot):
         """Hidden hands for ``k`` (and the ranks of unseen face-down sets): uniform among
         the consistent worlds, redrawn (up to ``tries`` times) while they break the
         opponent model."""
+        drawn = compiled_draw_world(k, self.rng, tries, capped, dead, self.model_policy.survivor_hold)
+        if drawn is not None:  # the same draws and world, in C
+            return drawn
         for _ in range(tries):
             world, _ = sample(k, self.rng)
             if self._plausible(k, world[0], capped, dead):

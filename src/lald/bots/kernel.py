@@ -212,15 +212,35 @@ def sampler_spec(k: Knowledge) -> bytes:
 
 
 def compiled_sample(k: Knowledge, rng: Random,
-                    tries: int) -> tuple[list[list[int]], list[int]] | tuple[()] | None:
-    """:func:`lald.bots.sampler.sample`'s loop of ``tries`` proposals in the compiled
-    kernel: the first consistent world, ``()`` when every proposal was rejected (the draws
-    were made: the constrained fill comes next), or None where the pure path plays (no
-    kernel, a generator it does not read, knowledge it does not take: nothing drawn)."""
+                    tries: int) -> tuple[tuple[list[list[int]], list[int]], bool] | None:
+    """:func:`lald.bots.sampler.sample` in the compiled kernel: up to ``tries`` proposals,
+    else the constrained fill, and whether the world is exact; the same draws from ``rng``
+    and the same world as :func:`~lald.bots.sampler.sample_py`.  None where the pure path
+    plays (no kernel, a generator it does not read, knowledge it does not take: nothing
+    drawn)."""
     kernel = rollout.compiled_draws()[0]
     if kernel is None or len(k.hidden_sets) > 16:
         return None
     return kernel(sampler_spec(k), rng, tries)
+
+
+def compiled_draw_world(k: Knowledge, rng: Random, tries: int, capped: list[int], dead: list[int],
+                        keep_whole: bool) -> tuple[list[list[int]], list[int]] | None:
+    """:meth:`lald.bots.expert.ExpertBot.draw_world` in the compiled kernel: a world drawn
+    (:func:`compiled_sample`'s, 300 proposals) up to ``tries`` times until the opponent
+    model (:func:`compiled_plausible`'s test) holds, the last one drawn if it never does;
+    None where the pure path plays."""
+    kernel = rollout.compiled_draws()[3]
+    if kernel is None or len(k.hidden_sets) > 16:
+        return None
+    return kernel(sampler_spec(k), rng, tries, _mask(capped), _mask(dead), keep_whole)
+
+
+def _mask(seats: list[int]) -> int:
+    out = 0
+    for s in seats:
+        out |= 1 << s
+    return out
 
 
 def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], dead: list[int],
@@ -230,12 +250,7 @@ def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], 
     kernel = rollout.compiled_draws()[1]
     if kernel is None or len(k.hidden_sets) > 16:
         return None
-    cap = dd = 0
-    for s in capped:
-        cap |= 1 << s
-    for s in dead:
-        dd |= 1 << s
-    return kernel(sampler_spec(k), hands, cap, dd, keep_whole)
+    return kernel(sampler_spec(k), hands, _mask(capped), _mask(dead), keep_whole)
 
 
 # -- the expert's search in one world, in the compiled kernel ---------------------------

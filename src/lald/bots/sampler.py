@@ -69,12 +69,9 @@ def consistent(k: Knowledge, hands: list[list[int]], set_ranks: list[int]) -> bo
 def sample(k: Knowledge, rng: random.Random, tries: int = 300) -> tuple[World, bool]:
     """A world drawn uniformly among the consistent ones; the flag says the draw was
     exact (False: the constrained fill after ``tries`` rejections)."""
-    others = [s for s in range(k.view.players) if s != k.seat and k.sizes[s]]
     drawn = compiled_sample(k, rng, tries)  # the same draws and world, in C
     if drawn is not None:
-        if drawn:
-            return drawn, True
-        return _fill(k, others, rng), False
+        return drawn
     return sample_py(k, rng, tries)
 
 

@@ -1635,8 +1635,8 @@ static PyObject *k_configure_scored(PyObject *self, PyObject *args) {
 
 /* ---- random.Random's own integer draws, as CPython 3.11's random.py makes them ---------- */
 
-static PyObject *py_randbelow = NULL, *py_shuffle = NULL, *py_choice = NULL; /* random.Random's */
-static PyObject *s_randbelow, *s_shuffle, *s_choice;
+static PyObject *py_randbelow = NULL, *py_shuffle = NULL, *py_choice = NULL, *py_choices = NULL;
+static PyObject *s_randbelow, *s_shuffle, *s_choice, *s_choices; /* random.Random's own methods */
 
 static int bit_length32(uint32_t v) {
     int k = 0;
@@ -1661,21 +1661,38 @@ static void shuffle_ints(RandomObject *R, int *x, int len) {
     }
 }
 
+/* Random.choices(range(len), weights)[0] for positive int weights: the first cumulative
+ * weight above random() * total, among all but the last (bisect_right with hi = len - 1). */
+static int weighted_index(RandomObject *R, const int *weights, int len) {
+    long cum[4 * NUM_RANKS + 1];
+    long total = 0;
+    for (int i = 0; i < len; i++) cum[i] = total += weights[i];
+    const double x = genrand_double(R) * (double)total;
+    int lo = 0, hi = len - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (x < (double)cum[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Whether ``rng`` makes its integer draws, shuffles and choices with random.Random's own
  * methods (none replaced on the class or the instance), besides plain_random's checks. */
 static int plain_methods(PyObject *rng) {
-    if (!plain_random(rng) || !py_randbelow || !py_shuffle || !py_choice) return 0;
+    if (!plain_random(rng) || !py_randbelow || !py_shuffle || !py_choice || !py_choices) return 0;
     PyObject *tdict = random_type->tp_dict;
     if (PyDict_GetItemWithError(tdict, s_randbelow) != py_randbelow ||
         PyDict_GetItemWithError(tdict, s_shuffle) != py_shuffle ||
-        PyDict_GetItemWithError(tdict, s_choice) != py_choice) {
+        PyDict_GetItemWithError(tdict, s_choice) != py_choice ||
+        PyDict_GetItemWithError(tdict, s_choices) != py_choices) {
         PyErr_Clear();
         return 0;
     }
     PyObject *d = PyObject_GenericGetDict(rng, NULL);
     if (!d) { PyErr_Clear(); return 0; }
     int shadowed = PyDict_GetItemWithError(d, s_randbelow) || PyDict_GetItemWithError(d, s_shuffle) ||
-                   PyDict_GetItemWithError(d, s_choice);
+                   PyDict_GetItemWithError(d, s_choice) || PyDict_GetItemWithError(d, s_choices);
     Py_DECREF(d);
     if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
     return !shadowed;
@@ -1810,6 +1827,99 @@ static int consistent_c(const Knows *k, int hands[MAX_N][NUM_RANKS], const int *
     return 1;
 }
 
+/* sampler._try_fill: hands drawn card by card among the ranks each seat may hold (the
+ * seat with the fewest choices first, ties by a draw), ``strict``: the ranks it trailed
+ * with ruled out; 0 when that runs into a dead end. */
+static int try_fill(const Knows *k, RandomObject *R, int strict, int hands[MAX_N][NUM_RANKS], int *set_ranks) {
+    int pool[NUM_RANKS];
+    memcpy(pool, k->unknown, sizeof pool);
+    for (int i = 0; i < k->nsets; i++) {
+        int ranks[NUM_RANKS], len = 0;
+        for (int r = 0; r < NUM_RANKS; r++)
+            if (pool[r] >= k->set_count[i]) ranks[len++] = r;
+        if (!len) { /* the rank with the most unknown cards, the first of them */
+            int top = 0;
+            for (int r = 1; r < NUM_RANKS; r++)
+                if (pool[r] > pool[top]) top = r;
+            ranks[len++] = top;
+        }
+        const int r = ranks[randbelow(R, (uint32_t)len)];
+        pool[r] -= k->set_count[i] < pool[r] ? k->set_count[i] : pool[r];
+        set_ranks[i] = r;
+    }
+    memset(hands, 0, sizeof(int) * MAX_N * NUM_RANKS);
+    memcpy(hands[k->seat], k->hand, sizeof k->hand);
+    int need[MAX_N] = {0};
+    for (int o = 0; o < k->nothers; o++) need[o] = k->sizes[k->others[o]];
+    for (;;) {
+        int any = 0;
+        for (int o = 0; o < k->nothers; o++) any |= need[o] != 0;
+        if (!any) return 1;
+        /* the seat with the fewest ranks open, a draw for every seat breaking ties */
+        int best = -1, best_len = 0;
+        double best_u = 0.0;
+        int ranks[NUM_RANKS], len = 0;
+        for (int o = 0; o < k->nothers; o++) {
+            if (!need[o]) continue;
+            const int s = k->others[o];
+            int count = 0;
+            for (int r = 0; r < NUM_RANKS; r++)
+                if (pool[r] && !(strict && (k->forbidden[s] >> r & 1u))) count++;
+            const double u = genrand_double(R);
+            if (best < 0 || count < best_len || (count == best_len && u < best_u)) {
+                best = o;
+                best_len = count;
+                best_u = u;
+            }
+        }
+        const int s = k->others[best];
+        for (int r = 0; r < NUM_RANKS; r++)
+            if (pool[r] && !(strict && (k->forbidden[s] >> r & 1u))) ranks[len++] = r;
+        if (!len) return 0;
+        int weights[NUM_RANKS];
+        for (int i = 0; i < len; i++) weights[i] = pool[ranks[i]];
+        const int r = ranks[weighted_index(R, weights, len)];
+        hands[s][r] += 1;
+        pool[r] -= 1;
+        need[best] -= 1;
+    }
+}
+
+/* sampler.sample: up to ``tries`` proposals, else the constrained fill (sampler._fill).
+ * 1 exact, 0 filled, -1 with an error set (a fill that cannot succeed). */
+static int sample_world(const Knows *k, RandomObject *R, long tries, int hands[MAX_N][NUM_RANKS], int *set_ranks) {
+    for (long t = 0; t < tries; t++)
+        if (propose(k, R, hands, set_ranks) && consistent_c(k, hands, set_ranks)) return 1;
+    for (int strict = 1; strict >= 0; strict--)
+        for (int t = 0; t < (strict ? 200 : 1); t++)
+            if (try_fill(k, R, strict, hands, set_ranks)) return 0;
+    PyErr_SetString(PyExc_AssertionError, "a relaxed fill always succeeds");
+    return -1;
+}
+
+/* ExpertBot._plausible on C hands: the seats of ``capped`` hold no prial, those of ``dead``
+ * no dead rank (but a whole hand under ``keep_whole``). */
+static int plausible_c(const Knows *k, int hands[MAX_N][NUM_RANKS], long capped, long dead, int keep_whole) {
+    for (int s = 0; s < k->n; s++)
+        if (capped >> s & 1)
+            for (int r = 0; r < NUM_RANKS; r++)
+                if (hands[s][r] >= 3) return 0;
+    if (dead) {
+        int live[NUM_RANKS];
+        for (int r = 0; r < NUM_RANKS; r++) {
+            live[r] = k->hand[r] + k->table[r];
+            for (int o = 0; o < k->nothers; o++) live[r] += hands[k->others[o]][r];
+        }
+        for (int s = 0; s < k->n; s++) {
+            if (!(dead >> s & 1)) continue;
+            for (int r = 0; r < NUM_RANKS; r++)
+                if (hands[s][r] && hands[s][r] == live[r] && !(keep_whole && hands[s][r] == k->sizes[s]))
+                    return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *hands_list(int n, int hands[MAX_N][NUM_RANKS]) {
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
@@ -1826,39 +1936,69 @@ static PyObject *hands_list(int n, int hands[MAX_N][NUM_RANKS]) {
     return out;
 }
 
-/* sample(spec, rng, tries): the loop of lald.bots.sampler.sample: up to ``tries``
- * proposals, the first consistent one as (hands, set_ranks); () when all were rejected
- * (the draws made, the caller goes on to the constrained fill); None for an input it
- * leaves to the pure path (before any draw). */
+static PyObject *world_tuple(const Knows *k, int hands[MAX_N][NUM_RANKS], const int *set_ranks) {
+    PyObject *h = hands_list(k->n, hands);
+    if (!h) return NULL;
+    PyObject *sr = PyList_New(k->nsets);
+    if (!sr) { Py_DECREF(h); return NULL; }
+    for (int i = 0; i < k->nsets; i++) {
+        PyObject *v = PyLong_FromLong(set_ranks[i]);
+        if (!v) { Py_DECREF(h); Py_DECREF(sr); return NULL; }
+        PyList_SET_ITEM(sr, i, v);
+    }
+    return Py_BuildValue("(NN)", h, sr);
+}
+
+/* The generator and knowledge a draw reads: 1, or 0 to refuse (before any draw). */
+static int draw_inputs(PyObject *spec, PyObject *rng, PyObject *tries, Knows *k, long *t) {
+    if (!enabled || !plain_methods(rng) || !knows_of(spec, k) || !PyLong_CheckExact(tries)) return 0;
+    for (int r = 0; r < NUM_RANKS; r++)
+        if (k->unknown[r] < 0) return 0;
+    *t = PyLong_AsLong(tries);
+    if (*t == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    RandomObject *R = (RandomObject *)rng;
+    return R->index >= 0 && R->index <= MT_N;
+}
+
+/* sample(spec, rng, tries): lald.bots.sampler.sample, ((hands, set_ranks), exact); None
+ * for an input it leaves to the pure path (before any draw). */
 static PyObject *k_sample(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "sample(spec, rng, tries)");
         return NULL;
     }
-    if (!enabled || !plain_methods(args[1])) Py_RETURN_NONE;
     Knows k;
-    if (!knows_of(args[0], &k)) Py_RETURN_NONE;
-    if (!PyLong_CheckExact(args[2])) Py_RETURN_NONE;
-    long tries = PyLong_AsLong(args[2]);
-    if (tries == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
-    RandomObject *R = (RandomObject *)args[1];
-    if (R->index < 0 || R->index > MT_N) Py_RETURN_NONE;
+    long tries;
+    if (!draw_inputs(args[0], args[1], args[2], &k, &tries)) Py_RETURN_NONE;
+    int hands[MAX_N][NUM_RANKS], set_ranks[MAX_SETS];
+    const int exact = sample_world(&k, (RandomObject *)args[1], tries, hands, set_ranks);
+    if (exact < 0) return NULL;
+    PyObject *w = world_tuple(&k, hands, set_ranks);
+    return w ? Py_BuildValue("(NO)", w, exact ? Py_True : Py_False) : NULL;
+}
+
+/* draw_world(spec, rng, tries, capped, dead, keep_whole): ExpertBot.draw_world, a world
+ * sampled (300 proposals, then the fill) up to ``tries`` times until the opponent model
+ * finds it plausible, the last one drawn if none: (hands, set_ranks); None to play the
+ * pure path (before any draw). */
+static PyObject *k_draw_world(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "draw_world(spec, rng, tries, capped, dead, keep_whole)");
+        return NULL;
+    }
+    Knows k;
+    long tries;
+    if (!draw_inputs(args[0], args[1], args[2], &k, &tries)) Py_RETURN_NONE;
+    int ok = 1;
+    const long capped = small_int(args[3], 0, 31, &ok), dead = small_int(args[4], 0, 31, &ok);
+    const int keep_whole = PyObject_IsTrue(args[5]);
+    if (!ok || keep_whole < 0 || tries < 1) { PyErr_Clear(); Py_RETURN_NONE; }
     int hands[MAX_N][NUM_RANKS], set_ranks[MAX_SETS];
     for (long t = 0; t < tries; t++) {
-        if (propose(&k, R, hands, set_ranks) && consistent_c(&k, hands, set_ranks)) {
-            PyObject *h = hands_list(k.n, hands);
-            if (!h) return NULL;
-            PyObject *sr = PyList_New(k.nsets);
-            if (!sr) { Py_DECREF(h); return NULL; }
-            for (int i = 0; i < k.nsets; i++) {
-                PyObject *v = PyLong_FromLong(set_ranks[i]);
-                if (!v) { Py_DECREF(h); Py_DECREF(sr); return NULL; }
-                PyList_SET_ITEM(sr, i, v);
-            }
-            return Py_BuildValue("(NN)", h, sr);
-        }
+        if (sample_world(&k, (RandomObject *)args[1], 300, hands, set_ranks) < 0) return NULL;
+        if (plausible_c(&k, hands, capped, dead, keep_whole)) break;
     }
-    return PyTuple_New(0);
+    return world_tuple(&k, hands, set_ranks);
 }
 
 /* Read ``n`` hands of 13 counts (each 0 to 4) from a list of lists: 1, or 0. */
@@ -1888,24 +2028,7 @@ static PyObject *k_plausible(PyObject *self, PyObject *const *args, Py_ssize_t n
     const long capped = small_int(args[2], 0, 31, &ok), dead = small_int(args[3], 0, 31, &ok);
     const int keep_whole = PyObject_IsTrue(args[4]);
     if (!ok || keep_whole < 0) { PyErr_Clear(); Py_RETURN_NONE; }
-    for (int s = 0; s < k.n; s++)
-        if (capped >> s & 1)
-            for (int r = 0; r < NUM_RANKS; r++)
-                if (hands[s][r] >= 3) Py_RETURN_FALSE;
-    if (dead) {
-        int live[NUM_RANKS];
-        for (int r = 0; r < NUM_RANKS; r++) {
-            live[r] = k.hand[r] + k.table[r];
-            for (int o = 0; o < k.nothers; o++) live[r] += hands[k.others[o]][r];
-        }
-        for (int s = 0; s < k.n; s++) {
-            if (!(dead >> s & 1)) continue;
-            for (int r = 0; r < NUM_RANKS; r++)
-                if (hands[s][r] && hands[s][r] == live[r] && !(keep_whole && hands[s][r] == k.sizes[s]))
-                    Py_RETURN_FALSE;
-        }
-    }
-    Py_RETURN_TRUE;
+    return PyBool_FromLong(plausible_c(&k, hands, capped, dead, keep_whole));
 }
 
 /* ---- dealing: lald.core.rng.PortableRandom.shuffle (SplitMix64, several swaps a draw) ---- */
@@ -2005,8 +2128,9 @@ static PyObject *k_configure_draws(PyObject *self, PyObject *unused) {
     Py_XSETREF(py_randbelow, Py_XNewRef(PyDict_GetItemWithError(tdict, s_randbelow)));
     Py_XSETREF(py_shuffle, Py_XNewRef(PyDict_GetItemWithError(tdict, s_shuffle)));
     Py_XSETREF(py_choice, Py_XNewRef(PyDict_GetItemWithError(tdict, s_choice)));
+    Py_XSETREF(py_choices, Py_XNewRef(PyDict_GetItemWithError(tdict, s_choices)));
     if (PyErr_Occurred()) return NULL;
-    return PyBool_FromLong(py_randbelow && py_shuffle && py_choice);
+    return PyBool_FromLong(py_randbelow && py_shuffle && py_choice && py_choices);
 }
 
 static RandomObject *as_random(PyObject *o);
@@ -2022,6 +2146,30 @@ static PyObject *k_draw_below(PyObject *self, PyObject *args) {
     }
     RandomObject *R = as_random(o);
     return R ? PyLong_FromUnsignedLong(randbelow(R, (uint32_t)n)) : NULL;
+}
+
+/* draw_weighted(rng, weights): rng.choices(range(len(weights)), weights)[0] for positive
+ * int weights (at most 52 of them), read from its state. */
+static PyObject *k_draw_weighted(PyObject *self, PyObject *args) {
+    PyObject *o, *w;
+    if (!PyArg_ParseTuple(args, "OO!", &o, &PyList_Type, &w)) return NULL;
+    const Py_ssize_t len = PyList_GET_SIZE(w);
+    if (len < 1 || len > 4 * NUM_RANKS) {
+        PyErr_SetString(PyExc_ValueError, "1 to 52 weights");
+        return NULL;
+    }
+    int weights[4 * NUM_RANKS];
+    for (Py_ssize_t i = 0; i < len; i++) {
+        const long v = PyLong_AsLong(PyList_GET_ITEM(w, i));
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v < 1 || v > 52) {
+            PyErr_SetString(PyExc_ValueError, "weights 1 to 52");
+            return NULL;
+        }
+        weights[i] = (int)v;
+    }
+    RandomObject *R = as_random(o);
+    return R ? PyLong_FromLong(weighted_index(R, weights, (int)len)) : NULL;
 }
 
 /* shuffled(rng, length): list(range(length)) shuffled as rng.shuffle would, read from its state. */
@@ -2160,7 +2308,7 @@ static PyMethodDef methods[] = {
      "configure_scored(first_claim, pack_policy): the chooser played in C and the policy packer"},
     {"prepare", k_prepare, METH_VARARGS, "prepare(...): a capsule of one rules' tables"},
     {"sample", (PyCFunction)(void (*)(void))k_sample, METH_FASTCALL,
-     "sample(spec, rng, tries): a consistent world (hands, set_ranks), () when none, None to play the pure path"},
+     "sample(spec, rng, tries): ((hands, set_ranks), exact) as sampler.sample, or None to play the pure path"},
     {"plausible", (PyCFunction)(void (*)(void))k_plausible, METH_FASTCALL,
      "plausible(spec, hands, capped, dead, keep_whole): the expert's opponent model, or None"},
     {"portable_shuffle", (PyCFunction)(void (*)(void))k_portable_shuffle, METH_FASTCALL,
@@ -2171,6 +2319,10 @@ static PyMethodDef methods[] = {
      "configure_portable(PortableRandom or None): the type portable_shuffle plays for"},
     {"draw_below", k_draw_below, METH_VARARGS, "draw_below(rng, n): rng._randbelow(n), read from its state"},
     {"shuffled", k_shuffled, METH_VARARGS, "shuffled(rng, length): rng.shuffle(list(range(length))) in C"},
+    {"draw_weighted", k_draw_weighted, METH_VARARGS,
+     "draw_weighted(rng, weights): rng.choices(range(len(weights)), weights)[0] in C"},
+    {"draw_world", (PyCFunction)(void (*)(void))k_draw_world, METH_FASTCALL,
+     "draw_world(spec, rng, tries, capped, dead, keep_whole): the expert's world draw, or None"},
     {"draw_random", k_draw_random, METH_O, "draw_random(rng): rng.random(), read from its state"},
     {"draw_bits", k_draw_bits, METH_VARARGS, "draw_bits(rng, k): rng.getrandbits(k), 1 <= k <= 32"},
     {"configure", k_configure, METH_VARARGS, "configure(Random, _random.Random, prepare) -> layout ok"},
@@ -2222,6 +2374,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_randbelow, "_randbelow");
     INTERN(s_shuffle, "shuffle");
     INTERN(s_choice, "choice");
+    INTERN(s_choices, "choices");
     INTERN(s_state, "_state");
     /* the small ints, if they lie as one array (each the object PyLong_FromLong gives) */
     PyObject *zero = PyLong_FromLong(0);

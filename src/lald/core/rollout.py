@@ -444,9 +444,13 @@ ScoredFunction = Callable[
 input it leaves to the pure path (before any move)."""
 _scored: ScoredFunction | None = None
 _status: str | None = None  # None until the first use loads (or refuses) the kernel
-SampleFunction = Callable[[bytes, "Random", int], "tuple[list[list[int]], list[int]] | tuple[()] | None"]
+SampleFunction = Callable[[bytes, "Random", int], "tuple[tuple[list[list[int]], list[int]], bool] | None"]
 """The compiled draw of a search world (``lald.bots.kernel.compiled_sample``)."""
 _sample: SampleFunction | None = None
+DrawWorldFunction = Callable[[bytes, "Random", int, int, int, bool],
+                             "tuple[list[list[int]], list[int]] | None"]
+"""The compiled draw of the expert's world (``lald.bots.kernel.compiled_draw_world``)."""
+_draw_world: DrawWorldFunction | None = None
 PlausibleFunction = Callable[[bytes, "list[list[int]]", int, int, bool], "bool | None"]
 """The compiled opponent model's test of a world (``lald.bots.kernel.compiled_plausible``)."""
 _plausible: PlausibleFunction | None = None
@@ -538,8 +542,8 @@ def _self_check(kernel: ModuleType) -> bool:
 
 
 def _draws_check(kernel: ModuleType) -> bool:
-    """Whether the kernel's integer draws, shuffles and choices (the search's worlds) are
-    ``random.Random``'s own, read from its state."""
+    """Whether the kernel's integer draws, shuffles, choices and weighted choices (the
+    search's worlds) are ``random.Random``'s own, read from its state."""
     import random
 
     if not kernel.configure_draws():
@@ -556,6 +560,12 @@ def _draws_check(kernel: ModuleType) -> bool:
             a.shuffle(x)
             if x != kernel.shuffled(b, length):
                 return False
+        pick = random.Random(seed)
+        for length in (1, 2, 3, 5, 13, 52):
+            for _ in range(20):
+                weights = [pick.randint(1, 4) for _ in range(length)]
+                if a.choices(range(length), weights=weights)[0] != kernel.draw_weighted(b, weights):
+                    return False
         if a.getstate() != b.getstate():
             return False
     return True
@@ -595,8 +605,8 @@ def check_shuffle(portable: type, reference: Callable[[Any, list[Any]], None]) -
 def _load() -> None:
     """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
     built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
-    global _compiled, _scored, _status, _sample, _plausible, _shuffle, _search
-    _compiled = _scored = _sample = _plausible = _shuffle = _search = None
+    global _compiled, _scored, _status, _sample, _plausible, _shuffle, _search, _draw_world
+    _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         _status = "python (LALD_KERNEL=python)"
         return
@@ -623,13 +633,14 @@ def _load() -> None:
             _sample = _kernel.sample
             _plausible = _kernel.plausible
             _shuffle = _kernel.portable_shuffle
+            _draw_world = _kernel.draw_world
             _search = (_kernel.search_context, _kernel.world_values)
             for cls in _DEAL_CLASSES:
                 _kernel.configure_deal(cls)
             _status = "compiled"
     except Exception as e:  # never fail: the pure path plays
         _status = f"python (self-check failed: {type(e).__name__})"
-        _compiled = _scored = _sample = _plausible = _shuffle = _search = None
+        _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
 
 
 def _prepare(rules: Rules) -> object:
@@ -649,15 +660,15 @@ def pure_path() -> Iterator[None]:
     through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this process;
     afterwards the kernel plays again.  A bot seated with ``kernel=python`` decides in
     it, so that one process can seat a bot on each path (both then see the same load)."""
-    global _compiled, _scored, _sample, _plausible, _shuffle, _search
+    global _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world
     if _status is None:
         _load()
-    saved = _compiled, _scored, _sample, _plausible, _shuffle, _search
-    _compiled = _scored = _sample = _plausible = _shuffle = _search = None
+    saved = _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world
+    _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
     try:
         yield
     finally:
-        _compiled, _scored, _sample, _plausible, _shuffle, _search = saved
+        _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world = saved
 
 
 def compiled_kernel() -> KernelFunction | None:
@@ -667,12 +678,14 @@ def compiled_kernel() -> KernelFunction | None:
     return _compiled
 
 
-def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, ShuffleFunction | None]:
-    """The compiled world draw, opponent-model test and deal shuffle (None each where the
-    pure path plays: no kernel, ``LALD_KERNEL=python``, :func:`pure_path`)."""
+def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, ShuffleFunction | None,
+                              DrawWorldFunction | None]:
+    """The compiled world draw, opponent-model test, deal shuffle and expert's world draw
+    (None each where the pure path plays: no kernel, ``LALD_KERNEL=python``,
+    :func:`pure_path`)."""
     if _status is None:
         _load()
-    return _sample, _plausible, _shuffle
+    return _sample, _plausible, _shuffle, _draw_world
 
 
 _DEAL_CLASSES: list[type] = []
