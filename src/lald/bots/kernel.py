@@ -233,7 +233,12 @@ def compiled_draw_world(k: Knowledge, rng: Random, tries: int, capped: list[int]
     kernel = rollout.compiled_draws()[3]
     if kernel is None or len(k.hidden_sets) > 16:
         return None
-    return kernel(sampler_spec(k), rng, tries, _mask(capped), _mask(dead), keep_whole)
+    if _MASKS[0] != capped or _MASKS[1] != dead:  # (a decision draws many worlds)
+        _MASKS[:] = [list(capped), list(dead), _mask(capped), _mask(dead)]
+    return kernel(sampler_spec(k), rng, tries, _MASKS[2], _MASKS[3], keep_whole)  # type: ignore[arg-type]
+
+
+_MASKS: list[object] = [None, None, 0, 0]  # the last seat lists drawn with, and their masks
 
 
 def _mask(seats: list[int]) -> int:
