@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 
 .PHONY: setup system run test lint bench demo play
 
-$(BIN)/lald: pyproject.toml
+$(BIN)/lald: pyproject.toml setup.py $(wildcard src/lald/*/*.c)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[all]'

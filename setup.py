@@ -1,11 +1,16 @@
-"""The compiled play-out kernel (lald.core._kernel); the metadata is in pyproject.toml.
+"""The compiled extensions; the metadata is in pyproject.toml.
 
-The extension is optional: where no C compiler (or no Python headers) is found the package
-still installs, and lald.core.rollout plays the pure-Python path."""
+- lald.core._kernel: the play-out kernel (lald.core.rollout);
+- lald.rl._vector: the vectorized environment's tables (lald.rl.vector).
+
+Both are optional: where no C compiler (or no Python headers) is found the package still
+installs, and the pure-Python paths play."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension(
-    "lald.core._kernel", ["src/lald/core/_kernel.c"], optional=True,
-    extra_compile_args=["-O2", "-std=c99", "-ffp-contract=off"],
-)])
+FLAGS = ["-O2", "-std=c99", "-ffp-contract=off"]
+
+setup(ext_modules=[
+    Extension("lald.core._kernel", ["src/lald/core/_kernel.c"], optional=True, extra_compile_args=FLAGS),
+    Extension("lald.rl._vector", ["src/lald/rl/_vector.c"], optional=True, extra_compile_args=FLAGS),
+])

@@ -120,7 +120,9 @@ def test_read_answer_forms() -> None:
     assert read_answer("null", [Claim(1, ())], True) is None
     bad = [("2", "index 2"), ("-1", "index -1"), ("true", "neither"), ("hello", "not JSON"),
            ("null", "turn action is required"), ('{"seat": 3, "type": "lie_down"}', "not one of"),
-           ('{"type": "dance"}', "unknown action type"), ('"0"', "neither")]
+           ('{"type": "dance"}', "unknown action type"), ('"0"', "neither"),
+           # deep nesting is JSON too deep to read, not "not JSON" (and never a RecursionError)
+           ("[" * 100_000 + "]" * 100_000, "nested too deeply")]
     for line, words in bad:
         with pytest.raises(BotProtocolError, match=words) as info:
             read_answer(line, legal, False)

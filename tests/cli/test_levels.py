@@ -39,7 +39,7 @@ def test_every_friendly_name_is_in_the_setup_screens_list() -> None:
 
 def test_an_unknown_level_names_both_sets() -> None:
     seats = [SeatSpec("human", "A")] + [SeatSpec("tough", "B")] * 4
-    with pytest.raises(ValueError, match="choose human, expert, pimc, heuristic, greedy, random "
+    with pytest.raises(ValueError, match="choose human, expert, pimc, learned, heuristic, greedy, random "
                                          r"\(or beginner, easy, medium, strong\)"):
         Game.new(RULES, seats, seed=1)
 

@@ -199,3 +199,26 @@ def _notes_at(lesson: Lesson, number: int) -> list[Note]:
     for action in lesson.script[:number]:
         state.apply(action)
     return lesson.notes(state)
+
+
+def test_a_note_for_a_later_turn_is_not_shown_on_that_turn() -> None:
+    """The sweep's moment says of the pair on a pair "Keep that for your next turn"; on
+    that very turn the lesson still said it (it was the latest explanation, its move not
+    yet made). The turn of the pair has a note of its own, which says to take it now."""
+    lesson = Lesson()
+    state = lesson.start()
+    later = None
+    for number, action in enumerate(lesson.script):
+        keys = [n.key for n in lesson.notes(state)]
+        if "lesson_pair_later" in keys:
+            later = number
+        if isinstance(action, Capture) and action.kind is CaptureKind.PAIR and action.seat == LEARNER:
+            assert later is not None and later < number
+            assert "lesson_pair" in keys, keys  # this turn explains itself
+            for lang in LANGUAGES:
+                t = Catalog(lang).t
+                assert t("lesson_pair", cards="") != t("lesson_pair_later", cards="")
+            break
+        state.apply(action)
+    else:
+        raise AssertionError("the learner never takes a pair with a pair")

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from pathlib import Path
+
 import pytest
 from sqlalchemy.exc import IntegrityError
 
 from lald.store import NewAction, NewTable, SeatChange, SeatData, Store, TableChange, TableData
+from lald.store import _sqlite_pragmas as switch_to_wal
 
 
 def _table(tid: str, created: float, status: str = "waiting") -> TableData:
@@ -89,3 +94,26 @@ def test_a_marked_batch_is_written_once_however_often_it_is_retried(db_url: str)
     (t,) = store.load_tables()
     assert [a for a, _ in t.actions[0]] == [{"seat": s, "type": "lie_down"} for s in (1, 2, 3)]
     store.close()
+
+
+
+def test_a_file_being_written_in_the_old_journal_mode_is_switched_to_wal_once_free(tmp_path: Path) -> None:
+    # Two servers (or lald db upgrades) opening one file in the old journal mode at once:
+    # while the first holds the write lock, SQLite refused the second's switch to WAL at
+    # once ("database is locked"), without the wait its busy timeout promises. CI saw it.
+    path = str(tmp_path / "old.db")
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("CREATE TABLE t (a)")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO t VALUES (1)")
+    done = threading.Timer(0.3, lambda: writer.execute("COMMIT"))
+    done.start()
+    opener = sqlite3.connect(path, timeout=5)
+    try:
+        switch_to_wal(opener, None)
+        assert opener.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert opener.execute("SELECT a FROM t").fetchall() == [(1,)]
+    finally:
+        done.join()
+        opener.close()
+        writer.close()

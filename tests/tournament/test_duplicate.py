@@ -16,7 +16,7 @@ import pytest
 from lald.bots import LEVELS, Bot
 from lald.core import Action, Claim, PlayerView, Rules
 from lald.play.batch import CheckpointError
-from lald.play.spec import BotSpec, parse_spec, parse_specs
+from lald.play.spec import parse_spec, parse_specs
 from lald.tournament import report as rep
 from lald.tournament.duplicate import Checkpoint, Tournament, play_group, run
 
@@ -267,40 +267,6 @@ def test_plot_is_a_png(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_spec_parsing() -> None:
-    assert parse_spec(" random ").text == "random"
-    assert parse_spec("cmd:  sh -c 'exit 0' ") == BotSpec("cmd:sh -c 'exit 0'", "cmd", (), "sh -c 'exit 0'")
-    with pytest.raises(ValueError, match="unknown bot 'nope'"):
-        parse_spec("nope")
-    with pytest.raises(ValueError, match="bad parameter"):
-        parse_spec("random:?x")
-    with pytest.raises(ValueError, match="takes no habits"):
-        parse_spec("random:-deny")
-    with pytest.raises(ValueError, match="takes no parameter 'depth'"):
-        parse_spec("random:depth=3")
-    with pytest.raises(ValueError, match="not found"):
-        parse_spec("cmd:no-such-program-lald --x")
-    with pytest.raises(ValueError, match="empty"):
-        parse_spec("cmd:")
-    names = [s.name for s in parse_specs(["cmd:sh -c 'a,b'"], ["random,random"])]
-    assert names == ["random#1", "random#2", "cmd:sh -c 'a,b'"]
-
-
-def test_spec_parameters_reach_the_factory(monkeypatch: pytest.MonkeyPatch) -> None:
-    got: dict[str, Any] = {}
-
-    def factory(seat: int, rules: Rules, rng: random.Random, off: frozenset[str] = frozenset(),
-                on: frozenset[str] = frozenset(), depth: str = "1") -> Bot:
-        got.update(off=off, on=on, depth=depth)
-        return Bot(seat, rules, rng)
-
-    monkeypatch.setitem(LEVELS, "tunable", factory)
-    spec = parse_spec("tunable:-deny:+keep:depth=3:-grab")
-    assert spec.text == "tunable:-deny:+keep:depth=3:-grab"
-    spec.make(0, Rules.make(), random.Random(1))
-    assert got == {"off": frozenset({"deny", "grab"}), "on": frozenset({"keep"}), "depth": "3"}
-
-
 def test_tournament_needs_a_bot() -> None:
     with pytest.raises(ValueError):
         Tournament(Rules.make(), ())
@@ -347,18 +313,6 @@ def test_a_bot_that_needs_the_state_is_shown_it(monkeypatch: pytest.MonkeyPatch)
     t = _t(["seer", "random"], players=3)
     play_group(t, 0)
     assert set(_Seer.shown) == {0, 1, 2}
-
-
-def test_a_level_judges_its_parameters_when_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    def picky(seat: int, rules: Rules, rng: random.Random, off: frozenset[str] = frozenset()) -> Bot:
-        if off - {"deny"}:
-            raise ValueError(f"unknown habit {sorted(off - {'deny'})[0]!r}")
-        return Bot(seat, rules, rng)
-
-    monkeypatch.setitem(LEVELS, "picky", picky)
-    assert parse_spec("picky:-deny").params == (("-", "deny"),)
-    with pytest.raises(ValueError, match="bot 'picky:-dny': unknown habit 'dny'"):
-        parse_spec("picky:-dny")
 
 
 def test_results_without_their_setup_are_refused(tmp_path: Path) -> None:

@@ -8,10 +8,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
-from lald.core import LaidDown, Rules
+from lald.core import CARDS, Card, LaidDown, Rules
 from lald.i18n import Catalog
 from lald.tui.app import TableApp
 from lald.tui.game import Game, SeatSpec
@@ -20,7 +22,7 @@ from lald.tui.screens import ConfirmScreen
 from lald.tui.store import Store
 from lald.tui.table import TableScreen
 from lald.tui.widgets import LinesView
-from lald.tui.words import default_names
+from lald.tui.words import default_names, prompt_title, rank_groups
 
 EN = Catalog("en")
 SMALL = (80, 24)
@@ -121,3 +123,181 @@ def test_the_others_laugh_does_not_cover_the_ledger(tmp_path: Path) -> None:
 
     run(app, body)
     assert checked, "no seat lay down"
+
+
+# -- nothing breaks inside a group or a short phrase; the roles at every size ---------------
+
+
+def card_lines(app: TableApp, widget: str) -> list[list[str]]:
+    """The glyphs of each screen line of a widget (its label and brackets left out)."""
+    region = app.screen.query_one(widget).region
+    glyphs = {c.glyph for c in CARDS}
+    return [[w for w in line.replace("[", " ").replace("]", " ").split() if w in glyphs]
+            for line in screen_lines(app, region)]
+
+
+def split_groups(lines: list[list[str]], cards: list[Card]) -> list[tuple[str, ...]]:
+    """The groups of ``cards`` (by rank) whose glyphs are not all on one line."""
+    where = {glyph: i for i, line in enumerate(lines) for glyph in line}
+    assert set(where) == {c.glyph for c in cards}, (lines, cards)
+    return [tuple(c.glyph for c in group) for group in rank_groups(cards)
+            if len({where[c.glyph] for c in group}) > 1]
+
+
+def at_first_prompt(app: TableApp, body: Callable[[TableScreen], None],
+                    size: tuple[int, int] = SMALL) -> None:
+    async def main(pilot: Pilot[str]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.prompt is not None)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        body(screen)
+
+    run(app, main, size)
+
+
+def test_a_group_of_cards_never_breaks_across_lines(tmp_path: Path) -> None:
+    """At 80×24 the hand's line wraps: seen before, `[K♠ K♥` on one line and `K♦]` on the
+    next. A group (a rank's cards, a marked pair or prial) moves to the next line whole,
+    in the hand and on the table."""
+    wrapped = 0
+
+    def check(screen: TableScreen) -> None:
+        nonlocal wrapped
+        app, state = screen.app, screen.game.state
+        assert isinstance(app, TableApp) and state is not None and screen.prompt is not None
+        for widget, cards in (("#hand", state.hand(screen.prompt.seat)), ("#table", state.table)):
+            lines = [line for line in card_lines(app, widget) if line]
+            wrapped += len(lines) > 1
+            assert split_groups(lines, sorted(cards)) == [], (widget, screen_lines(
+                app, screen.query_one(widget).region))
+
+    for seed in range(12):
+        at_first_prompt(TableApp(game_of(seed=seed), EN, Store(tmp_path), pace=0, claim_window=0,
+                                 setup=False), check)
+    assert wrapped >= 4  # the lines did wrap
+
+
+def test_the_lesson_mark_and_the_seconds_left_never_break(tmp_path: Path) -> None:
+    """At 80×24 `◀ the` / `lesson's move` and `(2` / `seconds left)` broke across lines;
+    each now moves to the next line whole."""
+    app = TableApp(LessonGame(default_names(EN, 5)), EN, Store(tmp_path), pace=0, claim_window=0,
+                   setup=False)
+
+    async def lesson(pilot: Pilot[str]) -> None:
+        await pilot.press("enter")  # the welcome
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.prompt is not None)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.lesson_index is not None
+        menu = screen.query_one("#menu", OptionList)
+        shown = [line.rstrip() for line in screen_lines(app, menu.region)]
+        mark = "◀ " + EN.t("lesson_mark")
+        assert len(" ".join(shown)) > menu.region.width  # the marked line is longer than the menu
+        assert any(line.endswith(mark) for line in shown), shown
+
+    run(app, lesson)
+
+    claim_seed = next(s for s in range(500) if (g := game_of(seed=s)).start_deal().claims(0)
+                      and g.state is not None and g.state.to_move != 0)
+    app = TableApp(game_of(seed=claim_seed), EN, Store(tmp_path), pace=0, claim_window=30,
+                   setup=False)
+
+    def claim(screen: TableScreen) -> None:
+        title = screen.query_one("#prompt-title")
+        shown = [line.rstrip() for line in screen_lines(app, title.region)]
+        left = EN.t("claim_seconds_left", count=30)
+        assert len(" ".join(shown)) > title.region.width, shown
+        assert any(line.endswith(left) for line in shown), shown
+
+    at_first_prompt(app, claim)
+
+
+def role_rows(app: TableApp, game: Game, catalog: Catalog) -> dict[str, str]:
+    """The seats panel's line of the dealer and of the eldest, by role."""
+    state = game.state
+    assert state is not None
+    lines = screen_lines(app, app.screen.query_one("#seats").region)
+    row = {name: next(line for line in lines if line.strip("│ ").split()[:1] == [name])
+           for name in game.names}
+    return {"mark_dealer": row[game.names[state.dealer]], "mark_eldest": row[game.names[state.eldest]]}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 45)])
+@pytest.mark.parametrize("lang", ["en", "de", "es", "pt"])
+def test_the_dealer_and_the_eldest_are_marked_at_every_size(tmp_path: Path, lang: str,
+                                                            size: tuple[int, int]) -> None:
+    """Seen before: the roles appeared only at 140×45 (the compact layout left them out).
+    Each is said, whole, on its seat's line, in every language."""
+    catalog = Catalog(lang)
+    names = default_names(catalog, 5)
+    game = Game.new(Rules.make(), [SeatSpec("human" if s == 0 else "random", names[s])
+                                   for s in range(5)], 3)
+    app = TableApp(game, catalog, Store(tmp_path), pace=0, claim_window=0, setup=False)
+
+    def check(screen: TableScreen) -> None:
+        for key, line in role_rows(app, game, catalog).items():
+            assert catalog.t(key) in line, (key, line)
+
+    at_first_prompt(app, check, size)
+
+
+# -- a terminal too small for the table ----------------------------------------------------
+
+
+def test_a_small_terminal_shows_the_choices(tmp_path: Path) -> None:
+    """At 50×15 (the smallest size the table takes) the choices were below the screen
+    with nothing to say so: the column scrolls to the question and the choices when they
+    are asked."""
+    def check(screen: TableScreen) -> None:
+        app = screen.app
+        assert isinstance(app, TableApp)
+        shown = "\n".join(screen_lines(app))
+        assert screen.prompt is not None and len(screen.menu) >= 2
+        assert prompt_title(screen.prompt, screen.game.names, EN) in shown, shown
+        for i, choice in enumerate(screen.menu[:3], start=1):
+            assert f"{i}. {choice.label}" in shown, shown
+
+    for seed in (2, 3):
+        at_first_prompt(TableApp(game_of(seed=seed), EN, Store(tmp_path), pace=0, claim_window=0,
+                                 setup=False), check, (50, 15))
+
+
+def test_a_terminal_too_small_says_so_and_the_table_comes_back(tmp_path: Path) -> None:
+    """Below 50×15 the menu vanished and nothing said why. The screen says, in words, that
+    the terminal is too small and what size the table needs; keys do nothing there but
+    save and quit; at a size that fits, the table is as it was."""
+    game = game_of(seed=3)
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False)
+
+    async def body(pilot: Pilot[str]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.prompt is not None)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        state = game.state
+        assert state is not None
+        for size in ((49, 24), (80, 14), (40, 12)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            shown = " ".join(" ".join(screen_lines(app)).split())
+            said = " ".join(EN.t("too_small", columns=50, rows=15, width=size[0], height=size[1]).split())
+            assert said in shown, shown
+            actions = len(state.actions)
+            await pilot.press("1")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert len(state.actions) == actions  # nothing chosen unseen
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "50" not in shown and app.screen is table, shown
+        assert f"1. {table.menu[0].label}" in shown, shown
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.press("q")  # saves and quits, as at the table
+        await pilot.pause()
+
+    run(app, body)
+    assert app.return_value is not None and "--resume" in app.return_value

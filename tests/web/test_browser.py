@@ -297,6 +297,69 @@ def test_the_ledger_and_the_settlement_name_every_seat_whole_in_spanish(
                replay.locator(".replay-hands .row").all_text_contents()) == 1
 
 
+def play_deal_from_python(server: Server, data: dict[str, Any], seats: list[int]) -> dict[str, Any]:
+    """Play the deal of a table whose people sit in ``seats`` from Python, to its end; the
+    last frame."""
+    players = [Seat(server, data["seats"][s]["token"]).join() for s in seats]
+    try:
+        for _ in range(400):
+            for seat in players:
+                seat.read(0.05)
+            # (no view until every person has joined and the first deal is dealt)
+            frames = [p.frame for p in players if p.frame and p.frame["view"] is not None]
+            if frames and max(frames, key=lambda f: f["v"])["view"]["over"]:
+                return max(frames, key=lambda f: f["v"])
+            for seat in players:
+                f = seat.frame
+                if f and f["view"] is not None and f["legal"] and f["view"]["to_move"] == f["you"]:
+                    seat.act(f["legal"][0])
+        raise AssertionError("the deal never ended")
+    finally:
+        for seat in players:
+            seat.close()
+
+
+def test_one_persons_next_deal_leaves_the_others_settlement_until_they_go_on(
+        server: Server, open_page: Opener) -> None:
+    """Seen before: one person's Next deal cleared the other's settlement while they read
+    it. The other page keeps it (its own numbers, not the next deal's), says that the next
+    deal has begun, and lets its person close it; the next deal is on the table meanwhile."""
+    data = new_table(server, [True, True, False], players=3)
+    last = play_deal_from_python(server, data, [0, 1])
+    result = last["session"]["results"][0]
+    reader = open_page(data["seats"][0]["url"])
+    goer = open_page(data["seats"][1]["url"], viewport=PHONE)
+    for page in (reader, goer):
+        expect(page.locator("#settlement table.settle tbody tr")).to_have_count(3)
+    v = shown(goer)["v"]
+    goer.locator("#next-deal").click()
+    deals = last["table"]["deals"]
+    for page in (reader, goer):
+        wait_version(page, v + 1)
+        expect(page.locator("#deal-info")).to_have_text(EN.t("deal_of", number=2, deals=deals))
+    expect(goer.locator("#settlement")).to_be_hidden()
+    kept = reader.locator("#settlement")
+    expect(kept).to_be_visible()
+    expect(kept.locator("h2")).to_contain_text(EN.t("deal_of", number=1, deals=deals))
+    expect(kept.locator(".kept")).to_have_text(EN.t("web_settlement_kept"))
+    # The finished deal's own numbers: its chips and the balances it left (before the antes
+    # of the deal now in play).
+    rows = kept.locator("table.settle tbody tr")
+    for s in range(3):
+        cells = rows.nth(s).locator("td").all_text_contents()
+        chips = f"{result['chips'][s]:+d}".replace("-", "\u2212").replace("+0", "0")
+        assert cells[-2:] == [chips, chips], (s, cells)
+    # The next deal is there to be played meanwhile: the hand is dealt.
+    expect(reader.locator("#hand .card")).not_to_have_count(0)
+    reader.screenshot(path=str(ARTIFACTS / "web-settlement-kept.png"))
+    reader.locator("#settle-close").click()
+    expect(kept).to_be_hidden()
+    page_v = shown(reader)["v"]
+    reader.wait_for_timeout(300)
+    assert shown(reader)["v"] >= page_v
+    expect(kept).to_be_hidden()
+
+
 def test_on_a_wide_screen_a_turn_with_claims_open_scrolls_its_moves_into_sight(
         server: Server, open_page: Opener) -> None:
     """1280×800, the deal of seed 2 (three claims and eight moves): seen before, the moves
@@ -933,7 +996,14 @@ def test_five_browsers_play_a_deal_to_the_settlement_and_survive_a_restart(
         expect(page.locator("#settlement")).to_be_visible()
     v = shown(pages[2])["v"]
     pages[2].locator("#next-deal").click()
-    for page in pages:
+    for s, page in enumerate(pages):
         wait_version(page, v + 1)
-        expect(page.locator("#settlement")).to_be_hidden()
+        # The page that went on shows the new deal; the others keep their settlement until
+        # their person closes it (it says that the next deal has begun).
+        if s == 2:
+            expect(page.locator("#settlement")).to_be_hidden()
+        else:
+            expect(page.locator("#settlement .kept")).to_be_visible()
+            page.locator("#settle-close").click()
+            expect(page.locator("#settlement")).to_be_hidden()
     pages[0].screenshot(path=str(ARTIFACTS / "web-next-deal.png"))

@@ -199,6 +199,12 @@ def test_the_host_page_says_in_words_that_the_server_cannot_be_reached(
     expect(page.locator("#host-down")).to_have_text(EN.t("web_host_unreachable"), timeout=8_000)
     expect(links.first).to_contain_text(EN.t("web_host_unknown"))
     assert "Failed to fetch" not in page.locator("body").inner_text()
+    # Another language cannot be fetched meanwhile: said in words, the page as it was
+    # (seen: an unhandled "Failed to fetch", and the list naming a language not shown).
+    page.locator("#lang").select_option("de")
+    expect(page.locator("#toast")).to_have_text(EN.t("web_server_unreachable"))
+    expect(page.locator("#lang")).to_have_value("en")
+    expect(page.locator("#host-down")).to_have_text(EN.t("web_host_unreachable"))
     page.context.set_offline(False)
     expect(page.locator("#host-down")).to_be_hidden(timeout=8_000)
     expect(links.first).to_contain_text(EN.t("web_host_not_joined"))

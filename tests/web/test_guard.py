@@ -88,10 +88,15 @@ def test_a_deep_record_is_refused_before_the_reader_sees_it(client: TestClient) 
 
 
 def test_deep_and_non_finite_json_is_refused(client: TestClient) -> None:
-    for path in ("/api/tables", "/api/replay", "/api/host"):
-        for text in ("[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000, '{"players": NaN}',
-                     '{"players": Infinity}', '{"players": 1' + "0" * 5000 + "}", "\xff\xfe", "{"):
-            one_line(client.post(path, content=text.encode("utf-8", "surrogateescape"), headers=JSON), 400)
+    deep = ("[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000,
+            '{"seats": ' + "[" * 17 + "]" * 17 + "}")
+    for path in ("/api/tables", "/api/lessons", "/api/replay", "/api/host", "/api/host/reissue"):
+        for text in (*deep, '{"players": NaN}', '{"players": Infinity}', '{"players": 1' + "0" * 5000 + "}",
+                     "\xff\xfe", "{"):
+            body = text.encode("utf-8", "surrogateescape")
+            error = one_line(client.post(path, content=body, headers=JSON), 400)
+            # deep nesting is said to be so, not "not JSON"
+            assert ("nested too deeply" in error) == (text in deep), (path, text[:20], error)
     assert snapshot(client) == []
 
 

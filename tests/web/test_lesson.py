@@ -236,3 +236,24 @@ def test_a_lesson_resumes_where_it_was_after_a_restart(tmp_path: Path) -> None:
         frame = me.at(3)
         assert frame["lesson"]["do"] == texts(lesson, 3, EN)["lesson_do"][0]
         assert client.get("/api/tables").json() == []
+
+
+def test_the_pair_turn_is_not_told_to_wait_for_the_next_turn() -> None:
+    """On the learner's turn of the pair on a pair, the page's panel said "Keep that for
+    your next turn" (the sweep's note, still standing): on that turn it says to take it."""
+    from lald.web.lesson import lesson_part
+
+    lesson = Lesson()
+    state = lesson.start()
+    names = default_names(EN, 5)
+    for action in lesson.script:
+        if action.seat == 0 and action == lesson.expected(state) and "pair" in str(
+                lesson_part(lesson, state, EN, names, state.legal_actions(0), False)["do"]):
+            part = lesson_part(lesson, state, EN, names, state.legal_actions(0), False)
+            assert not any("next turn" in words for words in part["told"]), part["told"]
+            pair = next(n for n in lesson.notes(state) if n.key == "lesson_pair")
+            assert note_words(pair, state, names, EN) in part["told"]
+            return
+        state.apply(action)
+    raise AssertionError("no turn of a pair on a pair")
+

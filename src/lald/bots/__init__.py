@@ -7,6 +7,7 @@ offers it its legal turn actions through :meth:`Bot.act`, and its open claims th
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 from collections.abc import Callable, Sequence
@@ -142,7 +143,21 @@ def _register() -> None:
     LEVELS["oracle"] = OracleBot
 
 
+def _learned_level() -> None:
+    """The ``learned`` level (a network trained by self-play, :mod:`lald.rl.learned`)
+    joins the menus wherever numpy is installed, the only library it needs (lald's play,
+    web and rl extras bring it); it is imported when its first bot is made. It comes after
+    the heuristic in the menus' order of strength (docs/strength.md §10)."""
+    if "learned" not in LEVELS and importlib.util.find_spec("numpy") is not None:
+        items = list(LEVELS.items())
+        at = [name for name, _ in items].index("heuristic") + 1
+        items.insert(at, ("learned", _Plugin("learned", "learned")))
+        LEVELS.clear()
+        LEVELS.update(items)
+
+
 _register()
+_learned_level()
 _policy_levels()
 
 #: The levels a person may choose as opponents (the oracle sees every hand: never offered).

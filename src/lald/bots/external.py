@@ -223,6 +223,8 @@ def read_answer(line: str, legal: Sequence[Action], may_pass: bool) -> Action | 
         answer = json.loads(text)
     except ValueError:
         raise BotProtocolError(Failure.ILLEGAL, f"answer {_clip(text)} is not JSON") from None
+    except RecursionError:
+        raise BotProtocolError(Failure.ILLEGAL, f"answer {_clip(text)} is nested too deeply") from None
     if answer is None:
         if may_pass:
             return None

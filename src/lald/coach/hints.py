@@ -46,7 +46,7 @@ from ..i18n import Catalog
 from .review import HINT_SEED, HINT_WORLDS, DecisionKind, choices_of, rate
 
 #: Bot levels from the strongest down; the first one that exists gives the hints.
-LEVEL_ORDER = ("expert", "pimc", "heuristic", "greedy", "random")
+LEVEL_ORDER = ("expert", "pimc", "learned", "heuristic", "greedy", "random")
 
 
 def playable_levels() -> tuple[str, ...]:

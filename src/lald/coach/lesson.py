@@ -2,10 +2,11 @@
 
 The learner sits in seat 0, the eldest hand, against four seats that play a fixed script.
 Step by step the learner sets a prial aside, makes a single capture, claims a spotted pair
-out of turn, watches another seat lie down, sweeps three cards with one, takes a pair with a
-pair, has to lie down (and is told so once it has: the others play on), watches a seat lay a
-dead rank into its won pile out of turn (where the word mournival is met) and so run out of
-cards while two others play on, and sees the settlement. Each rule is explained (a
+out of turn, watches another seat lie down, sweeps three cards with one (told that a pair on
+a pair comes next turn), takes a pair with a pair (told so on that turn), has to lie down
+(and is told so once it has: the others play on), watches a seat lay a dead rank into its
+won pile out of turn (where the word mournival is met) and so run out of cards while two
+others play on, and sees the settlement. Each rule is explained (a
 :class:`Note`, a catalog key the faces translate) when it first becomes possible for the
 learner, and each moment of another seat's worth reading when it comes.
 
@@ -107,6 +108,7 @@ _BEFORE: dict[int, tuple[tuple[str, int], ...]] = {
     3: (("lesson_spotter", 3),),
     5: (("lesson_lay_down_seen", 4),),
     7: (("lesson_sweep", 7), ("lesson_pair_later", 11)),
+    11: (("lesson_pair", 11),),
     15: (("lesson_lie_down", 15),),
     16: (("lesson_lain_down", 15),),
     17: (("lesson_dead_seen", 17),),

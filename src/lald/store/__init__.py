@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, cast
@@ -231,11 +232,27 @@ def _seat_row(s: SeatData) -> dict[str, Any]:
     return row
 
 
+#: How long opening a SQLite file waits for another process to let it switch the file to
+#: WAL, in seconds.
+WAL_WAIT = 120.0
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL with synchronous=NORMAL: a commit is durable against a killed process (the OS
     # holds the write), without an fsync per action.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    deadline = time.monotonic() + WAL_WAIT
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError as e:
+            # A file still in the old journal mode that another process is writing (two
+            # servers or migrations starting at once): SQLite refuses the switch at once,
+            # without the wait of its busy timeout, so the wait is here.
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

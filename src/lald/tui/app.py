@@ -28,7 +28,11 @@ from .review import ReviewScreen, SeatChoiceScreen
 from .screens import HelpScreen, SettlementScreen, SetupScreen
 from .store import SaveError, Store
 from .table import TableHost, TableScreen
+from .widgets import TooSmall
 from .words import ledger, note_text, outcome_lines
+
+#: The smallest terminal the table takes (columns, rows): below it, the screen says so.
+MIN_SIZE = (50, 15)
 
 
 class TableApp(App[str]):
@@ -62,6 +66,8 @@ class TableApp(App[str]):
         self.fence = 0.0
         """Keys stamped before this moment are dropped (typed before the screen showed)."""
         self.started = not setup
+        self.too_small = False
+        """The terminal is smaller than :data:`MIN_SIZE`: the screen says so, keys wait."""
 
     async def _on_key(self, event: events.Key) -> None:
         # a key comes back here for the bindings after its widget: drop it if it was typed
@@ -71,15 +77,46 @@ class TableApp(App[str]):
             event.prevent_default()
 
     async def on_event(self, event: events.Event) -> None:
-        """Drop keys typed before the active screen was shown."""
+        """Drop keys typed before the active screen was shown, and while the terminal is
+        too small to show it (but q, which saves and quits, and Ctrl+C)."""
         if isinstance(event, events.Key) and event.time < self.fence:
+            return
+        if isinstance(event, events.Key) and self.too_small and event.key not in ("ctrl+c", "ctrl+q"):
+            if event.key == "q":
+                self.action_save_quit()
             return
         if isinstance(event, events.ScreenResume):
             self.fence = max(self.fence, event.time)
         await super().on_event(event)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Say so when the terminal is too small for the table (:meth:`fit_size`)."""
+        self.fit_size(event.size.width, event.size.height)
+
+    def fit_size(self, width: int, height: int) -> None:
+        """Below :data:`MIN_SIZE` the screen shows, over everything, that the terminal is
+        too small and what it needs (seen before: under about 50×15 the choices vanished
+        and nothing said why); at a size that fits, the screen is as it was."""
+        columns, rows = MIN_SIZE
+        self.too_small = width < columns or height < rows
+        self.set_class(self.too_small, "-too-small")  # (the key bars hide: their keys wait)
+        for screen in self.screen_stack:
+            if not self.too_small or screen is not self.screen:
+                screen.query(TooSmall).remove()
+        if self.too_small:
+            said = self.catalog.t("too_small", columns=columns, rows=rows, width=width, height=height)
+            shown = self.screen.query(TooSmall)
+            if shown:
+                shown.first().update(said)
+            else:
+                self.screen.mount(TooSmall(said))
+
+    def _screen_changed(self, screen: object) -> None:
+        self.fit_size(self.size.width, self.size.height)
+
     def on_mount(self) -> None:
         """Setup first, unless the flags said to start at once."""
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         if self.setup:
             self.push_screen(SetupScreen(self.game, self.catalog), self._set_up)
         else:

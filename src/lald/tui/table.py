@@ -37,7 +37,16 @@ from .game import Game, Prompt, PromptKind
 from .hints import Hint, advise
 from .lesson import DO, WELCOME, LessonGame
 from .screens import DIGITS, ConfirmScreen, KeyBar, LessonIntroScreen, PassScreen
-from .widgets import CardsView, LedgerView, LessonView, LinesView, LogView, SeatsView
+from .widgets import (
+    CardsView,
+    LedgerView,
+    LessonView,
+    LinesView,
+    LogView,
+    Pieces,
+    SeatsView,
+    words_pieces,
+)
 from .words import (
     Choice,
     choices,
@@ -86,6 +95,13 @@ class Menu(OptionList):
         if isinstance(app, TableHost) and event.time < app.fence:
             event.stop()
             event.prevent_default()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The choices' height is known once they are laid out: scroll them into view
+        then (:meth:`TableScreen._reveal_menu`)."""
+        screen = self.screen
+        if isinstance(screen, TableScreen):
+            self.call_after_refresh(screen._reveal_menu)
 
 
 class TableScreen(Screen[None]):
@@ -246,6 +262,12 @@ class TableScreen(Screen[None]):
         taken = sum(w.outer_size.height for w in left.children if w is not menu and w.display)
         menu.styles.max_height = max(3, min(MENU_ROWS, left.content_size.height - taken))
 
+    def _reveal_menu(self) -> None:
+        """Where the left column scrolls (under 72 columns), the question and the choices
+        are scrolled into view when they are asked: at 50×15 they were below the screen."""
+        if self.has_class("narrow") and self.prompt is not None:
+            self.query_one("#menu").scroll_visible(animate=False)
+
     def _idle_viewer(self) -> int | None:
         humans = self.game.humans
         return humans[0] if len(humans) == 1 else None
@@ -284,14 +306,16 @@ class TableScreen(Screen[None]):
         self.query_one("#log", LogView).show(lines)
         self.query_one("#ledger", LedgerView).show(ledger(game, catalog), catalog)
 
-    def _title(self) -> Text:
+    def _title(self) -> Pieces:
+        """The prompt's question, and the seconds left to claim (never broken across
+        lines: seen at 80×24, "(2" / "seconds left)")."""
         prompt = self.prompt
         assert prompt is not None
-        title = prompt_title(prompt, self.game.names, self.catalog)
+        pieces = words_pieces(Text(prompt_title(prompt, self.game.names, self.catalog), style="bold"))
         if self._ticker is not None:
             left = max(0, math.ceil(self._deadline - get_time()))
-            title += " " + self.catalog.t("claim_seconds_left", count=left)
-        return Text(title, style="bold")
+            pieces.append((" ", Text(self.catalog.t("claim_seconds_left", count=left), style="bold")))
+        return Pieces(pieces)
 
     def _show_menu(self) -> None:
         menu = self.query_one("#menu", OptionList)
@@ -301,12 +325,13 @@ class TableScreen(Screen[None]):
         options = []
         for i, choice in enumerate(self.menu, start=1):
             key = str(i) if i < 10 else ("0" if i == 10 else " ")
-            label = Text(f"{key}. {choice.label}")
+            label = words_pieces(Text(f"{key}. {choice.label}"))
+            # the mark moves to the next line whole (seen at 80×24: "◀ the" / "lesson's move")
             if i - 1 == self.lesson_index:
-                label.append("  ◀ " + self.catalog.t("lesson_mark"), style="bold")
+                label.append(("  ", Text("◀ " + self.catalog.t("lesson_mark"), style="bold")))
             elif i - 1 == best:
-                label.append("  ◀ " + self.catalog.t("hint_mark"), style="bold")
-            options.append(Option(label, id=f"p{self._serial}-{i}"))
+                label.append(("  ", Text("◀ " + self.catalog.t("hint_mark"), style="bold")))
+            options.append(Option(Pieces(label), id=f"p{self._serial}-{i}"))
         menu.add_options(options)
         menu.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
 
@@ -334,6 +359,7 @@ class TableScreen(Screen[None]):
         menu.highlighted = None
         self._show_menu()
         self.call_after_refresh(self._fit_menu)
+        self.call_after_refresh(self._reveal_menu)
         menu.highlighted = self.lesson_index or 0
         menu.focus()
         if self.hints and self.lesson is None:

@@ -27,24 +27,85 @@ def card_text(card: Card) -> Text:
     return Text(card.glyph, style="bold red" if card.suit in _RED else "bold")
 
 
-def groups_rich(cards: Iterable[Card], mark_sets: bool) -> Text:
-    """Cards grouped by rank; with ``mark_sets`` pairs, prials and mournivals stand out."""
-    out = Text()
-    for i, group in enumerate(rank_groups(cards)):
-        if i:
-            out.append("   ")
+class Pieces:
+    """Pieces of text laid out in lines as wide as they are given, a line broken only
+    between two pieces, never inside one (a piece wider than the line is folded): a
+    group of cards, or a short phrase such as "◀ the lesson's move", moves to the next
+    line whole. Each piece comes with the separator put before it on the same line.
+
+    >>> from rich.console import Console
+    >>> console = Console(width=12)
+    >>> with console.capture() as shown:
+    ...     console.print(Pieces([("", Text("a b c")), (" ", Text("(2 left)"))]))
+    >>> shown.get().splitlines()
+    ['a b c', '(2 left)']
+    """
+
+    def __init__(self, pieces: Sequence[tuple[str, Text]]) -> None:
+        self.pieces = tuple(pieces)
+
+    @property
+    def plain(self) -> str:
+        """The text on one line."""
+        return "".join(sep + piece.plain for sep, piece in self.pieces)
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def lines(self, width: int) -> Text:
+        """The pieces in lines of at most ``width`` cells (but for a piece wider)."""
+        out = Text()
+        used = 0
+        for sep, piece in self.pieces:
+            size = piece.cell_len
+            if used and used + cell_len(sep) + size > width:
+                out.append("\n")
+                used = 0
+            if used:
+                out.append(sep)
+                used += cell_len(sep)
+            out.append_text(piece)
+            used += size
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.lines(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((piece.cell_len for _, piece in self.pieces), default=0)
+        return Measurement(widest, cell_len(self.plain)).clamp(max_width=options.max_width)
+
+
+def words_pieces(text: Text, sep: str = " ") -> list[tuple[str, Text]]:
+    """``text`` as pieces that break between its words, as text does."""
+    out: list[tuple[str, Text]] = []
+    start = 0
+    for word in text.plain.split(" "):
+        if word:
+            out.append((sep if out else "", text[start:start + len(word)]))
+        start += len(word) + 1
+    return out
+
+
+def group_pieces(cards: Iterable[Card], mark_sets: bool) -> list[Text]:
+    """Cards grouped by rank, one piece a rank (never broken across lines); with
+    ``mark_sets`` pairs, prials and mournivals stand out."""
+    out = []
+    for group in rank_groups(cards):
+        piece = Text()
         boxed = mark_sets and len(group) > 1
         if boxed:
-            out.append("[", style="dim")
+            piece.append("[", style="dim")
         for j, card in enumerate(group):
             if j:
-                out.append(" ")
-            piece = card_text(card)
+                piece.append(" ")
+            face = card_text(card)
             if boxed:
-                piece.stylize("on grey23")
-            out.append_text(piece)
+                face.stylize("on grey23")
+            piece.append_text(face)
         if boxed:
-            out.append("]", style="dim")
+            piece.append("]", style="dim")
+        out.append(piece)
     return out
 
 
@@ -55,36 +116,60 @@ class CardsView(Static):
     def show(self, cards: Sequence[Card], empty: str, mark_sets: bool = False, label: str = "") -> None:
         """Draw ``cards`` (``empty`` when there are none)."""
         self.cards = tuple(cards)
-        body = groups_rich(cards, mark_sets) if cards else Text(empty, style="dim")
+        pieces = ([("   ", g) for g in group_pieces(cards, mark_sets)] if cards
+                  else words_pieces(Text(empty, style="dim")))
         if label and self.screen.has_class("compact"):
-            body = Text.assemble((label + ": ", "bold"), body)
-        self.update(body)
+            pieces = [("", Text(label + ":", style="bold")), (" ", pieces[0][1]), *pieces[1:]]
+        self.update(Pieces(pieces))
 
 
-class SeatsView(Static):
-    """Every seat: marks, name, hand and won-pile sizes, status, balance; the seat to move
-    highlighted."""
+class SeatsTable:
+    """The seats as a table in the width it is given: a column of roles (dealer, eldest)
+    where it fits; where it does not (80 columns, in some languages 100), a seat still
+    playing says its role in the status column instead, so the roles are said at every
+    size (seen before: only from 100 columns and 34 rows)."""
 
-    def show(self, rows: Sequence[SeatRow], catalog: Catalog) -> None:
-        """Draw the rows."""
-        t = catalog.t
-        table = Table(expand=True, box=None, pad_edge=False)
-        # the compact layout (80×24) leaves out the roles: the status line names the dealer
-        compact = self.screen.has_class("compact")
+    def __init__(self, rows: Sequence[SeatRow], catalog: Catalog) -> None:
+        self.rows, self.catalog = tuple(rows), catalog
+
+    def table(self, roles: bool, gap: int, expand: bool = True) -> Table:
+        """The table, with a column of roles or with the roles in the status column, its
+        columns ``gap`` apart at least."""
+        t = self.catalog.t
+        table = Table(expand=expand, box=None, pad_edge=False, padding=(0, gap, 0, 0))
         keys = ["col_name", "col_marks", "col_hand", "col_won", "col_status", "col_balance"]
-        if compact:
+        if not roles:
             keys.remove("col_marks")
         for key in keys:
             table.add_column(t(key), no_wrap=True, justify="right" if key in (
                 "col_hand", "col_won", "col_balance") else "left")
-        for r in rows:
+        for r in self.rows:
             style = "bold reverse" if r.to_move else ""
-            cells = [r.name, r.marks, str(r.hand), str(r.won), r.status, f"{r.balance:+d}"]
-            if compact:
+            status = r.status if roles or not r.playing or not r.marks else r.marks
+            cells = [r.name, r.marks, str(r.hand), str(r.won), status, f"{r.balance:+d}"]
+            if not roles:
                 del cells[1]
             table.add_row(*cells, style=style)
+        return table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wide = options.update(width=10_000)
+        for roles, gap in ((True, 2), (True, 1), (False, 2)):
+            whole = Measurement.get(console, wide, self.table(roles, gap, expand=False))
+            if whole.maximum <= options.max_width:
+                yield self.table(roles, gap)
+                return
+        yield self.table(False, 1)
+
+
+class SeatsView(Static):
+    """Every seat: marks, name, hand and won-pile sizes, status, balance; the seat to move
+    highlighted (:class:`SeatsTable`)."""
+
+    def show(self, rows: Sequence[SeatRow], catalog: Catalog) -> None:
+        """Draw the rows."""
         self.rows = tuple(rows)
-        self.update(table)
+        self.update(SeatsTable(rows, catalog))
 
 
 #: Columns between two of the ledger's columns.
@@ -236,3 +321,8 @@ class IndentedLinesView(Static):
         self.lines = tuple(lines)
         self.update(Group(*(Padding(Text(line.lstrip()), (0, 0, 0, len(line) - len(line.lstrip())))
                             for line in lines)))
+
+
+class TooSmall(Static):
+    """Over the whole screen, where the terminal is smaller than the table needs: says
+    so, and the size it needs (:meth:`lald.tui.app.TableApp.fit_size`)."""

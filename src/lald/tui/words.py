@@ -189,6 +189,8 @@ class SeatRow:
     status: str
     balance: int
     to_move: bool
+    playing: bool = True
+    """Still in play (holds cards, has not lain down)."""
 
 
 def seat_rows(view: PlayerView, names: Sequence[str], catalog: Catalog) -> list[SeatRow]:
@@ -204,7 +206,8 @@ def seat_rows(view: PlayerView, names: Sequence[str], catalog: Catalog) -> list[
         last = view.result is not None and s == view.result.survivor
         status = catalog.t("status_survivor") if last else status_word(view.statuses[s], catalog)
         rows.append(SeatRow(s, names[s], " ".join(marks), view.hand_sizes[s], view.won_sizes[s],
-                            status, view.balances[s], s == view.to_move))
+                            status, view.balances[s], s == view.to_move,
+                            view.statuses[s] is Status.PLAYING and not last))
     return rows
 
 

@@ -36,6 +36,7 @@ export function initialLang() {
 
 export async function loadCatalog(l) {
   const response = await fetch(`/api/i18n/${l}`);
+  if (!response.ok) throw new Error(`the catalog ${l} did not come (${response.status})`);
   useCatalog(l, await response.json());
   localStorage.setItem("lald-lang", l);
   document.documentElement.lang = l;
@@ -94,7 +95,16 @@ export function langSelect(onChange) {
     select.append(option);
   }
   select.addEventListener("change", async () => {
-    await loadCatalog(select.value);
+    try {
+      await loadCatalog(select.value);
+    } catch {
+      // The network or the server is down: said in words, and the page stays as it was.
+      // (dom.js is every page's already, so nothing is fetched; this module stays one file.)
+      select.value = lang;
+      const { toast } = await import("./dom.js");
+      toast(t("web_server_unreachable"));
+      return;
+    }
     applyStatic();
     onChange(select.value);
   });

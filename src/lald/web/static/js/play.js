@@ -35,6 +35,11 @@ const FLASH_MS = 2600;
 let levels = [];
 // The lesson's sentence for a move it refused, until the table moves on.
 let lessonRefused = null;
+// A finished deal whose settlement this page keeps showing after another person began the
+// next deal, until its own person closes it (its number), and whether this page's person
+// asked for the next deal (then the settlement goes as the deal begins).
+let keptDeal = null;
+let wentOn = false;
 const STRONGEST = ["expert", "pimc", "heuristic", "greedy", "random"];
 // The expert's hint for this seat's decision (a table opened with hints on): the server's
 // hint message for the version shown ({v, index, text}), or null; hintAsked is the version
@@ -166,6 +171,11 @@ function onMessage(msg) {
     if (!frame || msg.v !== frame.v) { selected.clear(); lessonRefused = null; hint = null; hintWaiting = false; hintRefused = null; }
     const wasChoosing = frame !== null && frame.legal.length > 0;
     const wasOver = frame !== null && Boolean(frame.view && frame.view.over);
+    if (wasOver && msg.deal !== frame.deal && !msg.reset) {
+      // The next deal began: its settlement stays on this page unless its person went on.
+      keptDeal = wentOn ? null : frame.deal;
+      wentOn = false;
+    }
     frame = msg;
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     const w = msg.waiting_for;
@@ -754,15 +764,26 @@ function absence(table, mover) {
 }
 
 // The deal's settlement: one row per player, one number per column, then the narration.
+// After another person began the next deal, the finished deal's settlement stays until
+// this page's person closes it (its balances those the deal left), saying the next began.
 function renderSettlement() {
   const el = $("settlement");
   const view = frame.view;
-  const result = frame.session.results[frame.deal];
-  if (!view || !view.over || !result) { el.hidden = true; return; }
-  const deal = frame.deal;
+  const over = Boolean(view && view.over && frame.session.results[frame.deal]);
+  if (over || keptDeal === frame.deal) keptDeal = null;
+  const deal = over ? frame.deal : keptDeal;
+  const result = deal === null ? null : frame.session.results[deal];
+  if (!result) { el.hidden = true; keptDeal = null; settlementHtml = null; return; }
+  const balances = over ? view.balances : frame.session.results.slice(0, deal + 1)
+    .reduce((sum, r) => sum.map((b, s) => b + r.chips[s]), result.chips.map(() => 0));
   const nm = names();
+  if (el.hidden) $("laugh").hidden = true;  // a laugh that came with the deal's end covered its heading
   el.hidden = false;
   let html = `<h2 id="h-settlement">${escapeHtml(t("web_settlement"))} · ${escapeHtml(t("deal_of", { number: deal + 1, deals: frame.table.deals }))}</h2>`;
+  if (!over) {
+    html += `<p class="kept" role="status">${escapeHtml(t("web_settlement_kept"))}</p>`
+      + `<p><button id="settle-close" type="button">${escapeHtml(t("web_settlement_close"))}</button></p>`;
+  }
   const chips = result.pairs !== null && result.pairs !== undefined;
   html += `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(t("web_settlement"))}"><table class="settle"><thead><tr><th scope="col">${escapeHtml(t("web_player"))}</th>`
     + `<th scope="col">${escapeHtml(t("web_cards_won"))}</th>`;
@@ -772,7 +793,6 @@ function renderSettlement() {
       + `<th scope="col">${escapeHtml(t("web_balance"))}</th>`;
   }
   html += `</tr></thead><tbody>`;
-  const balances = view.balances;
   for (let s = 0; s < nm.length; s++) {
     const best = result.winners.includes(s) && !chips;
     html += `<tr${best ? ' class="best"' : ""}><th scope="row" class="nm" title="${escapeHtml(nm[s])}">${escapeHtml(nm[s])}</th><td>${result.won[s]}</td>`;
@@ -798,7 +818,22 @@ function renderSettlement() {
     // The expert's review of this page's own play: the replay opened on it.
     + (frame.you !== null ? ` · <a class="review-mine" href="${replayLink(deal)}&review=1" target="_blank">${escapeHtml(t("web_review_mine"))}</a>` : "")
     + `</p>`;
+  // Drawn again only when it changed: a kept settlement outlives many frames of the next
+  // deal, and its Close button, its open details and its scroll are kept meanwhile.
+  if (html === settlementHtml) return;
+  settlementHtml = html;
   el.innerHTML = html;
+  if (!over) $("settle-close").addEventListener("click", closeSettlement);
+}
+let settlementHtml = null;
+
+// The person has read the settlement kept for them: it goes, and the focus goes to the
+// moves (or the hand) of the deal now in play.
+function closeSettlement() {
+  keptDeal = null;
+  render();
+  const next = document.querySelector("#moves button.move, #hand button.card");
+  if (next) next.focus({ preventScroll: true });
 }
 
 // The ledger: each finished deal's chips (antes included) and what it did to the pot; the
@@ -992,7 +1027,7 @@ function playLaugh() {
 
 $("play-sel").addEventListener("click", () => { const a = selectedAction(); if (a) act(a); });
 $("clear-sel").addEventListener("click", () => { selected.clear(); render(); });
-$("next-deal").addEventListener("click", () => { wakeAudio(); send({ type: "next_deal" }); });
+$("next-deal").addEventListener("click", () => { wakeAudio(); wentOn = true; send({ type: "next_deal" }); });
 $("take").addEventListener("click", () => send({ type: "take" }));
 $("leave").addEventListener("click", () => send({ type: "leave" }));
 $("lesson-go-on").addEventListener("click", goOn);
@@ -1035,6 +1070,7 @@ document.addEventListener("keydown", (event) => {
     askHint();
   } else if ((event.key === "n" || event.key === "N") && frame.can_next) {
     event.preventDefault();
+    wentOn = true;
     send({ type: "next_deal" });
   } else if (index >= 0 && index < frame.legal.length) {
     event.preventDefault();

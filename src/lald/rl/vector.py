@@ -1,0 +1,681 @@
+"""The vectorized environment: N tables stepped in one call, every array a numpy array.
+
+Two interfaces on the same tables:
+
+- :class:`VectorDeals`, self-play: at every table the seat to decide acts (a turn, or an
+  answer in a claim window, as :mod:`lald.rl.deal` polls them); ``step(actions)`` takes one
+  action ID per table and gives back the observation of the seat now to decide at each
+  table, which seat that is, its legal mask, and the rewards of every seat of the deals
+  that ended (each table then deals its next deal at once);
+- :class:`VectorSeatEnv`, Gymnasium's :class:`~gymnasium.vector.VectorEnv` for the
+  one-seat task of ``lald/Seat-v0``: one seat learns at each table, the others are
+  opponents, random ones (the ``random`` level's law) played inside the tables, or any
+  batched policy of yours.
+
+Observations are the adapters' 451 float32 numbers (:mod:`lald.rl.encoding`), masks N x 80
+bools, rewards float64, and no Python object is made per table per step: the compiled
+tables (``lald.rl._vector``, C) play every table in one call.  Where they are not built
+(or ``LALD_KERNEL=python``) the pure tables (:mod:`lald.rl.vecpy`, the adapters' own
+code table by table) play instead, the same numbers, slower.
+
+Deals are named by seeds as everywhere in lald: a table whose deal seed is ``S`` and
+dealer ``D`` plays ``State.deal(rules, S, dealer=D)``, the deal of ``lald deal --seed S
+--dealer D`` and of the adapters' ``reset(options={"deal": S, "dealer": D})``.
+``reset(seed=x)`` gives table ``i`` the deal ``x + i``; when a table's deal ends it deals
+the seed ``num_envs`` higher, so the tables play the deals ``x, x + 1, x + 2, ...`` each
+once.  A deal's dealer is its seed modulo the player count, unless ``options={"dealer":
+...}`` names the first deals' dealers.  :meth:`VectorDeals.deals` tells each table's seed
+and dealer now (the trainer's: a seed names every hand).  With ``secret`` (bytes, or True:
+a fresh one at each reset) the seeds are deal numbers in the secret's keyed streams
+(``State.deal_from(rules, KeyedRandom(secret, "deal", number), dealer)``), deals that
+nothing a seat sees gives away, as lald's online tables deal.
+
+>>> env = VectorDeals(4, players=3)
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, obs.dtype, info["action_mask"].shape, info["seat"].dtype
+((4, 451), dtype('float32'), (4, 80), dtype('int8'))
+>>> obs, rewards, terminated, truncated, info = env.step(env.random_actions())
+>>> rewards.shape, terminated.shape
+((4, 3), (4,))
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..core import IllegalActionError, Rules
+from ..core.codes import SHAPES
+from ..core.moves import captures_of
+from ..core.rng import MIN_SECRET, KeyedRandom, PortableRandom
+from ..core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Scoring
+from .encoding import (
+    ACTION_NAMES,
+    CHIP_LIMIT,
+    CHIP_SCALE,
+    LAYOUT,
+    NUM_ACTIONS,
+    OBS_SIZE,
+    observation_bounds,
+    rules_features,
+)
+from .pettingzoo import make_rules
+from .vecpy import AUTO_NEXT, AUTO_OFF, AUTO_SAME, MODE_ALL, MODE_SEAT, OPP_EXTERNAL, OPP_RANDOM, PyTables
+
+#: XORed into a table's first deal seed to seed its own stream (the random opponents'
+#: choices, a random learner seat, :meth:`VectorDeals.random_actions`), so that stream is
+#: not the deal's shuffle.  With a secret the stream's seed is the first word of
+#: ``KeyedRandom(secret, "stream", number)``.
+STREAM_KEY = 0xD1B54A32D192ED03
+_MASK64 = (1 << 64) - 1
+
+Observations = npt.NDArray[np.float32]
+Masks = npt.NDArray[np.bool_]
+Policy = Callable[[Observations, Masks], Any]
+"""A batched policy: observations (k x 451) and legal masks (k x 80) in, k action IDs out."""
+
+
+class Tables(Protocol):
+    """What :mod:`lald.rl.vector` asks of its tables: the compiled ``_vector.Tables`` or
+    :class:`~lald.rl.vecpy.PyTables` (see them for each method)."""
+
+    def reset(self, seeds: Any, dealers: Any, rng_seeds: Any, learners: Any, select: Any,
+              stride: int, secret: bytes | None) -> None: ...
+    def load(self, i: int, hands: list[int], table: int, dealer: int) -> None: ...
+    def step_all(self, actions: Any, obs: Any, mask: Any, seats: Any, rewards: Any, done: Any,
+                 illegal_reward: float | None, flags: Any) -> None: ...
+    def step_seat(self, actions: Any, obs: Any, mask: Any, reward: Any, term: Any, illegal: Any,
+                  final: Any, final_mask: Any, illegal_reward: float | None, finish: bool) -> None: ...
+    def start_seat(self, obs: Any, mask: Any, select: Any) -> None: ...
+    def waiting(self, obs: Any, mask: Any, index: Any, seats: Any) -> int: ...
+    def answer(self, index: Any, actions: Any, final: Any, final_mask: Any) -> None: ...
+    def finish(self, obs: Any, mask: Any, reward: Any, term: Any) -> None: ...
+    def observe(self, seats: Any, obs: Any) -> None: ...
+    def masks(self, mask: Any, seats: Any) -> None: ...
+    def random_actions(self, out: Any) -> None: ...
+    def deals(self, seeds: Any, dealers: Any, learners: Any) -> None: ...
+    def get(self, i: int) -> dict[str, Any]: ...
+    def weights(self, i: int) -> dict[int, int]: ...
+
+
+# -- which tables play ------------------------------------------------------------------
+
+_status: str | None = None
+_compiled: Any = None
+
+
+def _self_check(module: Any) -> bool:
+    """Whether the compiled module deals and draws as :class:`PortableRandom` does."""
+    for seed in (0, 1, 20260502, _MASK64, 1 << 63):
+        deck = list(range(52))
+        PortableRandom(seed).shuffle(deck)
+        if module.shuffle(seed) != deck:
+            return False
+        for secret in (bytes(range(16)), b"lald" * 40):
+            deck = list(range(52))
+            KeyedRandom(secret, "deal", seed).shuffle(deck)
+            if module.shuffle(seed, secret) != deck:
+                return False
+        for bound in (1, 3, 5, 80, 1 << 40, _MASK64):
+            rng = PortableRandom(seed)
+            if module.draws(seed, bound, 20) != [rng.below(bound) for _ in range(20)]:
+                return False
+    return True
+
+
+def _load() -> None:
+    global _status, _compiled
+    _compiled = None
+    if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
+        _status = "python (LALD_KERNEL=python)"
+        return
+    try:
+        from . import _vector
+    except ImportError:
+        _status = "python (the compiled tables are not built)"
+        return
+    try:
+        ok = _self_check(_vector)
+    except Exception as e:  # never fail: the pure tables play
+        _status = f"python (self-check failed: {type(e).__name__})"
+        return
+    if not ok:
+        _status = "python (self-check failed: deals or draws)"
+        return
+    _compiled = _vector
+    _status = "compiled"
+
+
+def backend_status() -> str:
+    """Which tables play by default: ``"compiled"``, or ``"python (why)"``."""
+    if _status is None:
+        _load()
+    assert _status is not None
+    return _status
+
+
+def _config(rules: Rules) -> tuple[Any, ...]:
+    """The compiled tables' arguments for ``rules`` after the mode: every rule read from
+    the engine (the captures from its own move lists, ``lald.core.moves.captures_of``)."""
+    caps: list[int] = []
+    weights: list[int] = []
+    for h in range(5):
+        for t in range(5):
+            kinds, w = 0, [0, 0, 0, 0]
+            for capture in captures_of(0, 0, (1 << h) - 1, (1 << t) - 1, rules.single_takes_three,
+                                       rules.pair_on_pair, rules.prial_on_single):
+                kind = SHAPES.index((len(capture.play), len(capture.take)))
+                kinds |= 1 << kind
+                w[kind] += 1
+            caps.append(kinds)
+            weights.extend(w)
+    flags = [
+        rules.players, rules.quota, rules.no_capture is NoCapture.LIE_DOWN, rules.hand_sets,
+        rules.hand_set_timing is HandSetTiming.FOREPLAY_OR_OWN_TURN,
+        rules.dead_claims is DeadClaims.ANY_TIME, rules.dead_claims is DeadClaims.OWN_TURN,
+        rules.spotter_claims, rules.hand_sets_face_down, rules.table_mournival_to_dealer,
+        rules.scoring is Scoring.CARD_COUNT, rules.prize_rule is PrizeRule.SURVIVOR, rules.prize,
+        rules.ante_dealer, rules.ante_other, rules.rounding is Rounding.FLOOR,
+    ]
+    names = ("hand", "table", "won_seen", "hand_sizes", "won_sizes", "status", "present", "dealer",
+             "to_move", "last_capture", "claims_first", "seat", "flags", "pot", "balances", "rules")
+    layout = [OBS_SIZE] + [LAYOUT[name].start for name in names]
+    shapes = [x for shape in SHAPES for x in shape]
+    block = np.array(rules_features(rules), np.float32)
+    return ([int(f) for f in flags], layout, caps, weights, shapes, block, CHIP_SCALE, CHIP_LIMIT)
+
+
+def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM,
+                autoreset: int = AUTO_NEXT, random_seat: bool = False,
+                backend: str | None = None) -> tuple[Tables, str]:
+    """``count`` tables of ``rules`` and the name of their kind: the compiled ones when
+    they are loaded (``backend`` None) or asked for (``"compiled"``), else the pure ones
+    (``"python"``)."""
+    if backend not in (None, "compiled", "python"):
+        raise ValueError(f"unknown backend {backend!r}: choose compiled or python (or None: the best loaded)")
+    status = backend_status()
+    if backend == "compiled" and _compiled is None:
+        raise ValueError(f"the compiled tables are not loaded: {status}")
+    if backend != "python" and _compiled is not None:
+        tables: Tables = _compiled.Tables(count, mode, opponents, autoreset, random_seat, *_config(rules))
+        return tables, "compiled"
+    return PyTables(rules, count, mode, opponents, autoreset, random_seat), "python"
+
+
+# -- shared checks ---------------------------------------------------------------------------
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and bool(low <= value < high)
+
+
+def _count(num_envs: Any) -> int:
+    if not _whole(num_envs, 1, 1 << 24):
+        raise ValueError(f"num_envs={num_envs!r}: give a whole number of tables from 1 to {1 << 24}")
+    return int(num_envs)
+
+
+def _per_table(value: Any, n: int, key: str, low: int, high: int, what: str) -> list[int]:
+    """One whole number, or one per table, each in [low, high)."""
+    items = list(value) if isinstance(value, (list, tuple, np.ndarray)) else None
+    if items is None:
+        if not _whole(value, low, high):
+            raise ValueError(f"{key}={value!r}: give {what}, or one per table")
+        return [int(value)] * n
+    if len(items) != n:
+        raise ValueError(f"{key}: give one value per table ({n}), not {len(items)}")
+    for v in items:
+        if not _whole(v, low, high):
+            raise ValueError(f"{key}: {v!r} is not {what}")
+    return [int(v) for v in items]
+
+
+def _seeds(seed: Any, options: dict[str, Any] | None, n: int, players: int
+           ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]]:
+    """Each table's first deal seed and dealer (-1: the seed modulo the players)."""
+    options = dict(options or {})
+    deals = options.get("deal")
+    if deals is not None:
+        seeds = _per_table(deals, n, "deal", 0, 1 << 64, "a seed from 0 to 2**64 - 1")
+    elif seed is None:
+        base = random.SystemRandom().getrandbits(64)
+        seeds = [(base + i) & _MASK64 for i in range(n)]
+    elif isinstance(seed, (list, tuple, np.ndarray)):
+        seeds = _per_table(seed, n, "seed", 0, 1 << 64, "a seed from 0 to 2**64 - 1")
+    elif _whole(seed, 0, 1 << 64):
+        seeds = [(int(seed) + i) & _MASK64 for i in range(n)]
+    else:
+        raise ValueError(f"seed={seed!r}: give a whole number from 0 to 2**64 - 1, one per table, or None")
+    dealer = options.get("dealer")
+    dealers = [-1] * n if dealer is None else _per_table(dealer, n, "dealer", 0, players,
+                                                         f"a seat from 0 to {players - 1}")
+    return np.array(seeds, np.uint64), np.array(dealers, np.int8)
+
+
+def _refusal(tables: Tables, error: LookupError, who: str) -> IllegalActionError:
+    """The one-line refusal of an illegal action the tables reported as ``"i seat id"``."""
+    i, seat, action = (int(x) for x in str(error.args[0]).split())
+    legal = tables.get(i)["legal"]
+    choices = ", ".join(ACTION_NAMES[k] for k in legal)
+    return IllegalActionError(f"table {i}: action {action} ({ACTION_NAMES[action]}) is not legal for "
+                              f"seat {seat}{who} now: choose {choices}")
+
+
+def _check_session(session: bool, render_mode: str | None = None) -> None:
+    if session:
+        raise ValueError("the vectorized environment plays single deals: session=True is not offered "
+                         "(lald.rl.pettingzoo and lald/Seat-v0 play sessions)")
+    if render_mode is not None:
+        raise ValueError(f"render_mode={render_mode!r}: the vectorized tables draw nothing "
+                         "(lald.rl.pettingzoo and lald/Seat-v0 render a table as text)")
+
+
+def _secret_of(secret: Any) -> bytes | bool | None:
+    if secret is None or secret is True:
+        return secret
+    if isinstance(secret, (bytes, bytearray)) and len(secret) >= MIN_SECRET:
+        return bytes(secret)
+    raise ValueError(f"secret: give None (deals named by seeds), True (a fresh secret at each reset) "
+                     f"or bytes, at least {MIN_SECRET}")
+
+
+class _Base:
+    """What both interfaces share: the rules, the tables, actions checked, seeds."""
+
+    rules: Rules
+    num_envs: int
+    backend: str
+    _t: Tables
+    _secret_mode: bytes | bool | None
+    _secret: bytes | None = None
+
+    def _streams(self, seeds: npt.NDArray[np.uint64], fresh: bool
+                 ) -> tuple[npt.NDArray[np.uint64], bytes | None]:
+        """Each table's own stream's seed, and the secret its deals are keyed with (None:
+        seeded deals); ``fresh``: a new secret when the environment draws its own."""
+        if self._secret_mode is None:
+            return seeds ^ np.uint64(STREAM_KEY), None
+        if self._secret_mode is True:
+            if fresh or self._secret is None:
+                self._secret = secrets.token_bytes(32)
+        elif isinstance(self._secret_mode, bytes):
+            self._secret = self._secret_mode
+        assert self._secret is not None
+        key = self._secret
+        return np.array([KeyedRandom(key, "stream", int(s)).next64() for s in seeds], np.uint64), key
+
+    def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions: give one action ID per table, {self.num_envs} whole numbers "
+                             f"from 0 to {NUM_ACTIONS - 1} (got shape {a.shape}, dtype {a.dtype})")
+        return np.ascontiguousarray(a, np.int64)
+
+    def deals(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]]:
+        """Each table's deal now: its seed and its dealer (``lald deal --seed S --dealer D``
+        deals it).  The trainer's, never an agent's: a seed names every hand."""
+        seeds = np.zeros(self.num_envs, np.uint64)
+        dealers = np.zeros(self.num_envs, np.int8)
+        self._t.deals(seeds, dealers, np.zeros(self.num_envs, np.int8))
+        return seeds, dealers
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action ID at each table (for exploration and
+        benchmarks), drawn from each table's own stream."""
+        out = np.empty(self.num_envs, np.int64)
+        self._t.random_actions(out)
+        return out
+
+    def table(self, i: int) -> dict[str, Any]:
+        """Table ``i`` as the engine holds it: hands, table and won piles as card masks,
+        the seat to decide, the legal IDs, chips.  The trainer's, never an agent's."""
+        if not _whole(i, 0, self.num_envs):
+            raise ValueError(f"there is no table {i!r}: tables are 0 to {self.num_envs - 1}")
+        return self._t.get(int(i))
+
+
+# -- self-play ----------------------------------------------------------------------------------
+
+
+class VectorDeals(_Base):
+    """N tables where every seat acts: self-play, one action per table per step.
+
+    ``step(actions)`` plays each table's action for the seat that decides there (a turn,
+    or an answer to a claim window), and returns ``(observations, rewards, terminated,
+    truncated, info)``: the observation (N x 451 float32) of the seat now to decide at each
+    table, ``info["seat"]`` which seat that is and ``info["action_mask"]`` its legal IDs
+    (N x 80 bool); ``rewards`` (N x players float64) what each seat of a table whose deal
+    just ended was paid (the adapters' rewards: chips, or under ``low-stakes`` 1 to each
+    seat with the most cards), and ``terminated`` those tables.  A table whose deal ended
+    deals its next one at once, so the observation is already the new deal's.
+
+    An illegal action ends that table's deal with ``illegal_reward`` to the seat that made
+    it and nothing to the others (``info["illegal_action"]`` says where), as PettingZoo's
+    ``env()`` does; with ``illegal_reward=None`` it is refused with a one-line
+    IllegalActionError and no table changes.  Rules as the adapters take them: ``preset``,
+    ``players`` (3 to 5), ``variants``, ``options``.  ``copy=False`` reuses the returned
+    arrays at the next step (faster; copy what you keep).  ``backend``: ``"compiled"``,
+    ``"python"`` or None (the compiled tables when loaded).  ``secret``: keyed deals (see
+    the module's docstring).
+    """
+
+    def __init__(self, num_envs: int, preset: str = "survivor", players: int = 5,
+                 variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
+                 illegal_reward: float | None = -10.0, copy: bool = True, backend: str | None = None,
+                 secret: bytes | bool | None = None, session: bool = False,
+                 render_mode: str | None = None) -> None:
+        _check_session(session, render_mode)
+        self._secret_mode = _secret_of(secret)
+        self.num_envs = _count(num_envs)
+        self.rules = make_rules(preset, players, variants, options)
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self.copy = copy
+        self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_ALL, backend=backend)
+        low, high = observation_bounds()
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._out = self._buffers()
+        self._reset = False
+
+    def _buffers(self) -> tuple[npt.NDArray[Any], ...]:
+        n, p = self.num_envs, self.rules.players
+        return (np.empty((n, OBS_SIZE), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
+                np.empty(n, np.int8), np.empty((n, p), np.float64), np.empty(n, np.bool_),
+                np.empty(n, np.bool_))
+
+    def reset(self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observations, dict[str, Any]]:
+        """Deal every table its first deal (see the module's docstring for ``seed`` and
+        ``options={"deal": ..., "dealer": ...}``); the observations of the seats to
+        decide and the info (``seat``, ``action_mask``)."""
+        seeds, dealers = _seeds(seed, options, self.num_envs, self.rules.players)
+        rngs, key = self._streams(seeds, True)
+        self._t.reset(seeds, dealers, rngs, np.zeros(self.num_envs, np.int8), None, self.num_envs, key)
+        self._reset = True
+        obs, mask, seats = self._out[0], self._out[1], self._out[2]
+        self._t.masks(mask, seats)
+        self._t.observe(np.full(self.num_envs, -1, np.int8), obs)
+        if self.copy:
+            obs, mask, seats = obs.copy(), mask.copy(), seats.copy()
+        return obs, {"seat": seats, "action_mask": mask}
+
+    def step(self, actions: Any) -> tuple[Observations, npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                                          npt.NDArray[np.bool_], dict[str, Any]]:
+        """Play one action ID per table for the seat deciding there (see the class)."""
+        if not self._reset:
+            raise RuntimeError("call reset() before step()")
+        a = self._actions(actions)
+        out = self._buffers() if self.copy else self._out
+        obs, mask, seats, rewards, done, flags = out
+        try:
+            self._t.step_all(a, obs, mask, seats, rewards, done, self.illegal_reward, flags)
+        except LookupError as e:
+            raise _refusal(self._t, e, "") from None
+        truncated = np.zeros(self.num_envs, np.bool_)
+        return obs, rewards, done, truncated, {"seat": seats, "action_mask": mask, "illegal_action": flags}
+
+    def observe(self, seats: int | Sequence[int] | None = None) -> Observations:
+        """Each table's observation of ``seats`` (one seat for all, one per table, or None:
+        the seat to decide), with the deciding flags where that seat decides.  With every
+        seat in turn it is what a centralized critic reads (then it holds every hand: the
+        trainer's, never an agent's)."""
+        if not self._reset:
+            raise RuntimeError("call reset() first")
+        p = self.rules.players
+        which = [-1] * self.num_envs if seats is None else _per_table(seats, self.num_envs, "seats", 0, p,
+                                                                       f"a seat from 0 to {p - 1}")
+        obs = np.empty((self.num_envs, OBS_SIZE), np.float32)
+        self._t.observe(np.array(which, np.int8), obs)
+        return obs
+
+    def state(self) -> Observations:
+        """Every seat's observation at every table, N x players x 451 (seat 0 first, the
+        deciding flags where that seat decides): a centralized critic's input, as
+        PettingZoo's ``state()``.  It holds every hand: the trainer's, never an agent's."""
+        return np.stack([self.observe(s) for s in range(self.rules.players)], axis=1)
+
+    def action_masks(self) -> Masks:
+        """The legal mask (N x 80 bool) of the seat to decide at each table."""
+        mask = np.empty((self.num_envs, NUM_ACTIONS), np.bool_)
+        self._t.masks(mask, np.empty(self.num_envs, np.int8))
+        return mask
+
+    def set_layout(self, i: int, hands: Sequence[Iterable[Any]], table: Iterable[Any],
+                   dealer: int = 0) -> None:
+        """Table ``i`` plays this layout as dealt (cards as the engine takes them, checked
+        by ``State.from_layout``); when it ends, the table deals on from its seed."""
+        from ..core import State
+        from ..core.cards import mask_of
+
+        if not self._reset:
+            raise RuntimeError("call reset() first")
+        if not _whole(i, 0, self.num_envs):
+            raise ValueError(f"there is no table {i!r}: tables are 0 to {self.num_envs - 1}")
+        hands = [list(h) for h in hands]
+        table = list(table)
+        state = State.from_layout(self.rules, hands, table, dealer)  # the engine checks it
+        self._t.load(int(i), [mask_of(h) for h in hands], mask_of(table), state.dealer)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+# -- one seat: Gymnasium's VectorEnv ----------------------------------------------------------
+
+
+class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
+    """``lald/Seat-v0`` for N tables at once, as Gymnasium's ``VectorEnv``.
+
+    At each table one seat learns (``seat``, or None: a random seat each episode, drawn
+    from the table's stream; ``info["seat"]`` says which) and the others are the
+    ``opponents``: ``"random"``, the ``random`` level's law (each of the engine's legal
+    actions equally likely, passing on a claim as one choice), played inside the tables;
+    or a batched policy ``policy(observations, masks) -> action IDs`` of yours, asked for
+    every opponent's decision of the tables waiting on one (k x 451 observations of the
+    opponents' seats, k x 80 masks; a frozen copy of the learner, say; an answer that is
+    not one legal ID per row is refused in one line, and the half-made step then waits for a
+    reset).  The bots of
+    :mod:`lald.bots` (``heuristic``, ``expert``) are ``lald/Seat-v0``'s, table by table.
+
+    ``step(actions)`` plays the learners' action IDs and the opponents until each learner
+    decides again, and returns Gymnasium's ``(observations, rewards, terminations,
+    truncations, infos)``: rewards float64 (the learner's chips for the deal, paid when it
+    ends; ``illegal_reward`` and the end for an illegal action, ``infos["illegal_action"]``),
+    infos a dict of arrays with Gymnasium's ``_key`` masks: ``action_mask`` (N x 80 int8,
+    as the adapter's; :meth:`action_masks` gives bools), ``seat``, ``illegal_action``.
+    ``autoreset_mode``: next-step (the default: the step after an episode's end deals again
+    and ignores that table's action), same-step (the next deal at once, the last
+    observation in ``infos["final_obs"]``), or disabled (``reset(options={"reset_mask":
+    ...})``).  Seeds, ``options={"deal", "dealer"}`` and the rules as :class:`VectorDeals`
+    takes them.  Importing this module registers ``lald/VectorSeat-v0``:
+    ``gymnasium.make_vec("lald/VectorSeat-v0", num_envs=N, ...)`` makes one.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, preset: str = "survivor", players: int = 5,
+                 variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
+                 seat: int | None = 0, opponents: str | Policy = "random", illegal_reward: float = -10.0,
+                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, copy: bool = True,
+                 backend: str | None = None, secret: bytes | bool | None = None,
+                 session: bool = False, render_mode: str | None = None) -> None:
+        _check_session(session, render_mode)
+        self._secret_mode = _secret_of(secret)
+        self.num_envs = _count(num_envs)
+        self.rules = make_rules(preset, players, variants, options)
+        p = self.rules.players
+        if seat is not None and not _whole(seat, 0, p):
+            raise ValueError(f"there is no seat {seat!r}: seats are 0 to {p - 1} (or None: a random seat)")
+        if isinstance(opponents, str):
+            if opponents != "random":
+                raise ValueError(f"opponents={opponents!r}: the vectorized tables play 'random' or a batched "
+                                 "policy(observations, masks); lald/Seat-v0 plays the bots of lald.bots")
+            self.policy: Policy | None = None
+        elif callable(opponents):
+            self.policy = opponents
+        else:
+            raise ValueError("opponents: give 'random' or a batched policy(observations, masks) "
+                             "-> action IDs")
+        try:
+            mode = (autoreset_mode if isinstance(autoreset_mode, AutoresetMode)
+                    else AutoresetMode(autoreset_mode))
+        except ValueError:
+            raise ValueError(f"autoreset_mode={autoreset_mode!r}: choose "
+                             f"{', '.join(m.value for m in AutoresetMode)}") from None
+        self.autoreset_mode = mode
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        auto = {AutoresetMode.NEXT_STEP: AUTO_NEXT, AutoresetMode.SAME_STEP: AUTO_SAME,
+                AutoresetMode.DISABLED: AUTO_OFF}[mode]
+        self.fixed_seat = seat
+        self.illegal_reward = float(illegal_reward)
+        self.copy = copy
+        self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_SEAT,
+                                            OPP_RANDOM if self.policy is None else OPP_EXTERNAL, auto,
+                                            seat is None, backend)
+        low, high = observation_bounds()
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        n = self.num_envs
+        self._obs = np.empty((n, OBS_SIZE), np.float32)
+        self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
+        self._dummy = (np.empty(n, np.float64), np.empty(n, np.bool_))
+        if self.policy is not None:
+            self._wait = (np.empty((n, OBS_SIZE), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
+                          np.empty(n, np.int64), np.empty(n, np.int8))
+        self._reset = False
+
+    # -- the opponents -----------------------------------------------------------------------
+
+    def _opponents(self, final: Any, final_mask: Any) -> None:
+        """Ask the batched policy for every waiting opponent's decision until none waits."""
+        if self.policy is None:
+            return
+        obs, mask, index, seats = self._wait
+        while True:
+            k = self._t.waiting(obs, mask, index, seats)
+            if not k:
+                return
+            chosen = np.asarray(self.policy(obs[:k], mask[:k]))
+            if chosen.shape != (k,) or chosen.dtype.kind not in "iu":
+                raise ValueError(f"the opponents' policy must return {k} action IDs, one per row "
+                                 f"(got shape {chosen.shape}, dtype {chosen.dtype})")
+            try:
+                self._t.answer(np.ascontiguousarray(index[:k]), np.ascontiguousarray(chosen, np.int64),
+                               final, final_mask)
+            except LookupError as e:
+                raise _refusal(self._t, e, ", an opponent (the opponents' policy chose it)") from None
+
+    def _opponents_or_stop(self, final: Any, final_mask: Any) -> None:
+        """:meth:`_opponents`; if the policy fails, the step is half made: the environment
+        then takes no step until it is reset."""
+        try:
+            self._opponents(final, final_mask)
+        except BaseException:
+            self._reset = False
+            raise
+
+    def _info(self, mask: Masks, illegal: npt.NDArray[np.bool_] | None = None) -> dict[str, Any]:
+        seeds, dealers, learners = (np.empty(self.num_envs, np.uint64), np.empty(self.num_envs, np.int8),
+                                    np.empty(self.num_envs, np.int8))
+        self._t.deals(seeds, dealers, learners)
+        every = np.ones(self.num_envs, np.bool_)
+        info: dict[str, Any] = {"action_mask": mask.astype(np.int8), "_action_mask": every,
+                                "seat": learners, "_seat": every.copy()}
+        if illegal is not None:
+            info["illegal_action"] = illegal
+            info["_illegal_action"] = every.copy()
+        return info
+
+    def _outputs(self) -> tuple[Observations, Masks]:
+        if self.copy:
+            return np.empty_like(self._obs), np.empty_like(self._mask)
+        return self._obs, self._mask
+
+    # -- Gymnasium -------------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observations, dict[str, Any]]:
+        """Deal every table (or those of ``options["reset_mask"]``) its first deal and play
+        the opponents up to its learner's first decision."""
+        if isinstance(seed, int) or seed is None:
+            super().reset(seed=seed)
+        options = dict(options or {})
+        select = options.pop("reset_mask", None)
+        if select is not None:
+            select = np.asarray(select)
+            if select.shape != (self.num_envs,) or select.dtype != np.bool_ or not select.any():
+                raise ValueError(f"reset_mask: give a bool array of {self.num_envs}, at least one True")
+            if not self._reset and not select.all():
+                raise ValueError("the first reset deals every table: give no reset_mask")
+            select = np.ascontiguousarray(select)
+        seeds, dealers = _seeds(seed, options, self.num_envs, self.rules.players)
+        learners = np.full(self.num_envs, -1 if self.fixed_seat is None else self.fixed_seat, np.int8)
+        rngs, key = self._streams(seeds, select is None)
+        self._t.reset(seeds, dealers, rngs, learners, select, self.num_envs, key)
+        self._reset = True
+        obs, mask = self._outputs()
+        if self.policy is None:
+            self._t.start_seat(obs, mask, select)
+        else:
+            self._t.start_seat(None, None, select)
+            self._opponents_or_stop(None, None)
+            self._t.finish(obs, mask, *self._dummy)
+        self._last_mask = mask
+        return obs, self._info(mask)
+
+    def step(self, actions: Any) -> tuple[Observations, npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                                          npt.NDArray[np.bool_], dict[str, Any]]:
+        """The learners' action IDs; the opponents play until each learner decides again."""
+        if not self._reset:
+            raise RuntimeError("call reset() before step()")
+        a = self._actions(actions)
+        n = self.num_envs
+        obs, mask = self._outputs()
+        reward, term, illegal = np.empty(n, np.float64), np.empty(n, np.bool_), np.empty(n, np.bool_)
+        same = self.autoreset_mode is AutoresetMode.SAME_STEP
+        final = np.zeros((n, OBS_SIZE), np.float32) if same else None
+        final_mask = np.zeros(n, np.bool_) if same else None
+        try:
+            self._t.step_seat(a, obs, mask, reward, term, illegal, final, final_mask, self.illegal_reward,
+                              self.policy is None)
+        except LookupError as e:  # pragma: no cover - an illegal action ends the episode instead
+            raise _refusal(self._t, e, ", the learner") from None
+        if self.policy is not None:
+            self._opponents_or_stop(final, final_mask)
+            self._t.finish(obs, mask, reward, term)
+        self._last_mask = mask
+        info = self._info(mask, illegal)
+        if final is not None and final_mask is not None:
+            info["final_obs"], info["_final_obs"] = final, final_mask
+        return obs, reward, term, np.zeros(n, np.bool_), info
+
+    def action_masks(self) -> Masks:
+        """The learners' legal actions (N x 80 bool; all False where an episode just ended)."""
+        if not self._reset:
+            return np.zeros((self.num_envs, NUM_ACTIONS), np.bool_)
+        return self._last_mask.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+
+#: ``gymnasium.make_vec(VECTOR_ENV_ID, num_envs=N, ...)`` makes a :class:`VectorSeatEnv`.
+VECTOR_ENV_ID = "lald/VectorSeat-v0"
+gym.register(id=VECTOR_ENV_ID, vector_entry_point="lald.rl.vector:VectorSeatEnv")
+
+__all__ = ["Policy", "STREAM_KEY", "VECTOR_ENV_ID", "VectorDeals", "VectorSeatEnv", "backend_status",
+           "make_tables"]
