@@ -11,6 +11,9 @@ claim window as the environment) is timed as ``lald train`` runs it:
 - advantage targets (``--targets advantage``, the default and the shipped networks'), half
   the seats the heuristic's: every legal action of a decision is a sample, valued by the
   heuristic's play-out after it in the true deal; and its warm start;
+- world targets (``--targets worlds``, 32 worlds), half the seats the heuristic's: every
+  legal action valued by its mean over 32 hidden layouts drawn from what the seat has
+  seen (the expert's draw and roll-outs), never the true deal's;
 
 and its time taken apart: the network's forward passes (numpy), the observation and the
 network's input features, the heuristic's decisions, the play-outs of the advantage
@@ -44,7 +47,7 @@ def actor(rules: Rules, network: object, deals: int, runs: int, epsilon: float,
     rows = []
     for run in range(runs):
         c0 = time.process_time()
-        task = ActorTask(rules, 1000 + run, deals, epsilon, share, targets)
+        task = ActorTask(rules, 1000 + run, deals, epsilon, share, targets, 32)
         batch = play(task, network)  # type: ignore[arg-type]
         cpu = time.process_time() - c0
         wall = batch.seconds["total"]
@@ -127,7 +130,8 @@ def main() -> None:
     for name, eps, share, targets in (("DMC returns, self-play", 0.02, 0.0, "return"),
                                       ("DMC returns, warm start", 0.1, 1.0, "return"),
                                       ("advantage targets, half heuristic", 0.02, 0.5, "advantage"),
-                                      ("advantage targets, warm start", 0.1, 1.0, "advantage")):
+                                      ("advantage targets, warm start", 0.1, 1.0, "advantage"),
+                                      ("world targets (32), half heuristic", 0.02, 0.5, "worlds")):
         r = actor(rules, network, args.deals, args.runs, eps, share, targets)
         print(f"{name:<34} {r['steps/s']:>8,.0f} {r['samples/s']:>10,.0f} {r['deals/s']:>8,.0f} "
               f"{r['network']:>8.0%} {r['features']:>9.0%} {r['heuristic']:>10.0%} {r['rollouts']:>10.0%} "

@@ -180,13 +180,13 @@ def test_every_plot_keeps_its_lines_distinct_its_legends_outside_and_one_unit_an
     matplotlib.use("Agg")
     from matplotlib.colors import to_hex
 
-    from lald.lab import report
+    from lald.lab import plots
     from lald.lab.reading import STANDARD
 
     figures: list[Any] = []
-    monkeypatch.setattr(report, "_figure", lambda fig: figures.append(fig) or b"")
+    monkeypatch.setattr(plots, "_figure", lambda fig: figures.append(fig) or b"")
     res = run(list(STANDARD), bots=["random"], deals=10, seed=1, sessions=True)
-    report._plots(res.summary["tables"][0], True)
+    plots.figures(res.summary["tables"][0], True)
     assert len(figures) >= 4
     for fig in figures:
         fig.canvas.draw()

@@ -124,7 +124,7 @@ def test_named_policies_are_levels_of_the_menus_and_the_web_table(tmp_path: Path
     code = (
         "import random\n"
         "from lald.bots import LEVELS, MENU_LEVELS, make_bot\n"
-        "from lald.web.hub import levels\n"
+        "from lald.web.create import levels\n"
         "from lald.core import Rules, State\n"
         "from lald.play.loop import play_deal\n"
         "assert 'mine' in LEVELS and 'mine' in MENU_LEVELS and 'mine' in levels(), levels()\n"

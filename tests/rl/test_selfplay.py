@@ -66,3 +66,42 @@ def test_roll_out_targets_value_every_action_and_advantages_centre_them() -> Non
         centred = rollout.targets[rows] - rollout.targets[rows].mean()
         np.testing.assert_allclose(advantage.targets[rows], centred, atol=1e-5)
     assert np.ptp(rollout.targets) > 0
+
+
+def test_world_targets_see_what_the_seat_sees_and_never_the_hidden_cards() -> None:
+    from lald.core import State
+    from lald.rl.deal import Deal
+
+    rules = Rules.make()
+    for seed in range(50):
+        state = State.deal(rules, seed, dealer=0)
+        env = DealEnv()
+        env.deal = Deal(state)
+        seat, ids = env.seat, env.legal()
+        assert seat is not None
+        a, b = [s for s in range(rules.players) if s != seat][:2]
+        hands = [list(state.hand(s)) for s in range(rules.players)]
+        hands[a], hands[b] = hands[b], hands[a]  # the same view for the deciding seat, other hidden hands
+        other = DealEnv()
+        other.deal = Deal(State.from_layout(rules, hands, state.table, dealer=0))
+        if other.seat != seat or other.legal() != ids or len(ids) < 2:
+            continue
+        assert np.array_equal(env.observe(), other.observe())
+        if env.rollout_values(ids) == other.rollout_values(ids):
+            continue  # (the true deals' play-outs happen to agree: no evidence either way)
+        values = env.world_values(ids, 8, 5)
+        assert values == other.world_values(ids, 8, 5)  # the hidden cards are drawn, not read
+        assert values != env.world_values(ids, 8, 6)  # another draw, other worlds
+        return
+    pytest.fail("no deal gave two layouts with the same view and different play-outs")
+
+
+def test_world_targets_are_centred_and_named_by_the_seed() -> None:
+    task = ActorTask(Rules.make(), 2, 2, 0.0, 1.0, "worlds", 4)
+    a, b = play(task, _network()), play(task, _network())
+    assert np.array_equal(a.targets, b.targets) and len(a.targets) > 20
+    new = np.r_[True, ~np.all(a.states[1:] == a.states[:-1], axis=1)]
+    groups = np.cumsum(new) - 1
+    for g in range(groups.max() + 1):
+        assert abs(float(a.targets[groups == g].sum())) < 1e-4
+    assert np.ptp(a.targets) > 0

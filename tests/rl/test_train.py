@@ -67,6 +67,21 @@ def test_the_command_trains_and_refuses_bad_settings(tmp_path: Path,
     assert "--hidden 16,x" in capsys.readouterr().err
 
 
+def test_a_run_starts_from_saved_weights_of_its_shape(tmp_path: Path) -> None:
+    import dataclasses
+
+    first = train(tmp_path / "first", SMALL, rounds=1).final()
+    config = dataclasses.replace(SMALL, seed=2, init=str(tmp_path / "first" / "final.npz"))
+    start = Trainer(tmp_path / "second", config)
+    for (w, b), (w2, b2) in zip(first.layers, start.model.layers(), strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    start.close()
+    with pytest.raises(ValueError, match="hidden layers 32,16, not 8"):
+        Trainer(tmp_path / "third", dataclasses.replace(config, hidden=(8,)))
+    with pytest.raises(SystemExit):
+        main(["train", "--out", str(tmp_path / "fourth"), "--init", str(tmp_path / "none.npz")])
+
+
 def test_numpy_gives_the_values_pytorch_gives(tmp_path: Path) -> None:
     torch.manual_seed(3)
     model = TorchQ((64, 32, 16))

@@ -71,6 +71,19 @@ def write_version_2(conn: Any, table: str, secret: str, host: str | None, name: 
                  {"t": table, "k": token_hash("seat" + table), "g": generation, "n": name})
 
 
+def write_version_3(engine: Engine) -> None:
+    """An account with a session, a chat line and a rating, at revision 0003."""
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO lald_accounts (id, name, skeleton, password, created) "
+                          "VALUES (1, 'Ann', 'ann', '$argon2id$x', 1.0)"))
+        conn.execute(text("INSERT INTO lald_sessions VALUES ('d' , 1, 'c', 1.0, 1.0)"))
+        conn.execute(text("INSERT INTO lald_chat (table_id, deal, after, seat, name, account_id, kind, text, "
+                          "at) "
+                          "VALUES ('new1', 0, 0, 0, 'Ann', 1, 'chat', 'hello', 1.0)"))
+        conn.execute(text("INSERT INTO lald_ratings VALUES (1, 'survivor/5', 25.0, 8.3, 1, 1.0)"))
+        conn.execute(text("UPDATE lald_seats SET account = 1 WHERE table_id = 'new1'"))
+
+
 def columns(engine: Engine, table: str) -> set[str]:
     return {c["name"] for c in inspect(engine).get_columns(table)}
 
@@ -121,6 +134,18 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
     assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
     assert rows(engine, "SELECT id, batch FROM lald_writers") == [("w-old1", 7)]
+    # 0003 adds accounts, sessions, chat and ratings: no seat has an account, none is erased.
+    migrate(engine, "upgrade", "0003")
+    assert rows(engine, "SELECT account, erased FROM lald_seats") == [(None, False)] * 3
+    assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
+    # 0003 lacks only what 0004 adds: the leases of live tables.
+    assert {d[1].name for d in schema_differences(engine) if d[0] == "add_table"} == {"lald_leases"}
+    migrate(engine, "upgrade", "0004")
+    assert columns(engine, "lald_leases") == {"table_id", "owner", "route", "lock_key", "expires"}
+    assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("3",)]
+    assert rows(engine, "SELECT count(*) FROM lald_leases") == [(0,)]
+    assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
+    assert len(rows(engine, "SELECT * FROM lald_seats")) == 3
     assert schema_differences(engine) == []
     store = Store(db_url, upgrade=False)  # at the newest revision: nothing to do
     assert store.upgraded is None
@@ -130,8 +155,22 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     # Written at 0002: a table dealt from its secret, with a host, still playing.
     with engine.begin() as conn:
         write_version_2(conn, "new1", "ab" * 32, token_hash("host"), "Ann", 2)
+    with engine.begin() as conn:  # a server holds the old table
+        conn.execute(text("INSERT INTO lald_leases VALUES ('old1', 'w1-abc', 'w1', 7, 1.0)"))
     store.close()
 
+    migrate(engine, "downgrade", "0003")  # the leases go; the tables and their data stay
+    assert "lald_leases" not in inspect(engine).get_table_names()
+    assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
+    assert sorted(rows(engine, "SELECT id, status FROM lald_tables")) == [
+        ("new1", "waiting"), ("old1", "playing")]
+    # Written at 0003: an account, its session, a chat line and a rating; down to 0002,
+    # they go with their tables (the seats and actions stay).
+    write_version_3(engine)
+    migrate(engine, "downgrade", "0002")
+    assert "lald_accounts" not in inspect(engine).get_table_names()
+    assert "account" not in columns(engine, "lald_seats")
+    assert len(rows(engine, "SELECT * FROM lald_seats")) == 4
     migrate(engine, "downgrade", "0001")
     assert columns(engine, "lald_tables") == {"id", "created", "config", "seed", "deals_started", "status"}
     assert "generation" not in columns(engine, "lald_seats")
@@ -143,7 +182,7 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     assert (token_hash(PLAIN[0] + "old1"),) in rows(engine, "SELECT token FROM lald_seats")
     assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
 
-    migrate(engine, "upgrade", "0002")  # and up again: the schema is whole
+    migrate(engine, "upgrade", HEAD)  # and up again: the schema is whole
     assert schema_differences(engine) == []
     assert len(rows(engine, "SELECT * FROM lald_seats")) == 4
     migrate(engine, "downgrade", "base")
@@ -166,7 +205,7 @@ def test_a_fresh_database_is_created_at_the_newest_revision(db_url: str) -> None
 def test_a_version_1_database_from_before_alembic_is_brought_to_the_newest(db_url: str) -> None:
     engine = version_1_from_before_alembic(db_url)
     assert status(db_url).describe().startswith("revision 0001 (schema version 1), from before")
-    with pytest.raises(OlderDatabase, match="revision 0001 .* older than this lald's 0002") as refused:
+    with pytest.raises(OlderDatabase, match=f"revision 0001 .* older than this lald's {HEAD}") as refused:
         Store(db_url, upgrade=False)
     assert "\n" not in str(refused.value)
     assert VERSION_TABLE not in inspect(engine).get_table_names()  # refused: untouched
@@ -200,23 +239,24 @@ def test_a_version_1_database_from_before_alembic_is_brought_to_the_newest(db_ur
     engine.dispose()
 
 
-def test_a_version_2_database_from_before_alembic_is_stamped_as_it_is(db_url: str) -> None:
+def test_a_version_2_database_from_before_alembic_is_stamped_then_upgraded(db_url: str) -> None:
     engine = create_engine(db_url)
-    _Base.metadata.create_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("INSERT INTO lald_meta VALUES ('schema', '2')"))
+    migrate(engine, "upgrade", "0002")
+    with engine.begin() as conn:  # as lald made it before Alembic: no record of the revision
+        conn.execute(text(f"DROP TABLE {VERSION_TABLE}"))
         write_version_2(conn, "t2", "cd" * 32, None, None, 0)
     found = status(db_url)
-    assert (found.revision, found.stamped, found.state) == ("0002", False, "current")
-    store = Store(db_url, upgrade=False)  # no upgrade: stamping is no change of schema
-    assert store.upgraded == Upgrade(HEAD, HEAD)
+    assert (found.revision, found.stamped, found.state) == ("0002", False, "older")
+    with pytest.raises(OlderDatabase, match=f"revision 0002 .* older than this lald's {HEAD}"):
+        Store(db_url, upgrade=False)
+    store = Store(db_url, upgrade=True)  # stamped as 0002, then brought to the newest
+    assert store.upgraded is not None and (store.upgraded.before, store.upgraded.after) == ("0002", HEAD)
     [table] = store.load_tables()
     assert table.secret == "cd" * 32
     assert table.seats[0].token_hash == token_hash("seat" + "t2")  # not hashed again
     store.close()
     assert rows(engine, f"SELECT version_num FROM {VERSION_TABLE}") == [(HEAD,)]
-    assert [p for p in Path(db_url.removeprefix("sqlite:///")).parent.glob("*.bak")] == [] \
-        if db_url.startswith("sqlite") else True
+    assert schema_differences(engine) == []
     engine.dispose()
 
 
@@ -228,7 +268,7 @@ def newer(url: str, how: str) -> None:
         if how == "revision":
             conn.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = '0099'"))
         else:
-            conn.execute(text("UPDATE lald_meta SET value = '3' WHERE key = 'schema'"))
+            conn.execute(text("UPDATE lald_meta SET value = :v WHERE key = 'schema'"), {"v": str(SCHEMA + 1)})
     engine.dispose()
 
 
@@ -239,8 +279,9 @@ def test_a_newer_database_is_refused_in_one_line(db_url: str, how: str) -> None:
         with pytest.raises(NewerDatabase) as refused:
             Store(db_url, upgrade=upgrade)
         message = str(refused.value)
-        assert "\n" not in message and "this lald knows revisions up to 0002" in message
-        assert ("revision 0099" if how == "revision" else "schema version 3 (revision 0002)") in message
+        assert "\n" not in message and f"this lald knows revisions up to {HEAD}" in message
+        assert ("revision 0099" if how == "revision"
+                else f"schema version {SCHEMA + 1} (revision {HEAD})") in message
     assert status(db_url).state == "newer"
 
 
@@ -254,17 +295,17 @@ def test_lald_db_current_and_upgrade(db_url: str) -> None:
     done = lald("db", "current", "--db", db_url)
     assert done.returncode == 0 and done.stderr == ""
     assert "revision 0001 (schema version 1), from before migrations were recorded" in done.stdout
-    assert "older than this lald's 0002" in done.stdout
+    assert f"older than this lald's {HEAD}" in done.stdout
     done = lald("db", "upgrade", "--db", db_url)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     [line] = done.stdout.splitlines()
-    assert line.startswith("lald: upgraded the database") and "from revision 0001 to 0002" in line
+    assert line.startswith("lald: upgraded the database") and f"from revision 0001 to {HEAD}" in line
     assert ("the file as it was is kept as" in line) == db_url.startswith("sqlite")
     done = lald("db", "current", "--db", db_url)
     assert done.returncode == 0
-    assert "revision 0002 (schema version 2): the newest this lald knows" in done.stdout
+    assert f"revision {HEAD} (schema version {SCHEMA}): the newest this lald knows" in done.stdout
     done = lald("db", "upgrade", "--db", db_url)
-    assert done.returncode == 0 and "at revision 0002 already" in done.stdout
+    assert done.returncode == 0 and f"at revision {HEAD} already" in done.stdout
     store = Store(db_url, upgrade=False)
     assert {s.token_hash for t in store.load_tables() for s in t.seats} == {
         token_hash(PLAIN[s] + t) for t in ("old1", "old2") for s in range(3)}
@@ -295,12 +336,12 @@ def test_lald_serve_refuses_a_newer_or_unasked_older_database(tmp_path: Path, po
     newer(url, "revision")
     done = lald("serve", "--db", url, "--port", "1")
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and done.stdout == ""
-    assert "revision 0099, newer than this lald: this lald knows revisions up to 0002" in done.stderr
+    assert f"revision 0099, newer than this lald: this lald knows revisions up to {HEAD}" in done.stderr
     shared = postgres.database()
     version_1_from_before_alembic(shared).dispose()
     done = lald("serve", "--db", shared, "--port", "1")
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and done.stdout == ""
-    assert "older than this lald's 0002" in done.stderr and "lald serve --upgrade" in done.stderr
+    assert f"older than this lald's {HEAD}" in done.stderr and "lald serve --upgrade" in done.stderr
     assert status(shared).revision == "0001"
 
 
@@ -311,7 +352,7 @@ def test_lald_serve_upgrade_upgrades_a_shared_database(postgres: Any,
     shared = postgres.database()
     version_1_from_before_alembic(shared).dispose()
     check_database(shared, upgrade=True)  # what lald serve --upgrade does before serving
-    assert "from revision 0001 to 0002" in capsys.readouterr().out
+    assert f"from revision 0001 to {HEAD}" in capsys.readouterr().out
     assert status(shared).revision == HEAD
 
 
@@ -349,7 +390,7 @@ def test_two_migrators_at_once_upgrade_the_database_once(db_url: str) -> None:
     assert sorted(rows(engine, "SELECT table_id, seat, token FROM lald_seats")) == [
         (t, s, token_hash(PLAIN[s] + t)) for t in ("old1", "old2") for s in range(3)]  # hashed once
     assert rows(engine, f"SELECT version_num FROM {VERSION_TABLE}") == [(HEAD,)]
-    assert rows(engine, "SELECT key, value FROM lald_meta") == [("schema", "2")]
+    assert rows(engine, "SELECT key, value FROM lald_meta") == [("schema", str(SCHEMA))]
     engine.dispose()
     if db_url.startswith("sqlite"):
         assert len(list(Path(db_url.removeprefix("sqlite:///")).parent.glob("*.bak"))) == 1
@@ -376,7 +417,7 @@ def test_two_lald_db_upgrades_started_together_upgrade_once(db_url: str) -> None
     outputs = [run.communicate(timeout=120) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs
     lines = sorted(out for out, _ in outputs)
-    assert "at revision 0002 already" in lines[0] and "from revision 0001 to 0002" in lines[1], lines
+    assert f"at revision {HEAD} already" in lines[0] and f"from revision 0001 to {HEAD}" in lines[1], lines
     engine = create_engine(db_url)
     assert sorted(rows(engine, "SELECT table_id, seat, token FROM lald_seats")) == [
         (t, s, token_hash(PLAIN[s] + t)) for t in ("old1", "old2") for s in range(3)]

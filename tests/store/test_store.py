@@ -96,7 +96,6 @@ def test_a_marked_batch_is_written_once_however_often_it_is_retried(db_url: str)
     store.close()
 
 
-
 def test_a_file_being_written_in_the_old_journal_mode_is_switched_to_wal_once_free(tmp_path: Path) -> None:
     # Two servers (or lald db upgrades) opening one file in the old journal mode at once:
     # while the first holds the write lock, SQLite refused the second's switch to WAL at

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -213,7 +214,8 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         if route is not None:
-            page.route_web_socket(lambda url: url.endswith("/ws"), route)
+            # the table's socket: /ws, then the table's own address /ws/{id}
+            page.route_web_socket(lambda url: re.search(r"/ws(/[A-Za-z0-9_-]+)?$", url) is not None, route)
         page.goto(url)
         return page
 

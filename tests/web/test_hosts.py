@@ -29,7 +29,7 @@ from sqlalchemy import (
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from lald.store import Store, StoreError, token_hash
+from lald.store import SCHEMA, Store, StoreError, token_hash
 from lald.web.app import create_app
 from lald.web.settings import Settings
 
@@ -220,7 +220,7 @@ def test_a_database_of_version_1_is_migrated_and_its_links_keep_working(db_url: 
         version = conn.execute(text("SELECT value FROM lald_meta WHERE key = 'schema'")).scalar()
     engine.dispose()
     assert stored == {token_hash(f"plain-token-number-{s}-of-the-old-table") for s in range(5)}
-    assert version == "2"
+    assert version == str(SCHEMA)
     Store(db_url).close()  # opening it again changes nothing
 
 
@@ -229,9 +229,9 @@ def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
     Store(url).close()
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("UPDATE lald_meta SET value = '3' WHERE key = 'schema'"))
+        conn.execute(text("UPDATE lald_meta SET value = :v WHERE key = 'schema'"), {"v": str(SCHEMA + 1)})
     engine.dispose()
-    with pytest.raises(Exception, match="schema version 3"):
+    with pytest.raises(Exception, match=f"schema version {SCHEMA + 1}"):
         Store(url)
 
 

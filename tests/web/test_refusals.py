@@ -42,6 +42,18 @@ KEYS = {"other_site": "web_refused_other_site", "too_many_tables": "web_refused_
         "name": "web_refused_name", "table_closed": "web_refused_table_closed",
         "host_link": "web_refused_host_link", "server_error": "web_refused_server_error",
         "no_table": "web_no_such_table", "no_deal": "web_refused_no_deal"}
+#: Those of the lobby and accounts (issue 24; each met in tests/web/test_lobby.py,
+#: test_accounts.py and test_ratings.py), worded by the same map.
+KEYS |= {"private_table": "web_refused_private_table", "rated_login": "web_refused_rated_login",
+         "seated": "web_refused_seated", "no_free_seat": "web_refused_no_free_seat",
+         "guest_name": "web_refused_guest_name", "title": "web_refused_title",
+         "too_many_seats": "web_refused_too_many_seats", "login": "web_refused_login",
+         "login_limit": "web_refused_login_limit", "name_taken": "web_refused_name_taken",
+         "name_rules": "web_refused_name_rules", "name_refused": "web_refused_name_refused",
+         "password_rules": "web_refused_password_rules", "password_wrong": "web_refused_password_wrong",
+         "csrf": "web_refused_csrf", "register_limit": "web_refused_register_limit",
+         "not_logged_in": "web_refused_not_logged_in", "rated_public": "web_refused_rated_public",
+         "rated_rules": "web_refused_rated_rules", "no_player": "web_player_missing"}
 
 
 def refusals(tmp_path: Path) -> list[dict[str, Any]]:

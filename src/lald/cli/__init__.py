@@ -37,7 +37,7 @@ from .args import (
 #: Modules that add sub-commands with ``register(subparsers)``.
 EXTENSIONS: list[str] = [
     "lald.cli.play", "lald.cli.tournament", "lald.cli.readings", "lald.cli.review", "lald.cli.serve",
-    "lald.cli.db", "lald.cli.train",
+    "lald.cli.db", "lald.cli.train", "lald.cli.worker",
 ]
 
 #: The documents every help text points to (in the source tree, beside the README).

@@ -33,6 +33,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=None, help="the session's seed (default: random)")
     p.add_argument("--lang", default=None, choices=LANGUAGES,
                    help="language of the table (default: from the locale)")
+    p.add_argument("--online", metavar="URL",
+                   help="play a web table's seat (or watch a table) from the terminal, as text: the "
+                        "link the site gave, like http://cards.example.org/play#t=...")
     p.add_argument("--plain", action="store_true",
                    help="no full-screen table: lines of text and numbered choices on stdin")
     p.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
@@ -89,6 +92,13 @@ def cmd_play(args: argparse.Namespace) -> None:
     except ValueError as e:
         fail(str(e))
     catalog = Catalog(lang)
+    if args.online is not None:
+        from ..tui.online import OnlineError, run_online
+
+        try:
+            raise SystemExit(run_online(args.online, catalog, sys.stdin, sys.stdout))
+        except OnlineError as e:
+            fail(str(e))
     if args.learn and args.resume is not None:
         fail("--learn starts the lesson, a deal of its own: it cannot resume a saved session "
              "(run lald play --resume without --learn)")

@@ -1,4 +1,5 @@
-"""``lald serve``: run the web service under uvicorn."""
+"""``lald serve``: run the web service under uvicorn; with ``--workers N``, N servers over
+one PostgreSQL database behind nginx (docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,42 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--upgrade", action="store_true",
                    help="upgrade a database of an older schema before serving (as lald db upgrade "
                         "does; a SQLite file is upgraded anyway, after a backup beside it)")
+    p.add_argument("--workers", type=in_range(int, 1, 64, "a number of servers"), default=1, metavar="N",
+                   help="run N servers over one PostgreSQL database behind nginx, which listens on "
+                        "--port; the servers listen on 127.0.0.1 at the next N ports (default 1: one "
+                        "server, no proxy; docs/deploy.md)")
+    p.add_argument("--print-proxy-config", action="store_true",
+                   help="print nginx's configuration for --workers N servers at the next N ports, "
+                        "and exit (docs/deploy.md)")
+    add_settings(p)
+    add_logging(p, "text")
+    p.set_defaults(func=cmd_serve, parser=p)
+
+
+#: The options of :func:`add_settings`, passed on as they are to each ``lald worker``.
+SETTINGS_OPTIONS: list[str] = []
+
+
+def add_logging(p: argparse.ArgumentParser, fmt: str) -> None:
+    """``--log-level`` and ``--log-format``."""
+    p.add_argument("--log-level", default="info",
+                   choices=["critical", "error", "warning", "info", "debug", "trace"],
+                   help="the log's level (default info)")
+    p.add_argument("--log-format", default=fmt, choices=["text", "json"],
+                   help=f"the log's form: uvicorn's text, or one JSON object a line with no token "
+                        f"in it (default {fmt})")
+
+
+def add_settings(p: argparse.ArgumentParser) -> None:
+    """The server's settings (the bots' pace, the limits, the budgets): one server's and
+    each of several's alike."""
+    first = len(p._actions)
+    _settings(p)
+    if not SETTINGS_OPTIONS:
+        SETTINGS_OPTIONS.extend(a.option_strings[0] for a in p._actions[first:])
+
+
+def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot-delay", type=in_range(float, 0, 60, "a number of seconds"), default=0.6,
                    metavar="SECONDS", help="how long a bot waits before it acts (default 0.6)")
     p.add_argument("--claim-window", type=in_range(float, 0, 60, "a number of seconds"), default=1.5,
@@ -81,10 +118,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--hints-at-once", type=in_range(int, 1, 1000, "a number of hints"), default=8,
                    metavar="N", help="hints being made or waiting in the whole server; more are "
                                      "refused as busy until there is room (default 8)")
-    p.add_argument("--log-level", default="info",
-                   choices=["critical", "error", "warning", "info", "debug", "trace"],
-                   help="uvicorn's log level (default info)")
-    p.set_defaults(func=cmd_serve)
+    p.add_argument("--session-days", type=in_range(float, 0.01, 3650, "a number of days"), default=30.0,
+                   metavar="DAYS", help="end a login session unused for this long (default 30)")
+    p.add_argument("--fill-seconds", type=in_range(int, 5, 3600, "a number of seconds"), default=60,
+                   metavar="SECONDS",
+                   help="how long a public table that Play now opens waits for people, once one has "
+                        "joined, before bots take its empty seats (default 60)")
 
 
 def _fail(message: str) -> None:
@@ -142,7 +181,37 @@ def settings_of(args: argparse.Namespace) -> Settings:
                     allow_origins=tuple(args.allow_origin),
                     create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
                     review_worlds=args.review_worlds, hint_seconds=args.hint_seconds,
-                    hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once)
+                    hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once,
+                    session_days=args.session_days, fill_seconds=args.fill_seconds)
+
+
+def settings_argv(args: argparse.Namespace) -> list[str]:
+    """The settings of ``args`` as command-line options again (for each ``lald worker``)."""
+    parser: argparse.ArgumentParser = args.parser
+    out: list[str] = []
+    for action in parser._actions:
+        if action.option_strings and action.option_strings[0] in SETTINGS_OPTIONS:
+            value = getattr(args, action.dest)
+            for v in value if isinstance(value, list) else [value]:
+                out += [action.option_strings[0], str(v)]
+    return out
+
+
+def postgresql(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database."""
+    return url.split(":", 1)[0].split("+", 1)[0] in ("postgresql", "postgres")
+
+
+def uvicorn_options(args: argparse.Namespace, route: str | None = None) -> dict[str, object]:
+    """uvicorn's options for lald (the websocket's limits, the log)."""
+    from ..web.ops import log_config
+
+    return {"host": args.host, "port": args.port, "log_level": args.log_level,
+            "log_config": log_config(args.log_format, args.log_level, route),
+            "ws": "websockets-sansio", "ws_ping_interval": 20, "ws_ping_timeout": 20,
+            "ws_max_size": MAX_WS_MESSAGE,
+            # Frames are small; compressing each one costs more CPU than it saves.
+            "ws_per_message_deflate": False}
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -151,12 +220,23 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
     from ..web.app import create_app
 
+    if args.workers > 1 or args.print_proxy_config:
+        from ..web.proxy import nginx_site
+        from .site import run_site, site_servers
+
+        if args.print_proxy_config:
+            print(nginx_site(site_servers(args), f"{args.host}:{args.port}"), end="")
+            return
+        if not postgresql(args.db):
+            _fail(f"--workers {args.workers} needs a PostgreSQL database (--db "
+                  "postgresql+psycopg://user@host/db): a SQLite file is one server's")
+        settings_of(args)  # its refusals, once, before any server starts
+        check_database(args.db, args.upgrade)
+        run_site(args, ["--log-level", args.log_level, "--log-format", args.log_format, *settings_argv(args)],
+                 shown_url(args.db))
+        return
     settings = settings_of(args)
     check_database(args.db, args.upgrade)
     app = create_app(args.db, settings)
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws="websockets-sansio", ws_ping_interval=20, ws_ping_timeout=20,
-                ws_max_size=MAX_WS_MESSAGE,
-                # Frames are small; compressing each one costs more CPU than it saves.
-                ws_per_message_deflate=False)
+    uvicorn.run(app, **uvicorn_options(args))  # type: ignore[arg-type]

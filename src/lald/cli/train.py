@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 _DEFAULTS: dict[str, Any] = {
@@ -50,11 +51,17 @@ def register(sub: Any) -> None:
                        ("warm_rounds", int), ("eval_every", int), ("eval_deals", int), ("eval_seed", int)):
         p.add_argument("--" + name.replace("_", "-"), type=kind, default=_DEFAULTS[name],
                        help=f"{_HELP[name]} (default {_DEFAULTS[name]})")
-    p.add_argument("--targets", choices=("return", "rollout", "advantage"), default="advantage",
+    p.add_argument("--targets", choices=("return", "rollout", "advantage", "worlds"), default="advantage",
                    help="return: each decision's target is the deal's chips (DouZero's deep "
                         "Monte-Carlo); rollout: every legal action is a sample, its target the chips of "
                         "the heuristic's play-out after it in the true deal; advantage: the same less "
-                        "the decision's mean (the default, and the shipped networks' method)")
+                        "the decision's mean (the default); worlds: every legal action valued by its mean "
+                        "over --worlds layouts of the hidden cards drawn from what the seat has seen, "
+                        "less the decision's mean (never the true deal's hidden cards)")
+    p.add_argument("--worlds", type=int, default=32,
+                   help="hidden layouts each decision's worlds targets are averaged over (default 32)")
+    p.add_argument("--init", default=None, metavar="FILE.npz",
+                   help="start a new run from these weights (a network of the same --hidden)")
     p.add_argument("--plot-only", action="store_true", help="only draw OUT/curve.png from the run's curve")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
@@ -79,7 +86,9 @@ def cmd_train(args: argparse.Namespace) -> None:
         return
     if not hidden or min(hidden) < 1:
         _fail("--hidden: layer sizes must be positive")
-    for name in ("batch", "epochs", "deals_per_round", "shards", "eval_deals"):
+    if args.init and not Path(args.init).is_file():
+        _fail(f"--init {args.init}: no such weights file")
+    for name in ("batch", "epochs", "deals_per_round", "shards", "eval_deals", "worlds"):
         if getattr(args, name) < 1:
             _fail(f"--{name.replace('_', '-')} must be positive")
     for name in ("epsilon", "warm_epsilon", "heuristic_share"):

@@ -335,3 +335,11 @@ def summarize(plan: Plan, deals: int, rows: Mapping[tuple[int, int], Sequence[Ro
                        "field": table.field.text, "readings": per_reading,
                        "base": base, "differences": [d.to_json() for d in diffs]})
     return {"format": FORMAT, "setup": plan.identity(), "deals": deals, "tables": tables}
+
+
+POSITION_NAMES = ("dealer", "eldest", "3rd", "4th", "5th")
+
+
+def position_name(p: int) -> str:
+    """Position ``p`` counted from the dealer, in words."""
+    return POSITION_NAMES[p] if p < len(POSITION_NAMES) else f"{p + 1}th"

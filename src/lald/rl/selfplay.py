@@ -34,7 +34,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import Bot, make_bot
-from ..bots.expert import Player
+from ..bots.expert import PASS as SEARCH_PASS
+from ..bots.expert import ExpertBot, Player
+from ..bots.knowledge import read
 from ..core import Rules, State
 from ..core.codes import code_of
 from ..core.fast import FastState
@@ -70,6 +72,12 @@ class Env(Protocol):
         """The deciding seat's chips if it plays each of ``ids`` and the heuristic plays
         every seat from there to the end of this deal (the true one, every hand known)."""
 
+    def world_values(self, ids: Sequence[int], worlds: int, seed: int) -> list[float]:
+        """The deciding seat's mean chips if it plays each of ``ids``, over ``worlds``
+        layouts of the hidden cards drawn from what the seat has seen (``seed`` names the
+        draw), the heuristic playing every seat on from there in each: what a
+        determinized search estimates, and nothing of the true deal's hidden cards."""
+
     def chips(self) -> Sequence[int]:
         """Each seat's chips from the finished deal."""
 
@@ -82,6 +90,7 @@ class DealEnv:
         self.bots: list[Bot] = []
         self.player: Player | None = None
         self.player_rules: Rules | None = None
+        self.searchers: dict[tuple[int, int], ExpertBot] = {}
 
     @property
     def seat(self) -> int | None:
@@ -136,6 +145,25 @@ class DealEnv:
                 out.append(self.player.finish(fs, seat))
         return out
 
+    def world_values(self, ids: Sequence[int], worlds: int, seed: int) -> list[float]:
+        deal = self.deal
+        assert deal is not None and deal.seat is not None
+        state, seat = deal.state, deal.seat
+        if not self.searchers or next(iter(self.searchers.values())).rules != state.rules:
+            self.searchers = {}
+        searcher = self.searchers.get((seat, worlds))
+        if searcher is None:
+            # the expert's draw (its opponent model, every world once few are left) and its
+            # roll-outs, cut by the number of worlds only (no clock: the values are named by
+            # the seed alone), without exact end positions
+            searcher = ExpertBot(seat, state.rules, random.Random(0), worlds=worlds, time_limit=1e9, solve=0)
+            self.searchers[seat, worlds] = searcher
+        searcher.rng.seed(seed)
+        table = state.table_mask
+        actions = [deal.legal[aid] for aid in ids]
+        codes = [SEARCH_PASS if a is None else code_of(a, table) for a in actions]
+        return searcher.evaluate(read(state.view(seat)), codes, deal.deciding == "turn")
+
     def chips(self) -> Sequence[int]:
         assert self.deal is not None and self.deal.state.result is not None
         return self.deal.state.result.chips
@@ -185,7 +213,12 @@ class ActorTask:
     deep Monte-Carlo); ``rollout``: every legal action of a decision is recorded, each with
     the chips of the heuristic's play-out after it in the true deal (:meth:`Env.rollout_values`);
     ``advantage``: the same less their mean over the decision's legal actions, so the network
-    learns only how much better each action is than the others."""
+    learns only how much better each action is than the others; ``worlds``: every legal
+    action valued by its mean over ``worlds`` hidden layouts drawn from what the seat has
+    seen (:meth:`Env.world_values`), less the decision's mean: targets that never see the
+    true deal's hidden cards."""
+    worlds: int = 32
+    """The hidden layouts each decision's ``worlds`` targets are averaged over."""
 
 
 def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
@@ -199,8 +232,8 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
     targets: list[float] = []
     steps = 0
     t_net = t_heur = t_feat = t_roll = 0.0
-    rollout = task.targets in ("rollout", "advantage")
-    centred = task.targets == "advantage"
+    rollout = task.targets in ("rollout", "advantage", "worlds")
+    centred = task.targets in ("advantage", "worlds")
     start = time.perf_counter()
     for _ in range(task.deals):
         env.reset(task.rules, rng.getrandbits(63), rng.randrange(n))
@@ -231,7 +264,10 @@ def play(task: ActorTask, network: QNetwork, env: Env | None = None) -> Batch:
                 actions.extend(action_features(state, ids))
                 t_feat += time.perf_counter() - t0
                 t0 = time.perf_counter()
-                values = env.rollout_values(ids)
+                if task.targets == "worlds":
+                    values = env.world_values(ids, task.worlds, rng.getrandbits(63))
+                else:
+                    values = env.rollout_values(ids)
                 if centred:  # the advantage of each action over the decision's mean
                     mean = sum(values) / len(values)
                     values = [v - mean for v in values]

@@ -76,6 +76,8 @@ class Config:
     eval_deals: int = 200
     eval_seed: int = 7
     targets: str = "return"
+    worlds: int = 32
+    init: str = ""
 
     def rules(self) -> Rules:
         """The rules trained for."""
@@ -212,8 +214,27 @@ class Trainer:
         if ckpt.exists():
             self._resume(ckpt)
         else:
+            if config.init:
+                self._start_from(Path(config.init))
             (out / CONFIG).write_text(json.dumps(config.to_json(), indent=1) + "\n")
         self.actors = Actors(actors)
+
+    def _start_from(self, path: Path) -> None:
+        """Start from the weights of a saved network (``.npz``; a ValueError in words if
+        they are not a network of this run's shape)."""
+        from .learned import QNetwork
+
+        layers = QNetwork.load(path).layers
+        linears = [m for m in self.model.net if isinstance(m, nn.Linear)]
+        shapes = [w.shape[1] for w, _ in layers[:-1]]
+        if len(layers) != len(linears) or any(w.shape != m.weight.shape[::-1] for (w, _), m in
+                                                zip(layers, linears, strict=False)):
+            raise ValueError(f"{path} holds a network of hidden layers {','.join(map(str, shapes))}, "
+                             f"not {','.join(map(str, self.config.hidden))}: give the same --hidden")
+        with torch.no_grad():
+            for (w, b), m in zip(layers, linears, strict=True):
+                m.weight.copy_(torch.from_numpy(w.T.copy()))
+                m.bias.copy_(torch.from_numpy(b.copy()))
 
     def _resume(self, path: Path) -> None:
         state = torch.load(path, weights_only=False)
@@ -250,7 +271,7 @@ class Trainer:
         share, epsilon = (1.0, c.warm_epsilon) if warm else (c.heuristic_share, c.epsilon)
         sizes = [c.deals_per_round // c.shards + (i < c.deals_per_round % c.shards) for i in range(c.shards)]
         return [ActorTask(c.rules(), derive_seed(c.seed, "round", self.round, "shard", i), size, epsilon,
-                          share, c.targets) for i, size in enumerate(sizes) if size]
+                          share, c.targets, c.worlds) for i, size in enumerate(sizes) if size]
 
     def learn(self, batch: Batch) -> float:
         """``epochs`` passes over ``batch`` in shuffled mini-batches; the mean loss."""
@@ -369,7 +390,8 @@ def command(args: Any, fail: Callable[[str], None]) -> None:
     says what went wrong in one line and exits."""
     config = Config(args.preset, args.players, args.seed, args.hidden_sizes, args.lr, args.batch, args.epochs,
                     args.deals_per_round, args.shards, args.epsilon, args.warm_rounds, args.warm_epsilon,
-                    args.heuristic_share, args.eval_every, args.eval_deals, args.eval_seed, args.targets)
+                    args.heuristic_share, args.eval_every, args.eval_deals, args.eval_seed, args.targets,
+                    args.worlds, str(Path(args.init).resolve()) if args.init else "")
     out = Path(args.out or f"runs/train-{args.preset}-{args.players}-s{args.seed}")
     if args.plot_only:
         if not (out / CURVE).exists():

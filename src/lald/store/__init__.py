@@ -53,23 +53,25 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["HEAD", "REVISIONS", "SCHEMA", "NewAction", "NewTable", "SeatChange", "SeatData", "Store",
+__all__ = ["HEAD", "REVISIONS", "SCHEMA", "NewAction", "NewChat", "NewTable", "SeatChange", "SeatData",
+           "Store",
            "StoreError", "TableChange", "TableData", "Write", "token_hash"]
 
 #: The version of the schema this code writes (see the module's text).
-SCHEMA = 2
+SCHEMA = 3
 
 #: The Alembic revisions of the schema, oldest first, and the newest, the one this code
 #: writes (``migrations/versions`` holds them).
-REVISIONS: tuple[str, ...] = ("0001", "0002")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
 HEAD = REVISIONS[-1]
 
 
@@ -117,6 +119,10 @@ class _Seat(_Base):
     level: Mapped[str] = mapped_column(String(32))
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account that plays the seat (None: a guest, or a bot's seat)."""
+    erased: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Its account was deleted: the seat's records stay, under "deleted player"."""
 
 
 class _Action(_Base):
@@ -137,6 +143,24 @@ class _Meta(_Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(64))
+
+
+class _Lease(_Base):
+    """Which server holds a live table (several servers over one PostgreSQL database:
+    :mod:`lald.store.leases`). A lease ends at ``expires`` (the database's clock, seconds
+    since the epoch) unless its holder renews it, and at once when its holder's session
+    ends (its advisory lock ``lock_key`` is gone)."""
+
+    __tablename__ = "lald_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("lald_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32), index=True)
+    """The holding server's id (one per process: a restarted server is another)."""
+    route: Mapped[str] = mapped_column(String(64))
+    """The proxy's name for the holding server (``w1``): where its table's requests go."""
+    lock_key: Mapped[int] = mapped_column(Integer)
+    """The advisory lock the holder keeps for as long as it lives."""
+    expires: Mapped[float] = mapped_column(Float)
 
 
 class _Writer(_Base):
@@ -165,6 +189,10 @@ class SeatData:
     name: str | None
     joined: bool
     generation: int = 0
+    account: int | None = None
+    """The account that plays the seat (None: a guest, or a bot)."""
+    erased: bool = False
+    """The seat's account was deleted: shown as "deleted player"."""
 
 
 @dataclasses.dataclass
@@ -186,6 +214,8 @@ class TableData:
     """The digest of the host's token (None: the table has no host)."""
     active_at: float | None = None
     """When a page last connected or left (None: when it was created)."""
+    chat: list[NewChat] = dataclasses.field(default_factory=list)
+    """Its chat lines and laughs, in the order said."""
 
 
 class NewTable(NamedTuple):
@@ -213,9 +243,27 @@ class TableChange(NamedTuple):
     values: dict[str, Any]
 
 
+class NewChat(NamedTuple):
+    """A write: a chat line or a laugh at a table (also how one is read back)."""
+
+    table_id: str
+    deal: int
+    """The deal it was said in (-1: before the first)."""
+    after: int
+    """How many actions of that deal had been played."""
+    seat: int | None
+    """The speaker's seat (None: a spectator)."""
+    name: str | None
+    account: int | None
+    kind: str
+    """``chat`` or ``laugh``."""
+    text: str
+    at: float
+
+
 class SeatChange(NamedTuple):
-    """A write: a seat's new ``human``, ``joined``, ``name``, ``token_hash`` or
-    ``generation``."""
+    """A write: a seat's new ``human``, ``joined``, ``name``, ``token_hash``,
+    ``generation`` or ``account``."""
 
     table_id: str
     seat: int
@@ -223,7 +271,7 @@ class SeatChange(NamedTuple):
 
 
 #: Anything :meth:`Store.write` commits.
-Write = NewTable | NewAction | TableChange | SeatChange
+Write = NewTable | NewAction | TableChange | SeatChange | NewChat
 
 
 def _seat_row(s: SeatData) -> dict[str, Any]:
@@ -303,42 +351,51 @@ class Store:
         database already holds that batch or a later one of that writer (the commit went
         through but its confirmation was lost), nothing is written again.
         """
-        now = time.time()
         with self.engine.begin() as conn:
-            if mark is not None:
-                writer, number = mark
-                last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
-                if last is not None and last >= number:
-                    return
-            rows: list[dict[str, Any]] = []
-            for w in writes:
-                if isinstance(w, NewAction):
-                    rows.append({"table_id": w.table_id, "deal": w.deal, "seq": w.seq,
-                                 "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
-                    continue
-                if rows:
-                    conn.execute(_INSERT_ACTION, rows)
-                    rows = []
-                if isinstance(w, NewTable):
-                    d = w.data
-                    conn.execute(insert(_Table).values(
-                        id=d.id, created=d.created, config=json.dumps(d.config), seed=d.seed,
-                        deals_started=d.deals_started, status=d.status, secret=d.secret,
-                        host=d.host_hash, active_at=d.active_at))
-                    conn.execute(insert(_Seat), [_seat_row(s) | {"table_id": d.id} for s in d.seats])
-                elif isinstance(w, TableChange):
-                    conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
-                else:
-                    values = {("token" if k == "token_hash" else k): v for k, v in w.values.items()}
-                    conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
-                                                     _Seat.seat == w.seat).values(**values))
+            self.write_in(conn, writes, mark)
+
+    def write_in(self, conn: Connection, writes: Sequence[Write],
+                 mark: tuple[str, int] | None = None) -> bool:
+        """:meth:`write` on ``conn``, inside the caller's transaction; False if ``mark``
+        says the batch is committed already (nothing is written)."""
+        now = time.time()
+        if mark is not None:
+            writer, number = mark
+            last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
+            if last is not None and last >= number:
+                return False
+        rows: list[dict[str, Any]] = []
+        for w in writes:
+            if isinstance(w, NewAction):
+                rows.append({"table_id": w.table_id, "deal": w.deal, "seq": w.seq,
+                             "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
+                continue
             if rows:
                 conn.execute(_INSERT_ACTION, rows)
-            if mark is not None:
-                if last is None:
-                    conn.execute(insert(_Writer).values(id=writer, batch=number))
-                else:
-                    conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
+                rows = []
+            if isinstance(w, NewTable):
+                d = w.data
+                conn.execute(insert(_Table).values(
+                    id=d.id, created=d.created, config=json.dumps(d.config), seed=d.seed,
+                    deals_started=d.deals_started, status=d.status, secret=d.secret,
+                    host=d.host_hash, active_at=d.active_at))
+                conn.execute(insert(_Seat), [_seat_row(s) | {"table_id": d.id} for s in d.seats])
+            elif isinstance(w, TableChange):
+                conn.execute(update(_Table).where(_Table.id == w.table_id).values(**w.values))
+            elif isinstance(w, NewChat):
+                conn.execute(_accounts.chat_insert(w))
+            else:
+                values = {("token" if k == "token_hash" else k): v for k, v in w.values.items()}
+                conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
+                                                 _Seat.seat == w.seat).values(**values))
+        if rows:
+            conn.execute(_INSERT_ACTION, rows)
+        if mark is not None:
+            if last is None:
+                conn.execute(insert(_Writer).values(id=writer, batch=number))
+            else:
+                conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
+        return True
 
     def create_table(self, data: TableData) -> None:
         """Store a new table and its seats."""
@@ -389,9 +446,12 @@ class Store:
             for s in conn.execute(select(_Seat).where(_Seat.table_id.in_(ids))
                                   .order_by(_Seat.table_id, _Seat.seat)):
                 tables[s.table_id].seats.append(
-                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined, s.generation))
+                    SeatData(s.seat, s.token, s.human, s.level, s.name, s.joined, s.generation,
+                             s.account, s.erased))
             for t in tables.values():
                 t.actions = [[] for _ in range(t.deals_started)]
+            for line in _accounts.chat_rows(conn, ids):
+                tables[line.table_id].chat.append(line)
             for a in conn.execute(select(_Action).where(_Action.table_id.in_(ids))
                                   .order_by(_Action.table_id, _Action.deal, _Action.seq)):
                 deals = tables[a.table_id].actions
@@ -402,3 +462,8 @@ class Store:
                                      f"stored after {len(deals[a.deal])} actions")
                 deals[a.deal].append((json.loads(a.action), a.source))
         return list(tables.values())
+
+
+# The community's tables (accounts, sessions, chat, ratings) are declared in their own
+# module; importing it here puts them in the declaration every database is made from.
+from . import accounts as _accounts  # noqa: E402,F401

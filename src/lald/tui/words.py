@@ -87,21 +87,34 @@ def claim_kind(state: State, claim: Claim) -> ClaimKind:
     return op.kind
 
 
-_CAPTURE_KEYS = {CaptureKind.SINGLE: "single", CaptureKind.SWEEP: "sweep",
-                 CaptureKind.PAIR: "pair", CaptureKind.PRIAL: "prial"}
-_CLAIM_KEYS = {ClaimKind.HAND_SET: "set", ClaimKind.DEAD: "dead", ClaimKind.SPOTTER: "spot"}
+_CAPTURE_WORDS = frozenset({"single", "sweep", "pair", "prial"})
+_CLAIM_WORDS = {"hand_set": "set", "dead": "dead", "spotter": "spot"}
 
 
 def action_label(action: Action, state: State, catalog: Catalog) -> str:
     """One action in words, for the menu."""
-    t = catalog.t
+    kind: CaptureKind | ClaimKind | None = None
     if isinstance(action, Capture):
         kind = action.kind or CaptureKind.SINGLE
-        return t(f"act_{_CAPTURE_KEYS[kind]}", play=glyphs(action.play), take=glyphs(action.take))
+    elif isinstance(action, Claim):
+        kind = claim_kind(state, action)
+    return move_words(action, None if kind is None else str(kind), state.hand(action.seat), catalog)
+
+
+def move_words(action: Action, kind: str | None, hand: Iterable[Card], catalog: Catalog) -> str:
+    """One action in words, given what kind of capture or claim the engine says it is
+    (``single``, ``sweep``, ``pair``, ``prial``; ``hand_set``, ``dead``, ``spotter``: a web
+    table's frame names them) and the hand of the seat (a lie-down shows it)."""
+    t = catalog.t
+    if isinstance(action, Capture):
+        key = kind if kind in _CAPTURE_WORDS else "single"
+        return t(f"act_{key}", play=glyphs(action.play), take=glyphs(action.take))
     if isinstance(action, Claim):
-        return t(f"act_claim_{_CLAIM_KEYS[claim_kind(state, action)]}", cards=glyphs(action.cards))
+        if kind not in _CLAIM_WORDS:
+            return t("act_claim_set", cards=glyphs(action.cards))
+        return t(f"act_claim_{_CLAIM_WORDS[kind]}", cards=glyphs(action.cards))
     if isinstance(action, LieDown):
-        return t("act_lie_down", cards=glyphs(state.hand(action.seat)))
+        return t("act_lie_down", cards=glyphs(hand))
     return t("act_trail", card=action.card.glyph)
 
 

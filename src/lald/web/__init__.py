@@ -11,7 +11,11 @@ another face (:mod:`lald.tui`, :mod:`lald.rl`). ``lald serve`` is :mod:`lald.cli
 - :mod:`.conn`: one page's websocket; :mod:`.tables`: one live table and its driver;
 - :mod:`.wire`: what goes on the wire, both ways; :mod:`.settings`: the server's settings and rate limits;
 - :mod:`.journal`: committing writes before anyone is told; :mod:`.hints`, :mod:`.lesson`,
-  :mod:`.reviews`, :mod:`.replay`: the coach's work at a web table.
+  :mod:`.reviews`, :mod:`.replay`: the coach's work at a web table;
+- where strangers meet: :mod:`.lobby` (public tables, Play now, the live list and its
+  publish/subscribe seam), :mod:`.chat` (the table chat and the laugh), :mod:`.accounts`
+  and :mod:`.names` (accounts, sessions, CSRF, lookalike names), :mod:`.ratings`
+  (OpenSkill), :mod:`.community` (their endpoints); :mod:`.http`: what the endpoints share.
 
 Heavy imports stay in :mod:`lald.web.app`, so ``import lald.web`` is cheap.
 """

@@ -12,18 +12,16 @@ gives every response a Content-Security-Policy, ``X-Content-Type-Options: nosnif
 token bucket (429). The API is described by ``/api/openapi.json`` (:mod:`.openapi`).
 
 >>> app = create_app("sqlite://")
->>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/host', '/api/host/close', '/api/host/reissue']
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/host"))[:3]
+['/api/host', '/api/host/close', '/api/host/mute']
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,7 +30,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -41,23 +39,36 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import LANGUAGES, Catalog, messages
 from ..record import Record, RecordError
 from ..store import Store
-from . import protocol
+from . import ops, protocol
+from .cluster import Cluster, ClusterConfig, route
 from .conn import Conn
-from .hub import MAX_NAME, Hub, LobbyError, host_answer, lesson_answer, seat_links
+from .create import MAX_NAME, LobbyError
+from .http import (
+    HOST_AT_TABLE,
+    STATIC,
+    _deal_of,
+    _host_request,
+    _hub,
+    _opened,
+    _opening,
+    _page,
+    _short,
+    lobby_refusal,
+    refuse,
+)
+from .hub import Elsewhere, Hub, host_answer, lesson_answer, seat_links
 from .openapi import spec
 from .replay import replay_frames
 from .reviews import Reviews
 from .settings import Buckets, Settings
 from .tables import Table
-from .wire import RequestError, depth, parse_json
+from .wire import depth
 
 log = logging.getLogger("lald.web")
-STATIC = Path(str(resources.files(__package__).joinpath("static")))
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 DOCS_SERVED = frozenset({"rules.md", "record.md"})
 MAX_BODY = 64 * 1024
 """The largest request body read (bytes)."""
-MAX_DEAL = 10_000
 SECURITY_HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -70,29 +81,17 @@ JSON_ONLY = ("application/json",)
 #: The media types each POST takes (any other: 415); a POST elsewhere is a 405.
 MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
                "/api/lessons": JSON_ONLY,
-               "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY}
+               "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY,
+               # where strangers meet (.community)
+               "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY, "/api/host/mute": JSON_ONLY,
+               "/api/host/spectators": JSON_ONLY, "/api/account/register": JSON_ONLY,
+               "/api/account/login": JSON_ONLY, "/api/account/logout": JSON_ONLY,
+               "/api/account/password": JSON_ONLY, "/api/account/delete": JSON_ONLY}
 
 
-def _hub(request: Request | WebSocket) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-def refuse(status: int, message: str, code: str | None = None, values: dict[str, int] | None = None,
-           headers: dict[str, str] | None = None) -> JSONResponse:
-    """A refusal: ``{"error": message}`` with ``status``. The refusals a person can meet
-    through the pages add a ``code`` (and the numbers its sentence names), which the pages
-    word in their own language (``REFUSALS`` in ``static/js/i18n.js``); ``error`` stays
-    English, for programs."""
-    body: dict[str, Any] = {"error": message}
-    if code is not None:
-        body |= {"code": code} | (values or {})
-    return JSONResponse(body, status_code=status, headers=headers)
-
-
-def lobby_refusal(status: int, error: LobbyError) -> JSONResponse:
-    """A refusal for a :class:`~lald.web.hub.LobbyError`."""
-    return refuse(status, str(error), error.code, error.values)
+def _media_types(path: str) -> tuple[str, ...] | None:
+    at_table = HOST_AT_TABLE.match(path)
+    return MEDIA_TYPES.get(f"/api{at_table.group(1)}" if at_table else path)
 
 
 # -- the guard ------------------------------------------------------------------------------
@@ -176,7 +175,7 @@ class Guard:
     def _check(self, scope: Scope, headers: Headers) -> Response | None:
         if self._foreign(headers):
             return refuse(403, "requests from other sites are refused", "other_site")
-        allowed = MEDIA_TYPES.get(scope["path"])
+        allowed = _media_types(scope["path"])
         if scope["method"] == "POST" and allowed is not None:
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media not in allowed:
@@ -223,50 +222,11 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 # -- the API --------------------------------------------------------------------------------
 
 
-def _page(name: str) -> Any:
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-    return page
-
-
-async def _json_body(request: Request) -> Any:
-    """The request's body as JSON; raise :class:`RequestError`."""
-    try:
-        text = (await request.body()).decode("utf-8")
-    except UnicodeDecodeError:
-        raise RequestError("the body is not UTF-8 text") from None
-    return parse_json(text)
-
-
 async def api_levels(request: Request) -> Response:
     """The bot levels a seat may be given."""
-    from .hub import levels
+    from .create import levels
 
     return JSONResponse(levels())
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
-
-
-async def _opening(request: Request) -> Any:
-    """The body of a request that opens a table or a lesson, or the refusal: a body that
-    is not JSON (400), or too many tables opened from this address lately (429). Nothing
-    is counted yet: only a table opened is (:func:`_opened`)."""
-    try:
-        body = await _json_body(request)
-    except RequestError as e:
-        return refuse(400, str(e))
-    if not request.app.state.buckets.ready(_client(request)):
-        return refuse(429, "too many tables opened from your address: try again in a few minutes",
-                      "too_many_tables", headers={"Retry-After": "120"})
-    return body
-
-
-def _opened(request: Request) -> None:
-    """Count a table just opened against its address's limit (with no ``await`` since
-    :func:`_opening` found room, so there still is)."""
-    request.app.state.buckets.take(_client(request))
 
 
 async def api_tables(request: Request) -> Response:
@@ -278,10 +238,14 @@ async def api_tables(request: Request) -> Response:
     body = await _opening(request)
     if isinstance(body, Response):
         return body
+    stopping = _stopping(request)
+    if stopping is not None:
+        return stopping
+    account = getattr(request.state, "account", None)  # (checked with its CSRF token: .accounts)
     try:
-        table, host = hub.create(body)
+        table, host = hub.create(body, None if account is None else (account.id, account.name))
     except LobbyError as e:
-        return lobby_refusal(400, e)
+        return lobby_refusal(401 if e.code == "rated_login" else 400, e)
     _opened(request)
     await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
@@ -293,6 +257,9 @@ async def api_lessons(request: Request) -> Response:
     body = await _opening(request)
     if isinstance(body, Response):
         return body
+    stopping = _stopping(request)
+    if stopping is not None:
+        return stopping
     try:
         table, token = _hub(request).create_lesson(body)
     except LobbyError as e:
@@ -300,6 +267,14 @@ async def api_lessons(request: Request) -> Response:
     _opened(request)
     await table.until_saved()
     return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
+
+
+def _stopping(request: Request) -> Response | None:
+    """503 while this server stops (one of several: the proxy asks another), else None."""
+    cluster: Cluster | None = request.app.state.cluster
+    if cluster is not None and cluster.draining:
+        return refuse(503, "this server is stopping: try again", headers={"Retry-After": "1"})
+    return None
 
 
 def _table_of(request: Request) -> Any:
@@ -339,11 +314,6 @@ async def api_record(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="{name}.json"'})
 
 
-def _deal_of(text: str) -> int:
-    """A deal's number in a path (0-based), or one no table has."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else MAX_DEAL
-
-
 async def api_review(request: Request) -> Response:
     """The expert's review of one seat's play in a finished deal (docs/review.md): 200
     with the review once made; 202 with where it stands while it waits or is made (ask
@@ -379,17 +349,10 @@ async def api_review(request: Request) -> Response:
         return JSONResponse({"status": progress.status, "ahead": progress.ahead, "done": progress.done,
                              "total": progress.total}, status_code=202, headers={"Retry-After": "1"})
     catalog = Catalog(lang)
-    text = reviews.text(key, progress.review, lang, names=table.names(catalog))
+    text = reviews.text(key, progress.review, lang, names=table.frames.names(catalog))
     if table.lesson is not None:  # its moves were the lesson's: the learner is told why the expert differs
         text = text | {"text": text["text"] | {"note": catalog.t("web_review_lesson")}}
     return JSONResponse({"status": "done"} | text)
-
-
-def _short(text: str, limit: int = 12) -> str:
-    """A path's part for a one-line message: as it is if printable, else as JSON (a
-    newline in it would break the line), cut to ``limit`` characters."""
-    shown = text if text.isprintable() else json.dumps(text)
-    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
 async def api_replay(request: Request) -> Response:
@@ -436,33 +399,14 @@ async def doc(request: Request) -> Response:
     return PlainTextResponse(path.read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
 
 
-async def _host_request(request: Request, fields: set[str]) -> tuple[Any, dict[str, Any]] | Response:
-    """The host's table and the request's fields, or a refusal."""
-    try:
-        body = await _json_body(request)
-    except RequestError as e:
-        return refuse(400, str(e))
-    if not isinstance(body, dict):
-        return refuse(400, "send a JSON object")
-    unknown = set(body) - fields - {"token"}
-    if unknown:
-        return refuse(400, f"unknown field {json.dumps(sorted(unknown)[0])[:40]}")
-    missing = fields - set(body)
-    if missing:
-        return refuse(400, f"give {sorted(missing)[0]!r}")
-    table = _hub(request).hosted(body.get("token"))
-    if table is None:
-        return refuse(403, "this host link is not valid", "host_link")
-    return table, body
-
-
 async def api_host(request: Request) -> Response:
     """The host's view: every seat with its link, who has joined and who is connected."""
-    found = await _host_request(request, set())
+    found = await _host_request(request, set(), view=True)
     if isinstance(found, Response):
         return found
     table, body = found
-    await table.until_saved()
+    if isinstance(table, Table):
+        await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, body["token"]))
 
 
@@ -531,6 +475,10 @@ async def play_socket(ws: WebSocket) -> None:
             await asyncio.wait_for(pump, 1.0)
 
 
+async def _ready() -> str | None:
+    return None
+
+
 # -- errors the router raises ---------------------------------------------------------------
 
 Handler = Callable[[Request, Exception], Awaitable[Response]]
@@ -548,28 +496,53 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return refuse(exc.status_code, "the request was refused", headers=headers)
 
 
+async def _elsewhere(request: Request, exc: Exception) -> Response:
+    # A request naming a table that another server holds reached this one (while the table
+    # moves): the proxy takes it to the right one when asked again.
+    return refuse(503, "the table is moving to another server: try again in a moment", "elsewhere",
+                  headers={"Retry-After": "1"})
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     return refuse(500, "something went wrong on the server; the table is unharmed", "server_error")
 
 
-def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) -> Starlette:
-    """The whole service, storing into the SQLAlchemy URL ``db``."""
+def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
+               cluster: ClusterConfig | None = None) -> Starlette:
+    """The whole service, storing into the SQLAlchemy URL ``db``; one of several servers
+    over one PostgreSQL database if ``cluster`` says which (:mod:`.cluster`)."""
+    from . import community
+
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
-        hub = Hub(store, settings)
-        app.state.hub = hub
+        site = Cluster(store, settings, cluster) if cluster is not None else None
+        hub = site.hub if site is not None else Hub(store, settings)
+        app.state.hub, app.state.cluster = hub, site
+        metrics = app.state.metrics = ops.Metrics(hub)
+        hub.journal.observe = metrics.observe
         app.state.buckets = Buckets(settings.create_rate, settings.create_burst)
         reviews = app.state.reviews = Reviews(settings.review_worlds, settings.review_queue)
-        hub.restore()
+        community.start(app, hub)
+        if site is not None:
+            site.metrics = metrics
+            await site.start()
+            app.state.ready = site.ready
+        else:
+            hub.restore()
+            app.state.ready = _ready
         reviews.start()
         try:
             yield
         finally:
             await reviews.close()
+            if site is not None:
+                await site.drain()
             await hub.close()
+            if site is not None:
+                await site.close()
             store.close()
 
     routes = [
@@ -591,11 +564,20 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None) 
         Route("/api/host/reissue", api_host_reissue, methods=["POST"]),
         Route("/api/host/close", api_host_close, methods=["POST"]),
         Route("/api/openapi.json", api_openapi),
+        Route("/api/tables/{table}/host", api_host, methods=["POST"]),
+        Route("/api/tables/{table}/host/reissue", api_host_reissue, methods=["POST"]),
+        Route("/api/tables/{table}/host/close", api_host_close, methods=["POST"]),
         WebSocketRoute("/ws", play_socket),
+        *community.routes(),  # before /ws/{table}, which would take /ws/lobby for a table
+        WebSocketRoute("/ws/{table}", play_socket),
+        Route("/_lald/route", route),
+        *ops.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Exception: _server_error}
+    handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Elsewhere: _elsewhere,
+                                    Exception: _server_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    app.add_middleware(community.SessionGuard)
     app.add_middleware(Guard, allow_origins=settings.allow_origins)
     return app
 

@@ -1,5 +1,6 @@
-"""The registry of live tables, the lobby's table factory, and hosts. The websocket
-protocol that the pages speak to the tables is :mod:`.protocol`.
+"""The registry of live tables, the lobby's table factory, and hosts. What a request for
+a new table may say is checked in :mod:`.create`; the websocket protocol that the pages
+speak to the tables is :mod:`.protocol`.
 
 The creator of a table is its *host*: the host's token (its own secret, kept only as a
 digest) lists the seats, who has joined and who is connected, brings back every seat's
@@ -10,91 +11,84 @@ seat's link (the old one stops at once) and closes the table. Bot seats have no 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import hmac
 import logging
-import math
 import re
 import secrets
 import time
-import unicodedata
-from typing import Any
+from typing import Any, Protocol
 
-from ..bots import LEVELS
-from ..core import Rules, RulesError
-from ..core.rules import RANGES
-from ..store import NewTable, SeatChange, SeatData, Store, TableData, token_hash
+from ..store import NewTable, SeatChange, Store, TableData, token_hash
+from ..store.accounts import Accounts
 from .conn import Conn
+from .create import (
+    MAX_NAME,
+    LobbyError,
+    lesson_data,
+    levels,
+    play_now_request,
+    seat_token,
+    table_data,
+)
 from .hints import Hints
 from .journal import Journal
-from .lesson import Lesson
+from .lobby import Channel, LobbyFeed, LocalChannel, best_table, remote_best
+from .names import lookalike_key
+from .ratings import Ratings
 from .settings import Settings
 from .tables import Table
-from .wire import shown
+from .wire import clean_text, shown
 
 log = logging.getLogger("lald.web")
 
-#: Levels never offered to people: the oracle sees every hand.
-HIDDEN_LEVELS = frozenset({"oracle"})
-MAX_NAME = 40
-TURN_SECONDS = (5, 600)
-"""A turn timer is off (0) or this many seconds, both ends included."""
+DEFAULT_LEVEL = "heuristic"
+"""The bot that stands in at a table Play now opens (the lobby's newcomer's level)."""
+EMPTY_PUBLIC_SECONDS = 600.0
+"""A public table still waiting for its first deal that no page has been connected to for
+this long leaves the lobby (it is closed): nobody is coming back to it."""
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-#: Characters a name may not hold: controls, lone surrogates (no text encoding holds
-#: them), and the bidirectional controls that would make a name read as another.
-_BAD_CATEGORIES = frozenset({"Cc", "Cs"})
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]*$"
-"""The same rule for the API's description (a JSON Schema pattern)."""
+ELSEWHERE = 4005
+"""The close code of a page whose table is held by another server now: it connects again,
+to the table's own address (``/ws/{id}``), and the proxy takes it there."""
 
 
-class LobbyError(ValueError):
-    """A table request the lobby refuses; the message says why (in English, for programs).
-    A refusal a person can meet through the pages also has a ``code`` and its ``values``,
-    which the pages word in their own language (:func:`lald.web.app.refuse`)."""
+class Elsewhere(Exception):
+    """The table is held by another server of the site (several servers over one
+    database: :mod:`.cluster`); its requests go there, by its id, through the proxy."""
 
-    def __init__(self, message: str, code: str | None = None, **values: int) -> None:
-        super().__init__(message)
-        self.code, self.values = code, values
-
-
-def _whole_numbers(options: dict[str, Any]) -> None:
-    """Refuse a number option not written as a whole number: the engine also reads
-    ``"7"`` (the command line's ``--option deals=7``), the lobby takes JSON's numbers only,
-    as records do."""
-    for key, value in options.items():
-        if key in RANGES and (isinstance(value, bool) or not isinstance(value, int)):
-            low, high = RANGES[key]
-            raise LobbyError(f"bad value {shown(value)} for {key}: "
-                             f"choose a whole number from {low} to {high}")
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is held by another server")
+        self.table_id = table_id
 
 
-def levels() -> list[str]:
-    """The bot levels a table may seat, as registered in :data:`lald.bots.LEVELS`."""
-    return [name for name in LEVELS if name not in HIDDEN_LEVELS]
+class Ownership(Protocol):
+    """Which tables this server may hold, when several servers share one database
+    (:class:`lald.web.cluster.Cluster`); one server alone holds every table."""
 
+    def claim(self, table_id: str) -> None:
+        """Take the table before it is loaded here; raise :class:`Elsewhere` if another
+        server holds it (a table that does not exist is taken by nobody)."""
 
-def clean_text(value: str) -> bool:
-    """Whether ``value`` is text a page can show and a database can store as it is."""
-    return not any(c in _BIDI or unicodedata.category(c) in _BAD_CATEGORIES for c in value)
+    def forget(self, table_id: str) -> None:
+        """The table left this server's memory: give up its lease."""
 
-
-def seat_token(host_token: str, seat: int, generation: int) -> str:
-    """The invitation token of ``seat`` after ``generation`` reissues, derived from the
-    host's token (so the host alone can bring the links back; the database keeps only
-    digests)."""
-    digest = hmac.digest(host_token.encode(), f"lald/seat/{seat}/{generation}".encode(), "sha256")
-    return base64.urlsafe_b64encode(digest[:24]).decode()
+    def listed(self) -> list[tuple[float, dict[str, Any]]]:
+        """The other servers' open tables: when each was created, and its summary."""
 
 
 class Hub:
     """Every live table, found by id, by a seat's token or by its host's token."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, journal: Journal | None = None,
+                 channel: Channel | None = None) -> None:
         self.store = store
-        self.journal = Journal(store, threaded=not store.memory)
+        self.accounts = Accounts(store)
+        """Accounts, sessions, chat lines and ratings in the store (:mod:`lald.store.accounts`)."""
+        self.ratings = Ratings(self.accounts)
+        self.lobby = LobbyFeed(channel or LocalChannel())
+        """The lobby's live rows (:mod:`.lobby`)."""
+        self.journal = journal or Journal(store, threaded=not store.memory)
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -103,18 +97,34 @@ class Hub:
         """Host token digests: table id."""
         self.hints = Hints(settings)
         self._reaper: asyncio.Task[None] | None = None
+        self.ownership: Ownership | None = None
+        """The site's leases when this server is one of several (None: it holds every table)."""
 
     # -- tables -------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Load every table still to be played from the store and start its driver."""
+        """Load every table still to be played from the store and start its driver (one
+        of several servers loads only the tables it takes: :mod:`.cluster`)."""
         self.journal.start()
+        self.lobby.start()
         count = 0
-        for data in self.store.load_tables(statuses=("waiting", "playing")):
-            self._add(Table(data, self.journal, self.settings))
-            count += 1
+        if self.ownership is None:
+            count = len(self.adopt(self.store.load_tables(statuses=("waiting", "playing"))))
         self._reaper = asyncio.create_task(self._reap_loop(), name="lald reaper")
+        self.rate_missed()
         return count
+
+    def adopt(self, tables: list[TableData]) -> list[Table]:
+        """Tables loaded from the store, played from here on."""
+        return [self._add(Table(data, self.journal, self.settings)) for data in tables]
+
+    def rate_missed(self) -> int:
+        """Rate the rated sessions that ended without being rated (the server stopped in
+        between); returns how many."""
+        done = 0
+        for data in self.store.load_tables(ids=self.accounts.unrated_tables()):
+            done += self.ratings.apply(Table(data, self.journal, self.settings))
+        return done
 
     def _add(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -122,6 +132,9 @@ class Hub:
             self.tokens[s.token_hash] = (table.id, s.seat)
         if table.host_hash is not None:
             self.hosts[table.host_hash] = table.id
+        table.on_change = self.lobby.touch
+        table.on_over = self.ratings.session_over
+        self.lobby.add(table)
         table.start()
         return table
 
@@ -132,7 +145,32 @@ class Hub:
             self.tokens.pop(s.token_hash, None)
         if table.host_hash is not None:
             self.hosts.pop(table.host_hash, None)
+        self.lobby.forget(table)
         await table.stop()
+        if self.ownership is not None:
+            self.ownership.forget(table.id)
+
+    def hand_over(self, table: Table) -> None:
+        """The table is another server's now (its lease was lost, or this server stops):
+        drop it from memory at once, its driver stopped, and send its pages there (an
+        ``elsewhere`` message naming the table, then close code :data:`ELSEWHERE`; they
+        connect again through the proxy). Its writes still queued are committed, or
+        dropped if its lease is gone; none was told to anyone."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for s in table.seats:
+            if self.tokens.get(s.token_hash, ("",))[0] == table.id:
+                del self.tokens[s.token_hash]
+        if table.host_hash is not None and self.hosts.get(table.host_hash) == table.id:
+            del self.hosts[table.host_hash]
+        if table.task is not None:
+            table.task.cancel()
+            table.task = None
+        for conn in list(table.conns):
+            conn.send({"type": "elsewhere", "table": table.id})
+            conn.end(ELSEWHERE)
+            table.conns.discard(conn)
+            conn.table, conn.seat = None, None
 
     async def close(self) -> None:
         """Stop every driver, then commit what is queued."""
@@ -141,16 +179,21 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await self.hints.close()
+        await self.lobby.close()
+        await self.ratings.close()
         for table in list(self.tables.values()):
             await table.stop()
         await self.journal.close()
 
     def table(self, table_id: Any) -> Table | None:
-        """The table with this id (a finished one is loaded from the store on demand)."""
+        """The table with this id (a finished one is loaded from the store on demand).
+        Raises :class:`Elsewhere` if another server of the site holds it."""
         if not isinstance(table_id, str) or not ID.fullmatch(table_id):
             return None
         table = self.tables.get(table_id)
         if table is None:
+            if self.ownership is not None:
+                self.ownership.claim(table_id)
             found = self.store.load_tables(ids=[table_id])
             if found:
                 table = self._add(Table(found[0], self.journal, self.settings))
@@ -181,116 +224,135 @@ class Hub:
         return table if table is not None and table.host_hash == digest else None
 
     async def open_tables(self) -> list[dict[str, Any]]:
-        """Tables still to be played, newest first, as the lobby lists them (as committed)."""
+        """Tables still to be played, newest first, as the lobby lists them (as committed),
+        the other servers' too when this is one of several."""
         out = []
-        for table in sorted(self.tables.values(), key=lambda t: -t.created):
+        for table in list(self.tables.values()):
             await table.until_saved()
             if table.open and table.lesson is None:  # a lesson is one person's: never listed
-                out.append(table.summary())
-        return out
+                out.append((table.created, table.summary()))
+        if self.ownership is not None:
+            out += [(created, s) for created, s in self.ownership.listed() if s["id"] not in self.tables]
+        return [s for _, s in sorted(out, key=lambda p: -p[0])]
 
-    def create(self, request: Any) -> tuple[Table, str]:
-        """A new table from the lobby's request, and its host's token; raise
-        :class:`LobbyError`.
+    def create(self, request: Any, account: tuple[int, str] | None = None) -> tuple[Table, str]:
+        """A new table from the lobby's request (:func:`.create.table_data`), and its
+        host's token; raise :class:`LobbyError`.
 
         Its write is queued: await ``table.until_saved()`` before handing out its links.
         """
-        if not isinstance(request, dict):
-            raise LobbyError("send a JSON object")
-        unknown = set(request) - {"preset", "players", "variants", "options", "seats",
-                                  "turn_seconds", "seed", "hints"}
-        if unknown:
-            raise LobbyError(f"unknown field {shown(sorted(unknown)[0])}")
-        absent = [key for key, value in request.items() if value is None]
-        if absent:
-            raise LobbyError(f"'{absent[0]}' is null: leave it out for its default")
-        if not isinstance(request.get("variants", []), list):
-            raise LobbyError("'variants' must be a list of names")
-        if not isinstance(request.get("options", {}), dict):
-            raise LobbyError("'options' must be an object of option names and values")
-        _whole_numbers(request.get("options", {}))
-        try:
-            rules = Rules.make(request.get("preset", "survivor"), request.get("players", 5),
-                               request.get("variants", []), request.get("options", {}))
-        except RulesError as e:
-            raise LobbyError(str(e)) from None
-        host = secrets.token_urlsafe(32)
-        seats = self._seats(request.get("seats"), rules.players, host)
-        turn = request.get("turn_seconds", 0)
-        low, high = TURN_SECONDS
-        if (isinstance(turn, bool) or not isinstance(turn, int | float) or not math.isfinite(turn)
-                or not (turn == 0 or low <= turn <= high)):
-            raise LobbyError(f"'turn_seconds' must be 0 (no timer) or from {low} to {high} seconds")
-        hints = request.get("hints", False)
-        if not isinstance(hints, bool):
-            raise LobbyError("'hints' must be true (the expert's hints may be asked for) or false")
-        seed = request.get("seed")
-        secret: str | None = None
-        if seed is None:
-            secret, seed = secrets.token_hex(32), 0
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 62:
-            raise LobbyError("'seed' must be a whole number from 0 to 2**62 - 1")
-        now = time.time()
-        data = TableData(
-            id=secrets.token_urlsafe(6), created=now,
-            config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}),
-            seed=seed,
-            deals_started=0, status="waiting", seats=seats, secret=secret,
-            host_hash=token_hash(host), active_at=now)
+        data, host = table_data(request, account, self.refuse_account_names)
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
         return self._add(table), host
 
     def create_lesson(self, request: Any) -> tuple[Table, str]:
-        """A new lesson table (the teaching deal, :mod:`.lesson`) and the learner's seat
-        token; raise :class:`LobbyError`. A lesson has no host and is listed nowhere.
+        """A new lesson table (:func:`.create.lesson_data`) and the learner's seat token;
+        raise :class:`LobbyError`.
 
         Its write is queued: await ``table.until_saved()`` before handing out its link.
         """
-        if not isinstance(request, dict):
-            raise LobbyError("send a JSON object")
-        if request:
-            raise LobbyError(f"unknown field {shown(sorted(request)[0])}: a lesson takes none")
-        rules = Lesson().rules
-        token = secrets.token_urlsafe(24)
-        seats = [SeatData(s, token_hash(token if s == 0 else secrets.token_urlsafe(24)), s == 0,
-                          "lesson", None, False) for s in range(rules.players)]
-        now = time.time()
-        data = TableData(
-            id=secrets.token_urlsafe(6), created=now,
-            config={"rules": rules.spec(), "turn_seconds": 0, "lesson": 1}, seed=0,
-            deals_started=0, status="waiting", seats=seats, secret=None, host_hash=None, active_at=now)
+        data, token = lesson_data(request)
         table = Table(data, self.journal, self.settings)
         self.journal.add(NewTable(data), table)
         return self._add(table), token
 
-    @staticmethod
-    def _seats(raw: Any, players: int, host: str) -> list[SeatData]:
-        if raw is None:
-            raw = [{"human": s == 0} for s in range(players)]
-        if not isinstance(raw, list) or len(raw) != players:
-            raise LobbyError(f"'seats' must list the {players} seats")
-        allowed = levels()
-        out = []
-        for i, s in enumerate(raw):
-            if not isinstance(s, dict) or set(s) - {"human", "level", "name"}:
-                raise LobbyError(f"seat {i}: give 'human', 'level' and 'name'")
-            human = s.get("human", False)
-            level = s.get("level", allowed[0])
-            name = s.get("name")
-            if not isinstance(human, bool):
-                raise LobbyError(f"seat {i}: 'human' must be true or false")
-            if not isinstance(level, str) or level not in allowed:
-                raise LobbyError(f"seat {i}: unknown bot level {shown(level)}: choose {', '.join(allowed)}")
-            if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME
-                                     or not clean_text(name)):
-                raise LobbyError(f"seat {i}: a name is text of at most {MAX_NAME} characters "
-                                 "(letters, digits, signs)", "name", seat=i, most=MAX_NAME)
-            # A bot seat gets a token nobody is told: it has no invitation link.
-            token = seat_token(host, i, 0) if human else secrets.token_urlsafe(24)
-            out.append(SeatData(i, token_hash(token), human, level,
-                                name.strip() or None if name else None, False))
-        return out
+    # -- the public lobby ---------------------------------------------------------------
+
+    def sit(self, table: Table, name: Any = None, account: tuple[int, str] | None = None) -> tuple[int, str]:
+        """Seat a stranger from the lobby at an open seat of ``table`` (the first still
+        free) and return the seat and its new secret token (random, not derived from the
+        host's: the host cannot open it). ``account`` is the id and name of the person's
+        account, if they are logged in; a guest may give a ``name``. Raise
+        :class:`LobbyError`."""
+        if not table.public:
+            raise LobbyError("this table is private: its seats are taken by their links", "private_table")
+        if table.rated and account is None:
+            raise LobbyError("a rated table is for accounts: log in to sit there", "rated_login")
+        if account is not None and account[0] in table.accounts():
+            raise LobbyError("you already sit at this table", "seated")
+        free = table.free_seats()
+        if not free:
+            raise LobbyError("no seat is free at this table", "no_free_seat")
+        if account is None:
+            name = self.guest_name(name)
+        seat = free[0]
+        token = secrets.token_urlsafe(24)
+        digest = token_hash(token)
+        data = table.seats[seat]
+        self.tokens.pop(data.token_hash, None)
+        self.tokens[digest] = (table.id, seat)
+        table.set_seat(seat, token_hash=digest, generation=data.generation + 1,
+                       name=account[1] if account is not None else name,
+                       account=account[0] if account is not None else None)
+        return seat, token
+
+    def guest_name(self, name: Any) -> str | None:
+        """A guest's name as given (trimmed; None for none); raise :class:`LobbyError`. A
+        guest may not take the name of an account, nor one that looks like it."""
+        if name is None:
+            return None
+        if not isinstance(name, str) or len(name.strip()) > MAX_NAME or not clean_text(name):
+            raise LobbyError(f"a name is text of at most {MAX_NAME} characters (letters, digits, signs)",
+                             "guest_name", most=MAX_NAME)
+        self.refuse_account_names([name])
+        return name.strip() or None
+
+    def refuse_account_names(self, names: list[str], own: str | None = None) -> None:
+        """Raise :class:`LobbyError` if one of ``names`` is an account's name or looks like
+        one (but ``own``, the name of the account asking)."""
+        keys = {lookalike_key(n): n for n in names if n and n.strip()}
+        if own is not None:
+            keys.pop(lookalike_key(own), None)
+        taken = self.accounts.skeletons(keys)
+        if taken:
+            shown_name = keys[sorted(taken)[0]].strip()
+            raise LobbyError(f"the name {shown(shown_name)} is an account's, or looks like one: "
+                             "choose another",
+                             "name_taken")
+
+    def play_now(self, request: Any, account: tuple[int, str] | None = None,
+                 at: str | None = None) -> tuple[Table, int, str, str | None]:
+        """*Play now*: seat the person at the public table of the reading asked for (the
+        rules, rated or not) that most needs a player (:func:`.lobby.best_table`), or open
+        one with them in seat 0 and the other seats open, waiting
+        :attr:`Settings.fill_seconds` for people. Returns the table, the seat, its token
+        and, for a table just opened, the host's token (else None). Raise
+        :class:`LobbyError`.
+
+        One server of several also looks at the others' tables, as its lobby lists them:
+        when one of those needs a player and none of its own does, it raises
+        :class:`Elsewhere` naming it (the request goes to its server, which is called
+        with ``at`` naming that table: it seats the person there if the table still needs
+        them, else as one server alone would)."""
+        rules, rated = play_now_request(request, account)
+        name = request.get("name")
+        if account is None:
+            name = self.guest_name(name)
+        who = account[0] if account else None
+        here = self.tables.get(at) if at is not None else None
+        table = (best_table([here], rules.spec(), rated, who) if here is not None else None) \
+            or best_table(self.tables.values(), rules.spec(), rated, who)
+        if table is None and at is None and self.ownership is not None:
+            elsewhere = remote_best(self.lobby.snapshot(), rules.spec(), rated, set(self.tables))
+            if elsewhere is not None:
+                raise Elsewhere(elsewhere)
+        if table is not None:
+            seat, token = self.sit(table, name, account)
+            return table, seat, token, None
+        opening: dict[str, Any] = {
+            "preset": rules.preset, "players": rules.players, "variants": list(rules.variants),
+            "public": True, "lang": request.get("lang", "en"), "fill_seconds": self.settings.fill_seconds,
+            "seats": [{"human": True, "level": DEFAULT_LEVEL}]
+                     + [{"open": True, "level": DEFAULT_LEVEL} for _ in range(rules.players - 1)]}
+        if rated:
+            opening["rated"] = True
+        table, host = self.create(opening, account)
+        values: dict[str, Any] = {"name": account[1] if account else name}
+        if account is not None:
+            values["account"] = account[0]
+        table.set_seat(0, **values)
+        return table, 0, seat_token(host, 0, 0), host
 
     # -- hosts --------------------------------------------------------------------------
 
@@ -301,6 +363,8 @@ class Hub:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
             raise LobbyError(f"there is no seat {shown(seat)}: seats are 0 to {len(table.seats) - 1}")
         data = table.seats[seat]
+        if seat in table.open_seats:
+            raise LobbyError(f"seat {seat} is open to strangers from the lobby: its link is theirs alone")
         if not self.linked(table, host, seat):
             raise LobbyError(f"seat {seat} is played by a bot: it has no link")
         generation = data.generation + 1
@@ -337,7 +401,9 @@ class Hub:
         for table in list(self.tables.values()):
             if table.conns:
                 continue
-            if table.open and now - table.active_at >= self.settings.idle_seconds:
+            idle = now - table.active_at
+            forsaken = table.public and table.status == "waiting" and idle >= EMPTY_PUBLIC_SECONDS
+            if table.open and (idle >= self.settings.idle_seconds or forsaken):
                 table.close()
                 closed += 1
             if not table.open:
@@ -379,7 +445,8 @@ def seat_links(base: str, table: Table, host: str) -> list[dict[str, Any]]:
     out = []
     for s in table.seats:
         row: dict[str, Any] = {"seat": s.seat, "human": s.human, "level": s.level, "name": s.name,
-                               "joined": s.joined, "online": table.online(s.seat)}
+                               "joined": s.joined, "online": table.online(s.seat),
+                               "open": s.seat in table.open_seats}
         if Hub.linked(table, host, s.seat):
             token = seat_token(host, s.seat, s.generation)
             row |= {"token": token, "url": f"{base}play#t={token}"}

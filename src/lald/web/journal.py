@@ -21,6 +21,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
+from collections.abc import Callable, Sequence
 
 from ..store import Store, Write
 
@@ -63,6 +65,8 @@ class Journal:
         """Batches committed so far."""
         self.writes = 0
         """Writes committed so far."""
+        self.observe: Callable[[Sequence[Write], float], None] | None = None
+        """Called with each batch committed and the seconds its commit took (metrics)."""
 
     def start(self) -> None:
         """Start the writer task."""
@@ -111,15 +115,22 @@ class Journal:
             if not self._queue:
                 self._idle.set()
 
+    def write(self, writes: Sequence[Write], mark: tuple[str, int]) -> None:
+        """Commit one batch (in a worker thread if :attr:`threaded`)."""
+        self.store.write(writes, mark)
+
     async def _commit(self, writes: list[Write]) -> None:
         pause = 0.05
         mark = (self.writer, self.commits + 1)
         while True:
             try:
+                start = time.perf_counter()
                 if self.threaded:
-                    await asyncio.to_thread(self.store.write, writes, mark)
+                    await asyncio.to_thread(self.write, writes, mark)
                 else:
-                    self.store.write(writes, mark)
+                    self.write(writes, mark)
+                if self.observe is not None:
+                    self.observe(writes, time.perf_counter() - start)
                 return
             except Exception:
                 log.exception("the database refused %d writes; trying again in %.2f s", len(writes), pause)

@@ -3,7 +3,7 @@
 A test checks that it names every route of the application and no other, and an API
 fuzzer (schemathesis) checks the answers against it, so the description stays true.
 
->>> sorted(spec()["paths"])[:2]
+>>> sorted(p for p in spec()["paths"] if p.startswith("/api/host"))[:2]
 ['/api/host', '/api/host/close']
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rules
 from ..i18n import LANGUAGES
-from .hub import NAME_PATTERN, levels
+from .create import NAME_PATTERN, levels
 
 WHOLE = ("A number that counts (players, a seat, a seed, an option's number) is written as a "
          "whole number: 5, not 5.0 or \"5\" (JSON Schema would take 5.0 for 5; this API refuses it).")
@@ -33,9 +33,11 @@ def _answer(description: str, schema: dict[str, Any] | None = None,
 def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "the request cannot be read or is refused; `error` says why",
              403: "another site's page, or a token that is not valid",
-             404: "no such thing", 409: "the table is closed",
+             404: "no such thing",
              413: "the body is longer than 64 KiB", 415: "not JSON", 429: "too many tables opened",
-             503: "the expert is busy, or the review could not be made: try again later"}
+             503: "the expert is busy, or the review could not be made: try again later",
+             401: "log in first (a rated table is for accounts), or a wrong name or password",
+             409: "the table is closed, no seat is free, or the name is taken"}
     return {str(c): _answer(words[c], _ERROR) for c in codes}
 
 
@@ -61,8 +63,12 @@ def spec() -> dict[str, Any]:
             options[name] = {"anyOf": [{"type": "boolean"}, {"enum": ["on", "off"]}]}
     seat = {"type": "object", "additionalProperties": False, "properties": {
         "human": {"type": "boolean"},
+        "open": {"type": "boolean", "description": "a seat for a stranger from the lobby (public tables): "
+                                                   "named when taken, a person's"},
         "level": {"enum": levels(), "description": "a bot level of /api/levels"},
-        "name": {"anyOf": [{"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}, {"type": "null"}]}}}
+        "name": {"anyOf": [{"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}, {"type": "null"}]}},
+        "if": {"required": ["open"], "properties": {"open": {"const": True}}},
+        "then": {"not": {"required": ["name"]}, "properties": {"human": {"const": True}}}}
     summary = {"type": "object", "required": ["id", "rules", "status", "deal", "deals", "seats", "practice"],
                "properties": {
                    "id": {"type": "string"},
@@ -77,7 +83,11 @@ def spec() -> dict[str, Any]:
                               "description": "the teaching deal: a prepared layout, scripted seats"},
                    "hints": {"type": "boolean",
                              "description": "its people may ask for the expert's hint (a practice aid)"},
-                   "seats": {"type": "array", "items": {"type": "object"}}}}
+                   "seats": {"type": "array", "items": {"type": "object"}},
+                   "public": {"type": "boolean"}, "rated": {"type": "boolean"},
+                   "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                   "lang": {"enum": list(LANGUAGES)}, "free": {"type": "integer", "minimum": 0},
+                   "fill_at": {"anyOf": [{"type": "number"}, {"type": "null"}]}}}
     host_answer = {"type": "object", "required": ["table", "seats", "host", "watch"], "properties": {
         "table": {"$ref": "#/components/schemas/Table"},
         "seats": {"type": "array", "items": {"type": "object", "required": ["seat", "human", "joined"],
@@ -92,6 +102,32 @@ def spec() -> dict[str, Any]:
                  "properties": {"token": {"type": "string"}, "url": {"type": "string"}}},
         "watch": {"type": "string"}}}
     token = {"type": "string", "description": "the host's secret token"}
+    host: dict[str, Any] = {
+        "/api/host": {"post": {
+            "summary": "the host's view: seats, their links, who joined, who is connected",
+            "requestBody": _json_body({"type": "object", "required": ["token"],
+                                       "additionalProperties": False, "properties": {"token": token}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+        "/api/host/reissue": {"post": {
+            "summary": "a new link for a seat (the old one stops at once)", "description": WHOLE,
+            "requestBody": _json_body({"type": "object", "required": ["token", "seat"],
+                                       "additionalProperties": False,
+                                       "properties": {"token": token, "seat": {"type": "integer"}}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED, 409)}}},
+        "/api/host/close": {"post": {
+            "summary": "close the table (finished records stay)",
+            "requestBody": _json_body({"type": "object", "required": ["token"],
+                                       "additionalProperties": False, "properties": {"token": token}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+    }
+    community = community_paths()
+    # Where a server of several that does not hold the table sends these (307), by the
+    # table's id, for the proxy to take to its holder (docs/deploy.md).
+    at_table = {path: community[path] for path in ("/api/play-now", "/api/sit", "/api/host/mute",
+                                                   "/api/host/spectators")}
     return {
         "openapi": "3.1.0",
         "info": {"title": "lald serve", "version": "1",
@@ -103,7 +139,8 @@ def spec() -> dict[str, Any]:
                 "get": {"summary": "the tables still to be played, newest first", "responses": {
                     "200": _answer("tables", {"type": "array", "items": _TABLE})}},
                 "post": {"summary": "open a table", "description": WHOLE, "requestBody": _json_body({
-                    "type": "object", "additionalProperties": False, "allOf": _seats_per_players(),
+                    "type": "object", "additionalProperties": False,
+                    "allOf": [*_seats_per_players(), *_public_only()],
                     "properties": {
                         "preset": {"enum": list(PRESET_NAMES)},
                         "players": {"enum": [3, 4, 5]},
@@ -116,7 +153,8 @@ def spec() -> dict[str, Any]:
                         "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
                                  "description": "makes a practice table"},
                         "hints": {"type": "boolean", "description": "the expert's hints for the "
-                                                                    "table's people (off by default)"}}}),
+                                                                    "table's people (off by default)"},
+                        **LOBBY_FIELDS}}),
                     "responses": {"201": _answer("the table, the host's link and the seats' links",
                                                  {"$ref": "#/components/schemas/HostAnswer"}),
                                   **_refusals(*_POSTED, 429)}}},
@@ -180,25 +218,18 @@ def spec() -> dict[str, Any]:
                 "responses": {"200": _answer("the catalog", {"type": "object",
                                                              "additionalProperties": {"type": "string"}}),
                               **_refusals(404)}}},
-            "/api/host": {"post": {
-                "summary": "the host's view: seats, their links, who joined, who is connected",
-                "requestBody": _json_body({"type": "object", "required": ["token"],
-                                           "additionalProperties": False, "properties": {"token": token}}),
-                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
-                              **_refusals(*_POSTED)}}},
-            "/api/host/reissue": {"post": {
-                "summary": "a new link for a seat (the old one stops at once)", "description": WHOLE,
-                "requestBody": _json_body({"type": "object", "required": ["token", "seat"],
-                                           "additionalProperties": False,
-                                           "properties": {"token": token, "seat": {"type": "integer"}}}),
-                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
-                              **_refusals(*_POSTED, 409)}}},
-            "/api/host/close": {"post": {
-                "summary": "close the table (finished records stay)",
-                "requestBody": _json_body({"type": "object", "required": ["token"],
-                                           "additionalProperties": False, "properties": {"token": token}}),
-                "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
-                              **_refusals(*_POSTED)}}},
+            # The same at the table's own address: where a server of several that does not hold
+            # the table sends them (307), and the proxy takes them to its holder (docs/deploy.md).
+            **host,
+            **{f"/api/tables/{{table}}{path[4:]}": {"post": operation["post"] | {
+                "summary": f"{operation['post']['summary']}, at the table's own address",
+                "parameters": [_path("table")]}}
+               for path, operation in host.items()},
+            **community,
+            **{f"/api/tables/{{table}}{path[4:]}": {"post": operation["post"] | {
+                "summary": f"{operation['post']['summary']}, at the table's own address",
+                "parameters": [_path("table")]}}
+               for path, operation in at_table.items()},
             "/api/openapi.json": {"get": {"summary": "this description", "responses": {
                 "200": _answer("OpenAPI 3.1", {"type": "object"})}}},
         },
@@ -210,7 +241,11 @@ def spec() -> dict[str, Any]:
                          "their own language: other_site, too_many_tables, name (with the seat and "
                          "the most characters a name may have), table_closed, host_link, "
                          "server_error, no_table, no_deal, record and record_move (a record the "
-                         "replay cannot read; with the number of the move, as move)"},
+                         "replay cannot read; with the number of the move, as move); and those of the "
+                         "lobby and accounts (private_table, rated_login, rated_public, rated_rules, "
+                         "seated, no_free_seat, guest_name, title, too_many_seats, login, login_limit, "
+                         "name_taken, name_rules, name_refused, password_rules, password_wrong, csrf, "
+                         "register_limit, not_logged_in, no_player)"},
                 "seat": {"type": "integer"}, "most": {"type": "integer"}, "move": {"type": "integer"}}},
             "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
             "Table": summary,
@@ -232,3 +267,128 @@ def _seats_per_players() -> list[dict[str, Any]]:
 
 def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}}
+
+
+#: The lobby's fields of a new table (issue 24).
+LOBBY_FIELDS: dict[str, Any] = {
+    "public": {"type": "boolean", "description": "listed in the lobby, its open seats for strangers "
+                                                 "(private, link-only, by default)"},
+    "fill_seconds": {"anyOf": [{"const": 0}, {"type": "integer", "minimum": 5, "maximum": 3600}],
+                     "description": "public tables: how long to wait for people once one has joined "
+                                    "before bots take the empty seats (0: wait for people)"},
+    "lang": {"enum": list(LANGUAGES), "description": "the language the table speaks"},
+    "title": {"type": "string", "maxLength": 60, "pattern": NAME_PATTERN},
+}
+
+
+def community_paths() -> dict[str, Any]:
+    """The lobby's endpoints (issue 24)."""
+    seated = {"type": "object", "required": ["table", "seat", "token", "url"], "properties": {
+        "table": _TABLE, "seat": {"type": "integer"}, "token": {"type": "string"}, "url": {"type": "string"},
+        "host": {"type": "object", "required": ["token", "url"]}}}
+    name = {"type": "string", "maxLength": 40, "pattern": NAME_PATTERN}
+    host_token = {"type": "string", "description": "the host's secret token"}
+    credentials = {"type": "object", "required": ["name", "password"], "additionalProperties": False,
+                   "properties": {"name": {"type": "string"}, "password": {"type": "string"}}}
+    session_answer = {"type": "object", "required": ["account", "csrf"]}
+    return {
+        "/api/play-now": {"post": {
+            "summary": "seat me at the public table of this reading that most needs a player, or open one",
+            "description": WHOLE, "requestBody": _json_body({
+                "type": "object", "additionalProperties": False, "properties": {
+                    "preset": {"enum": list(PRESET_NAMES)}, "players": {"enum": [3, 4, 5]},
+                    "variants": {"type": "array", "items": {"enum": list(VARIANT_NAMES)},
+                                 "uniqueItems": True},
+                    "rated": {"type": "boolean", "description": "a rated table (accounts only)"},
+                    "name": name, "lang": {"enum": list(LANGUAGES)}}}),
+            "responses": {"201": _answer("the seat taken: its link (and, for a table just opened, the "
+                                         "host's)", seated),
+                          **_refusals(*_POSTED, 401, 429)}}},
+        "/api/sit": {"post": {
+            "summary": "take an open seat of a public table",
+            "requestBody": _json_body({"type": "object", "required": ["table"], "additionalProperties": False,
+                                       "properties": {"table": {"type": "string"}, "name": name}}),
+            "responses": {"201": _answer("the seat taken and its link", seated),
+                          **_refusals(*_POSTED, 401, 404, 409, 429)}}},
+        "/api/host/mute": {"post": {
+            "summary": "mute a seat's chat, or let it speak again", "description": WHOLE,
+            "requestBody": _json_body({"type": "object", "required": ["token", "seat", "muted"],
+                                       "additionalProperties": False, "properties": {
+                                           "token": host_token, "seat": {"type": "integer"},
+                                           "muted": {"type": "boolean"}}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+        "/api/host/spectators": {"post": {
+            "summary": "open or close the spectators' chat",
+            "requestBody": _json_body({"type": "object", "required": ["token", "chat"],
+                                       "additionalProperties": False, "properties": {
+                                           "token": host_token, "chat": {"type": "boolean"}}}),
+            "responses": {"200": _answer("the host's view", {"$ref": "#/components/schemas/HostAnswer"}),
+                          **_refusals(*_POSTED)}}},
+        "/api/session": {"get": {
+            "summary": "who is logged in on this page, and the session's CSRF token (for X-CSRF-Token)",
+            "responses": {"200": _answer("the session", {
+                "type": "object", "required": ["account", "csrf"], "properties": {
+                    "account": {"anyOf": [{"type": "null"}, {"type": "object", "required": ["name", "id"]}]},
+                    "csrf": {"anyOf": [{"type": "null"}, {"type": "string"}]}}})}}},
+        "/api/account/register": {"post": {
+            "summary": "make an account and log in (a session cookie: HttpOnly, SameSite=Strict)",
+            "requestBody": _json_body(credentials),
+            "responses": {"201": _answer("the session", session_answer), **_refusals(*_POSTED, 409, 429)}}},
+        "/api/account/login": {"post": {
+            "summary": "log in: a new session whatever cookie came; the same 401 for a wrong name or a "
+                       "wrong password",
+            "requestBody": _json_body(credentials),
+            "responses": {"200": _answer("the session", session_answer), **_refusals(*_POSTED, 401, 429)}}},
+        "/api/account/logout": {"post": {
+            "summary": "end this session",
+            "requestBody": _json_body({"type": "object", "maxProperties": 0}),
+            "responses": {"200": _answer("no session", session_answer), **_refusals(*_POSTED, 401)}}},
+        "/api/account/password": {"post": {
+            "summary": "change the password; every other session ends",
+            "requestBody": _json_body({"type": "object", "required": ["old", "new"],
+                                       "additionalProperties": False,
+                                       "properties": {"old": {"type": "string"},
+                                                      "new": {"type": "string", "minLength": 8,
+                                                              "maxLength": 256}}}),
+            "responses": {"200": _answer("a new session", session_answer), **_refusals(*_POSTED, 401)}}},
+        "/api/account/delete": {"post": {
+            "summary": "delete the account: its sessions, ratings and chat lines go; its games stay, "
+                       "under \"deleted player\"",
+            "requestBody": _json_body({"type": "object", "required": ["password"],
+                                       "additionalProperties": False,
+                                       "properties": {"password": {"type": "string"}}}),
+            "responses": {"200": _answer("deleted", {"type": "object"}), **_refusals(*_POSTED, 401)}}},
+        "/api/account/data": {"get": {
+            "summary": "everything kept about the logged-in account, as a JSON file",
+            "responses": {"200": _answer("the data", {"type": "object"}), **_refusals(401)}}},
+        "/api/leaderboard": {"get": {
+            "summary": "a reading's leaderboard (ratings of rated tables), and the bots' fixed ratings",
+            "parameters": [{"name": "reading", "in": "query", "required": False,
+                            "schema": {"type": "string", "maxLength": 64}}],
+            "responses": {"200": _answer("the leaderboard", {
+                "type": "object", "required": ["reading", "readings", "players", "bots"]}),
+                **_refusals(400)}}},
+        "/api/players/{name}": {"get": {
+            "summary": "a player's profile: ratings per reading, their history, their games",
+            "parameters": [_path("name")],
+            "responses": {"200": _answer("the profile", {
+                "type": "object", "required": ["name", "ratings", "history", "tables"]}),
+                **_refusals(404)}}},
+        "/api/tables/{table}/deals/{deal}/chat": {"get": {
+            "summary": "a finished deal's chat lines and laughs, each after how many actions it was said",
+            "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),
+                           {"name": "lang", "in": "query", "required": False,
+                            "schema": {"enum": list(LANGUAGES)}}],
+            "responses": {"200": _answer("the lines", {"type": "array", "items": {
+                "type": "object", "required": ["kind", "after", "seat", "spectator", "name", "text"]}}),
+                **_refusals(400, 404)}}},
+    }
+
+
+def _public_only() -> list[dict[str, Any]]:
+    """Open seats and a wait for players are a public table's."""
+    public = {"required": ["public"], "properties": {"public": {"const": True}}}
+    opened = {"required": ["open"], "properties": {"open": {"const": True}}}
+    return [{"if": {"required": ["fill_seconds"]}, "then": public},
+            {"if": {"required": ["seats"], "properties": {"seats": {"contains": opened}}}, "then": public}]

@@ -17,6 +17,8 @@ Messages are JSON objects with a ``type``. From the page:
 - ``{"type": "hint", "v": V}``: at a table opened with hints on, the expert's hint for this
   seat's decision at version V (its turn, or a claim it may make): answered by a ``hint``
   message once made (:mod:`.hints`), or refused with an ``error``.
+- ``{"type": "chat", "text": T}``: a line of the table chat; ``{"type": "laugh"}``: laugh
+  at the one who just lay down (:mod:`.chat`).
 - ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
@@ -53,9 +55,10 @@ from typing import Any
 
 from ..core import ActionSyntaxError, IllegalActionError, action_from_json
 from ..i18n import LANGUAGES, Catalog
+from . import chat
 from .conn import Conn
 from .hints import Refused
-from .hub import Hub
+from .hub import ELSEWHERE, Elsewhere, Hub
 from .tables import Table
 from .wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
 
@@ -95,6 +98,9 @@ def handle(hub: Hub, conn: Conn[Table], text: str) -> None:
         return conn.refuse("malformed", "web_error_fields", detail=shown(sorted(unknown)[0]))
     try:
         handler(hub, conn, msg)
+    except Elsewhere as e:  # another server holds the table: the page goes there
+        conn.send({"type": "elsewhere", "table": e.table_id})
+        conn.end(ELSEWHERE)
     except IllegalActionError as e:
         conn.refuse("illegal", "web_error_illegal", detail=str(e))
     except ActionSyntaxError as e:
@@ -250,14 +256,32 @@ def _on_ping(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
     conn.send({"type": "pong", "id": mark})
 
 
+def _on_chat(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
+    if conn.table is None:
+        return conn.refuse("not_joined", "web_error_not_joined")
+    try:
+        conn.table.talk.say(conn, msg.get("text"))
+    except chat.Refused as e:
+        conn.refuse(e.code, e.key, **e.values)
+
+
+def _on_laugh(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
+    if conn.table is None:
+        return conn.refuse("not_joined", "web_error_not_joined")
+    try:
+        conn.table.talk.laugh(conn)
+    except chat.Refused as e:
+        conn.refuse(e.code, e.key, **e.values)
+
+
 #: The fields each message may have besides its type.
 _FIELDS: dict[str, set[str]] = {
     "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
     "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"}, "go_on": set(),
-    "hint": {"v"},
+    "hint": {"v"}, "chat": {"text"}, "laugh": set(),
 }
 _HANDLERS = {
     "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
     "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping, "go_on": _on_go_on,
-    "hint": _on_hint,
+    "hint": _on_hint, "chat": _on_chat, "laugh": _on_laugh,
 }

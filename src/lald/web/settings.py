@@ -65,6 +65,18 @@ class Settings:
     the review's rating of the decision (:data:`lald.coach.review.HINT_WORLDS`)."""
     hint_seconds: float = 2.0
     """The expert's time budget per hint (seconds): past it, the worlds drawn so far."""
+    fill_seconds: int = 60
+    """How long a public table that Play now opens waits for people, once its first
+    person has joined, before bots take its empty seats (seconds)."""
+    sit_rate: float = 120 / 3600
+    """Seats one client address may take from the lobby a second on average (120 an hour)."""
+    sit_burst: float = 20.0
+    """Seats one client address may take from the lobby at once."""
+    session_days: float = 30.0
+    """A login session unused for this many days ends (:mod:`lald.web.accounts`)."""
+    password_memory: int | None = None
+    """argon2id's memory per password hash, in KiB (None: argon2-cffi's default, 64 MiB);
+    the tests lower it."""
     hint_queue: int = 8
     """Hints that may wait for the expert or be made at once in the whole server; more are
     refused until there is room (one per seat at a time in any case)."""

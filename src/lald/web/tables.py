@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..bots import Bot, make_bot
 from ..core import (
@@ -48,17 +48,17 @@ from ..core import (
     Session,
     State,
     action_from_json,
-    censor,
     keyed_number,
 )
 from ..i18n import Catalog
-from ..narrate import describe, explain_settlement, join_names
 from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
+from .chat import Talk
 from .conn import Conn
+from .frames import Entry, Frames
 from .journal import Journal, Saved
-from .lesson import Lesson, LessonSession, default_names, held_moment, lesson_bots, lesson_part, note_words
+from .lesson import Lesson, LessonSession, held_moment, lesson_bots, note_words
+from .ops import failpoint
 from .settings import Settings
-from .wire import action_kinds, op_json, view_json
 
 if TYPE_CHECKING:
     pass
@@ -110,23 +110,6 @@ class ThinkTimes:
 THINK_TIMES = ThinkTimes()
 
 
-class Entry(NamedTuple):
-    """One line of a table's log, rendered per recipient and language on sending."""
-
-    kind: str
-    """header, op, timer, away, laugh, settle, tie or winner."""
-    deal: int
-    ref: int
-    """The operation's index in the deal's history (op), or a seat (timer, away, laugh)."""
-
-
-def level_name(level: str, catalog: Catalog) -> str:
-    """A bot level as people name it (``web_level_name_*``: medium, not heuristic), as the
-    terminal's setup screen does; a level the catalog does not know, by its name."""
-    key = f"web_level_name_{level}"
-    return catalog.t(key) if catalog.has(key) else level
-
-
 class Table(Saved):
     """One table: session, seats, bots, log, connections and the driver task."""
 
@@ -151,6 +134,27 @@ class Table(Saved):
         """Dealt from a seed someone chose (or from before tables had secrets)."""
         self.hints = bool(data.config.get("hints")) and self.lesson is None
         """Whether the people at this table may ask for the expert's hint (:mod:`.hints`)."""
+        self.public = bool(data.config.get("public"))
+        """Listed for strangers, whose seats are :attr:`open_seats` (:mod:`.lobby`)."""
+        self.rated = bool(data.config.get("rated"))
+        """Its sessions change its accounts' ratings (:mod:`.ratings`)."""
+        self.title: str | None = data.config.get("title")
+        self.lang: str = data.config.get("lang", "en")
+        """The language its people are expected to chat in (the lobby shows it)."""
+        self.fill_seconds = float(data.config.get("fill_seconds", 0))
+        """How long a public table waits for people, once one has joined, before bots
+        take the seats still empty (0: it waits for people)."""
+        self.open_seats: frozenset[int] = frozenset(data.config.get("open", ()))
+        """The seats strangers from the lobby may take."""
+        self.on_change: Callable[[Table], None] | None = None
+        """Told of each change of what the lobby lists (seats, deals, status: not of every
+        action): the lobby's feed, :meth:`lald.web.lobby.LobbyFeed.touch`."""
+        self.on_over: Callable[[Table], None] | None = None
+        """Told when the session ends (the ratings, :meth:`lald.web.ratings.Ratings.session_over`)."""
+        self.first_joined: float | None = (time.time() if any(s.joined for s in data.seats if s.human)
+                                           else None)
+        """When the first person joined (a restart counts as now), from which a public
+        table's wait for players runs."""
         self.seed = data.seed
         self.session: Session = (Session(self.rules, data.seed, secret=self.secret) if self.lesson is None
                                  else LessonSession(self.lesson))
@@ -171,8 +175,6 @@ class Table(Saved):
         self.conns: set[Conn[Table]] = set()
         self.epoch = 0
         """Counts the changes told to the connections; the frame parts cached are this epoch's."""
-        self._parts: dict[tuple[Any, ...], str] = {}
-        self._parts_epoch = 0
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.changed_at = time.monotonic()
@@ -185,10 +187,18 @@ class Table(Saved):
         self._claims_version = -1
         self._human_claims: frozenset[Claim] = frozenset()
         self._window = False
+        self.frames = Frames(self)
+        """What each page is sent of the table (:mod:`.frames`)."""
+        self.talk = Talk(self, data.config, Entry)
+        """The table's chat and laughs (:mod:`.chat`)."""
+        self.talk.restore(data.chat)
         for d in range(data.deals_started):
+            self.talk.restore_until(d - 1, math.inf)
             self._begin_deal()
-            for obj, source in (data.actions[d] if d < len(data.actions) else []):
+            for i, (obj, source) in enumerate(data.actions[d] if d < len(data.actions) else []):
+                self.talk.restore_until(d, i)
                 self._apply(action_from_json(obj), source)
+        self.talk.restore_until(data.deals_started, math.inf)
         self.status = ("closed" if data.status == "closed" else "over" if self.session.over else
                        "playing" if data.deals_started else "waiting")
 
@@ -239,6 +249,7 @@ class Table(Saved):
             self.entries.append(Entry("op", d, i))
             if i == before and isinstance(op, LaidDown) and self.rules.laugh:
                 self.entries.append(Entry("laugh", d, op.seat))
+                self.talk.laid_down(d, i, op.seat)
         self.version += 1
         if state.over:
             planned = len(self.session.schedule)
@@ -281,6 +292,10 @@ class Table(Saved):
         if self.session.over:
             self.status = "over"
             self.journal.add(TableChange(self.id, {"status": "over"}), self)
+            if self.on_over is not None:
+                self.on_over(self)
+        if state.over:  # the deal's end: the session's schedule and status may change
+            self.listing_changed()
         self.notify()
 
     def next_deal(self) -> None:
@@ -296,15 +311,19 @@ class Table(Saved):
                                                "status": "playing"}), self)
         self.status = "playing"
         self._begin_deal()
+        self.listing_changed()
         self.notify()
 
     def set_seat(self, seat: int, **values: Any) -> None:
         """Change who plays a seat, its name, or mark it joined (told once stored)."""
         self.journal.add(SeatChange(self.id, seat, values), self)
+        if values.get("joined") and self.first_joined is None:
+            self.first_joined = time.time()
         for key, value in values.items():
             setattr(self.seats[seat], key, value)
         if "human" in values:
             self._claims_version = -1
+        self.listing_changed()
         self.notify()
 
     def close(self) -> None:
@@ -313,6 +332,7 @@ class Table(Saved):
             return
         self.journal.add(TableChange(self.id, {"status": "closed"}), self)
         self.status = "closed"
+        self.listing_changed()
         self.notify()
 
     def seen(self) -> None:
@@ -366,6 +386,11 @@ class Table(Saved):
             conn.touch()
         self.wake.set()
 
+    def listing_changed(self) -> None:
+        """What the lobby lists of this table changed (:meth:`listing`)."""
+        if self.on_change is not None:
+            self.on_change(self)
+
     # -- the driver ---------------------------------------------------------------------
 
     def start(self) -> None:
@@ -410,8 +435,12 @@ class Table(Saved):
         if not self.open:
             return 0.0, None
         if self.status == "waiting":
-            ready = all(s.joined for s in self.seats if s.human)
-            return 0.0, (self._deal_step if ready else None)
+            if all(s.joined for s in self.seats if s.human):
+                return 0.0, self._deal_step
+            fill = self.fill_at()
+            if fill is None:
+                return 0.0, None
+            return max(0.0, fill - time.time()), self._fill_step
         state = self.state
         assert state is not None
         now = time.monotonic()
@@ -482,12 +511,43 @@ class Table(Saved):
     async def _think(self, seat: int, fn: Callable[[PlayerView, Sequence[T]], Any],
                      view: PlayerView, options: Sequence[T]) -> Any:
         level = self.seats[seat].level
+        failpoint("bot_move")
         if not self.settings.threaded_bots or THINK_TIMES.quick(level):
             return THINK_TIMES.timed(level, fn, view, options)
         return await asyncio.to_thread(THINK_TIMES.timed, level, fn, view, options)
 
     async def _deal_step(self) -> None:
         self.next_deal()
+
+    async def _fill_step(self) -> None:
+        """A public table's wait for players is over: the bots take the seats still empty."""
+        fill = self.fill_at()
+        if self.status != "waiting" or fill is None or fill > time.time():
+            return
+        for s in self.seats:
+            if s.human and not s.joined:
+                self.set_seat(s.seat, human=False)
+
+    def fill_at(self) -> float | None:
+        """When the bots take the empty seats of this public table (seconds since the
+        epoch); None if they do not (a private table, no wait set, nobody joined yet, or
+        play has begun)."""
+        if (not self.public or self.fill_seconds <= 0 or self.status != "waiting"
+                or self.first_joined is None):
+            return None
+        return self.first_joined + self.fill_seconds
+
+    def free_seats(self) -> list[int]:
+        """The open seats a stranger may still take: nobody has taken them, and no bot
+        has (before the first deal)."""
+        if not self.public or self.status != "waiting":
+            return []
+        return [s.seat for s in self.seats
+                if s.seat in self.open_seats and s.human and not s.joined and s.generation == 0]
+
+    def accounts(self) -> set[int]:
+        """The accounts seated here."""
+        return {s.account for s in self.seats if s.account is not None}
 
     async def _bot_step(self) -> None:
         """The bots' claims (each bot once a version), then the move of the seat to move
@@ -539,141 +599,18 @@ class Table(Saved):
             if not isinstance(action, Claim):
                 self.submit(legal[0], source)
 
-    # -- what each recipient is sent ----------------------------------------------------
-
-    def names(self, catalog: Catalog) -> list[str]:
-        """Seat names in ``catalog``'s language (a seat without a name is "Seat n"; at a
-        lesson table, the catalog's names, as in the terminal's lesson)."""
-        if self.lesson is not None:
-            return default_names(catalog, len(self.seats))
-        return [s.name or catalog.t("seat_name", seat=s.seat) for s in self.seats]
-
-    def render(self, entry: Entry, seat: int | None, catalog: Catalog,
-               names: Sequence[str]) -> dict[str, Any]:
-        """One log entry as ``seat`` may see it, in ``catalog``'s language."""
-        kind, d, index = entry
-        state = self.session.deals[d]
-        t = catalog.t
-        if kind == "op":
-            op = censor(state.history[index], seat)
-            return {"kind": kind, "deal": d, "text": describe(op, names, catalog), "op": op_json(op)}
-        if kind == "header":
-            text = t("deal_header", number=d + 1, dealer=names[state.dealer],
-                     eldest=names[state.eldest])
-            return {"kind": kind, "deal": d, "text": text}
-        if kind == "timer":
-            return {"kind": kind, "deal": d, "seat": index,
-                    "text": t("web_timer_expired", name=names[index],
-                              level=level_name(self.seats[index].level, catalog))}
-        if kind == "away":
-            return {"kind": kind, "deal": d, "seat": index,
-                    "text": t("web_away_played", name=names[index],
-                              level=level_name(self.seats[index].level, catalog))}
-        if kind == "laugh":
-            return {"kind": kind, "deal": d, "seat": index, "text": t("laugh")}
-        result = self.session.results[d]
-        if kind == "settle":
-            balances = [b + c for b, c in zip(state.balances_before, result.chips, strict=True)]
-            lines = explain_settlement(self.rules, result, state.dealer, names, balances, catalog)
-            return {"kind": kind, "deal": d, "text": "\n".join(lines), "lines": lines}
-        if kind == "tie":
-            leaders = self.session.schedule[len(self.session.results):]
-            return {"kind": kind, "deal": d,
-                    "text": t("tie_extra_deals", names=join_names([names[s] for s in leaders], catalog))}
-        winners = self.session.winners
-        key = "session_winner" if len(winners) == 1 else "session_shared"
-        return {"kind": kind, "deal": d, "seats": list(winners),
-                "text": t(key, names=join_names([names[s] for s in winners], catalog))}
-
-    def summary(self) -> dict[str, Any]:
-        """What the lobby lists: rules, seats and progress (no secrets)."""
-        return {
-            "id": self.id,
-            "rules": self.rules.spec(),
-            "status": self.status,
-            "deal": len(self.session.deals),
-            "deals": len(self.session.schedule),
-            "turn_seconds": self.turn_seconds,
-            "practice": self.practice,
-            "lesson": self.lesson is not None,
-            "hints": self.hints,
-            "seats": [{"seat": s.seat, "name": s.name, "human": s.human, "level": s.level,
-                       "joined": s.joined, "online": self.online(s.seat)} for s in self.seats],
-        }
-
     def online(self, seat: int) -> bool:
         """Whether a connection is open on ``seat``."""
         return any(c.seat == seat for c in self.conns)
 
-    def _part(self, key: tuple[Any, ...], make: Callable[[], Any]) -> str:
-        """``make()`` as JSON, built once per epoch and ``key`` (shared by recipients)."""
-        if self._parts_epoch != self.epoch:
-            self._parts.clear()
-            self._parts_epoch = self.epoch
-        text = self._parts.get(key)
-        if text is None:
-            text = self._parts[key] = json.dumps(make(), ensure_ascii=False)
-        return text
-
-    def _session_json(self) -> dict[str, Any]:
-        session = self.session
-        results = [{"deal": i, "dealer": session.deals[i].dealer, "won": list(r.won),
-                    "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
-                    "prize_to": r.prize_to, "winners": list(r.winners), "antes": list(r.antes),
-                    "pairs": None if r.pairs is None else list(r.pairs),
-                    "prize": self.rules.prize if r.prize_to is not None else 0}
-                   for i, r in enumerate(session.results)]
-        return {"pot": session.pot, "balances": list(session.balances), "results": results,
-                "over": session.over, "winners": list(session.winners), "laugh": self.rules.laugh}
-
     def frame(self, conn: Conn[Table]) -> str:
-        """The state frame for ``conn``: its own view, its legal actions, new log lines.
+        """The state frame for ``conn`` (:meth:`.frames.Frames.frame`)."""
+        return self.frames.frame(conn)
 
-        The parts that are the same for several recipients (the table's summary per
-        language, each seat's view and legal actions, the session) are serialised once per
-        change of the table; only the new log lines are rendered per recipient.
-        """
-        catalog = Catalog(conn.lang)
-        names = self.names(catalog)
-        seat = conn.seat
-        state = self.state
-        reset = conn.cursor == 0
-        entries = self.entries[conn.cursor:]
-        conn.cursor = len(self.entries)
-        human = seat is not None and self.seats[seat].human
-        head = json.dumps({
-            "type": "state",
-            "v": self.version,
-            "you": seat,
-            "deal": self.deal_index,
-            "can_next": (human and self.status == "playing" and state is not None and state.over
-                         and not self.session.over),
-            "turn_deadline": self._deadline(),
-            **self._absent(),
-            "reset": reset,
-            "log": [self.render(e, seat, catalog, names) for e in entries],
-        }, ensure_ascii=False)
-        table = self._part(("table", conn.lang), lambda: self.summary() | {"names": names})
-        view = ("null" if state is None else
-                self._part(("view", seat), lambda: view_json(state.view(seat))))
-        legal = kinds = "[]"
-        if seat is not None and human and state is not None and self.status == "playing":
-            legal = self._part(("legal", seat),
-                               lambda: [a.to_json() for a in state.legal_actions(seat)])
-            kinds = self._part(("kinds", seat),
-                               lambda: action_kinds(state, state.legal_actions(seat)))
-        session = self._part(("session",), self._session_json)
-        lesson = "null"
-        if self.lesson is not None and seat == self.lesson.learner and state is not None:
-            lesson = self._part(("lesson", conn.lang), lambda: self._lesson_json(state, catalog, names))
-        return (f'{head[:-1]}, "table": {table}, "view": {view}, "legal": {legal}, "kinds": {kinds}, '
-                f'"session": {session}, "lesson": {lesson}}}')
-
-    def _lesson_json(self, state: State, catalog: Catalog, names: Sequence[str]) -> dict[str, Any]:
-        assert self.lesson is not None
-        learner = self.lesson.learner
-        legal = state.legal_actions(learner) if self.status == "playing" else []
-        return lesson_part(self.lesson, state, catalog, names, legal, self.held())
+    def summary(self) -> dict[str, Any]:
+        """What the lobby and the host are told of the table (:meth:`.frames.Frames.summary`),
+        as another server's table tells it too (:class:`lald.web.cluster.RemoteTable`)."""
+        return self.frames.summary()
 
     def refusal(self, seat: int, action: Action, catalog: Catalog) -> str | None:
         """At a lesson table, why the learner's ``action`` is not made (the lesson's
@@ -683,7 +620,7 @@ class Table(Saved):
         if self.lesson is None or seat != self.lesson.learner or state is None or state.over:
             return None
         note = self.lesson.refusal(state, action)
-        return None if note is None else note_words(note, state, self.names(catalog), catalog)
+        return None if note is None else note_words(note, state, self.frames.names(catalog), catalog)
 
     def decision(self, seat: int) -> tuple[PlayerView, list[Action]] | None:
         """What ``seat`` may decide now, if anything: its view and its legal actions (on its
@@ -694,7 +631,7 @@ class Table(Saved):
         legal = state.legal_actions(seat)
         return (state.view(seat), legal) if legal else None
 
-    def _absent(self) -> dict[str, Any]:
+    def absent(self) -> dict[str, Any]:
         """Whom the table waits for, gone, and for how long (``waiting_for``: the seat to
         move, seconds since their page left, seconds until their stand-in plays or None),
         and the seats a stand-in plays for now (``stand_ins``)."""
@@ -710,7 +647,7 @@ class Table(Saved):
                        "stand_in": None if left is None else round(left, 1)}
         return {"waiting_for": waiting, "stand_ins": stand_ins}
 
-    def _deadline(self) -> float | None:
+    def deadline(self) -> float | None:
         """Seconds left on the clock of the seat to move, if the table has a timer."""
         state = self.state
         if self.turn_seconds <= 0 or state is None or state.over or state.to_move is None:

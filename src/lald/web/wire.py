@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -187,3 +188,14 @@ def shown(value: Any, limit: int = 40) -> str:
     except (TypeError, ValueError, RecursionError):
         text = type(value).__name__
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+#: Characters a name may not hold: controls, lone surrogates (no text encoding holds
+#: them), and the bidirectional controls that would make a name read as another.
+_BAD_CATEGORIES = frozenset({"Cc", "Cs"})
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def clean_text(value: str) -> bool:
+    """Whether ``value`` is text a page can show and a database can store as it is."""
+    return not any(c in _BIDI or unicodedata.category(c) in _BAD_CATEGORIES for c in value)

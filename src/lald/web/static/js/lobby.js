@@ -1,6 +1,8 @@
 // The lobby: open a table (rules, seats, bots), hand out the seat links, list open tables.
-import { applyStatic, initialLang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
+import { applyStatic, initialLang, LANG_NAMES, LANGS, lang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
 import { $, copyText, countText, escapeHtml, toast } from "./dom.js";
+import { initAccount, showAccount } from "./account.js";
+import { postHeaders, session } from "./session.js";
 
 let levels = [];
 // The level a seat gets unless chosen: one a newcomer enjoys playing against (the
@@ -22,6 +24,7 @@ function seatRows() {
   const players = Number(form.players.value);
   const box = $("seat-rows");
   const old = [...box.querySelectorAll(".seatrow")].map((row) => ({
+    open: row.querySelector("select.who").value === "open",
     human: row.querySelector("select.who").value === "human",
     level: row.querySelector("select.level").value,
     name: row.querySelector("input.name").value,
@@ -35,11 +38,12 @@ function seatRows() {
     const title = escapeHtml(t("seat_name", { seat: s }));
     row.innerHTML = `<b class="seat-title">${title}</b>
       <select class="who" aria-label="${title}: ${escapeHtml(t("web_seat_kind"))}">
-        <option value="human">${escapeHtml(t("web_human"))}</option><option value="bot">${escapeHtml(t("web_bot"))}</option></select>
+        <option value="human">${escapeHtml(t("web_human"))}</option><option value="bot">${escapeHtml(t("web_bot"))}</option><option value="open">${escapeHtml(t("web_open_seat"))}</option></select>
       <label><span class="level-label"></span> <select class="level">${levels.map((l) => `<option value="${escapeHtml(l)}">${escapeHtml(levelName(l, true))}</option>`).join("")}</select></label>
       <input class="name" type="text" maxlength="40" aria-label="${title}: ${escapeHtml(t("web_name"))}">
       <p class="level-help"></p>`;
-    row.querySelector("select.who").value = prev.human ? "human" : "bot";
+    row.querySelector("select.who").value = prev.open && form.public.checked ? "open" : prev.human ? "human" : "bot";
+    row.querySelector("option[value=open]").disabled = !form.public.checked;
     row.querySelector("select.level").value = prev.level;
     row.querySelector("input.name").value = prev.name;
     row.querySelector("select.who").addEventListener("change", () => labelLevel(row));
@@ -51,12 +55,18 @@ function seatRows() {
 async function create(event) {
   event.preventDefault();
   const form = $("create");
-  const seats = [...document.querySelectorAll(".seatrow")].map((row) => ({
-    human: row.querySelector("select.who").value === "human",
-    level: row.querySelector("select.level").value,
-    name: row.querySelector("input.name").value.trim() || null,
-  }));
+  const seats = [...document.querySelectorAll(".seatrow")].map((row) => {
+    const who = row.querySelector("select.who").value;
+    const level = row.querySelector("select.level").value;
+    if (who === "open" && form.public.checked) return { open: true, level };
+    return { human: who === "human", level, name: row.querySelector("input.name").value.trim() || null };
+  });
+  const lobby = { lang: form.lang.value };
+  if (form.title.value.trim()) lobby.title = form.title.value.trim();
+  if (form.public.checked) Object.assign(lobby, { public: true, fill_seconds: Number(form.fill_seconds.value) || 0 });
+  if (form.public.checked && account && form.rated.checked) lobby.rated = true;
   const body = {
+    ...lobby,
     preset: form.preset.value,
     players: Number(form.players.value),
     variants: [...form.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
@@ -68,7 +78,7 @@ async function create(event) {
   let data;
   try {
     response = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      method: "POST", headers: postHeaders(), body: JSON.stringify(body),
     });
     data = await response.json();
   } catch {
@@ -79,7 +89,6 @@ async function create(event) {
   // The host link is this page with the host's token after the #: a reload brings it back.
   history.replaceState(null, "", "#host=" + data.host.token);
   showHost(data);
-  refresh();
 }
 
 // -- the host's view: seats, their links, who joined; a new link for a seat; closing --------
@@ -101,7 +110,7 @@ async function host(path, extra = {}) {
   let data;
   try {
     response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, ...extra }),
+      method: "POST", headers: postHeaders(), body: JSON.stringify({ token, ...extra }),
     });
     data = await response.json();
   } catch {
@@ -138,7 +147,8 @@ function showHost(data) {
     const name = s.name || t("seat_name", { seat: s.seat });
     if (!s.url) {
       const li = document.createElement("li");
-      li.textContent = `${name} · ${levelName(s.level, true)}`;
+      const who = s.open && s.human ? (s.joined ? t("web_host_joined") : t("web_open_seat")) : levelName(s.level, true);
+      li.textContent = `${name} · ${who}`;
       list.append(li);
       continue;
     }
@@ -194,43 +204,188 @@ function copyButton(url, what) {
   return button;
 }
 
-async function refresh() {
-  let tables;
-  try {
-    tables = await (await fetch("/api/tables")).json();
-  } catch {
-    return;
+// -- the live list of open tables (/ws/lobby) and Play now ----------------------------------
+
+const rows = new Map();
+let lobbySock = null;
+let lobbyRetry = 0;
+let clockSkew = 0;  // the server's clock minus this page's (seconds), for the bots' countdown
+
+function connectLobby() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const sock = new WebSocket(`${proto}://${location.host}/ws/lobby`);
+  lobbySock = sock;
+  sock.onopen = () => { lobbyRetry = 0; $("lobby-down").hidden = true; };
+  sock.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (typeof msg.now === "number") clockSkew = msg.now - Date.now() / 1000;
+    if (msg.type === "lobby") {
+      rows.clear();
+      for (const row of msg.tables) rows.set(row.id, row);
+    } else if (msg.type === "lobby_update") {
+      for (const row of msg.put) rows.set(row.id, row);
+      for (const id of msg.drop) rows.delete(id);
+    } else {
+      return;
+    }
+    renderTables();
+  };
+  sock.onclose = () => {
+    if (lobbySock !== sock) return;
+    $("lobby-down").hidden = false;
+    setTimeout(connectLobby, Math.min(5000, 250 * 2 ** lobbyRetry++));
+  };
+}
+
+function rulesText(rules) {
+  return [t("review_preset_" + rules.preset.replace("-", "_") + "_name"),
+    `${t("web_players")} ${rules.players}`,
+    ...rules.variants.map((v) => t("variant_" + v.replace(/-/g, "_")))].join(" · ");
+}
+
+function badge(text) {
+  const span = document.createElement("span");
+  span.className = "badge";
+  span.textContent = text;
+  return span;
+}
+
+// One table of the list, built from text nodes only: a title or a name is shown as the
+// text it is, never read as markup.
+function tableItem(table) {
+  const li = document.createElement("li");
+  li.dataset.table = table.id;
+  const code = document.createElement("code");
+  code.textContent = table.id;
+  const parts = [code];
+  if (table.title) {
+    const b = document.createElement("b");
+    b.className = "table-title";
+    b.textContent = table.title;
+    parts.push(" ", b);
   }
+  const people = table.seats.filter((s) => s.human && (s.joined || s.name || s.erased)).map((s) => (s.erased ? t("web_deleted_player") : s.name || t("seat_name", { seat: s.seat })));
+  const state = table.status === "waiting" ? countText(t, "web_seats_free", table.public ? table.free : table.seats.filter((s) => s.human && !s.joined).length)
+    : t("deal_of", { number: table.deal, deals: table.deals });
+  parts.push(" ", rulesText(table.rules), " — ", state);
+  if (people.length) parts.push(" — ", people.join(", "));
+  parts.push(" — ", LANG_NAMES[table.lang] || table.lang);
+  if (table.turn_seconds) parts.push(" — ", t("web_turn_badge", { seconds: table.turn_seconds }));
+  parts.push(" — ", badge(table.public ? t("web_public_badge") : t("web_private_badge")));
+  if (table.rated) parts.push(" ", badge(t("web_rated_badge")));
+  if (table.practice) parts.push(" ", badge(t("web_practice_badge")));
+  if (table.hints) parts.push(" ", badge(t("web_hints_badge")));
+  if (table.fill_at) {
+    const fill = document.createElement("span");
+    fill.className = "fill";
+    fill.dataset.at = table.fill_at;
+    parts.push(" — ", fill);
+  }
+  if (table.public && table.free > 0 && !(table.rated && !account)) {
+    const sit = document.createElement("button");
+    sit.type = "button";
+    sit.className = "sit";
+    sit.textContent = t("web_sit");
+    sit.setAttribute("aria-label", `${t("web_sit")}: ${table.title || table.id}`);
+    sit.addEventListener("click", () => seat("/api/sit", { table: table.id, ...guestName() }));
+    parts.push(" ", sit);
+  }
+  const watch = document.createElement("a");
+  watch.href = `/play#w=${encodeURIComponent(table.id)}`;
+  watch.textContent = t("web_watch");
+  parts.push(" — ", watch);
+  li.append(...parts);
+  return li;
+}
+
+function renderTables() {
   const ul = $("tables");
+  const focused = document.activeElement && ul.contains(document.activeElement)
+    ? [document.activeElement.closest("li")?.dataset.table, document.activeElement.className] : null;
   ul.textContent = "";
-  if (!tables.length) {
+  const list = [...rows.values()].sort((a, b) => b.created - a.created);
+  if (!list.length) {
     const li = document.createElement("li");
     li.textContent = t("web_no_tables");
     ul.append(li);
   }
-  for (const table of tables) {
-    const li = document.createElement("li");
-    const free = table.seats.filter((s) => s.human && !s.joined).length;
-    const rules = [t("review_preset_" + table.rules.preset.replace("-", "_") + "_name"),
-      `${t("web_players")} ${table.rules.players}`,
-      ...table.rules.variants.map((v) => t("variant_" + v.replace(/-/g, "_")))].join(" · ");
-    const state = table.status === "waiting" ? countText(t, "web_seats_free", free)
-      : t("deal_of", { number: table.deal, deals: table.deals });
-    const practice = table.practice ? ` — <span class="badge">${escapeHtml(t("web_practice_badge"))}</span>` : "";
-    const hints = table.hints ? ` — <span class="badge">${escapeHtml(t("web_hints_badge"))}</span>` : "";
-    li.innerHTML = `<code>${escapeHtml(table.id)}</code> ${escapeHtml(rules)} — ${escapeHtml(state)}${practice}${hints} — <a href="/play#w=${encodeURIComponent(table.id)}">${escapeHtml(t("web_watch"))}</a>`;
-    ul.append(li);
+  for (const table of list) ul.append(tableItem(table));
+  tickFill();
+  if (focused) {  // a live update must not take the keyboard's place away
+    const again = ul.querySelector(`li[data-table="${CSS.escape(focused[0] || "")}"] .${CSS.escape(focused[1] || "sit")}`)
+      || ul.querySelector(`li[data-table="${CSS.escape(focused[0] || "")}"] a`);
+    if (again) again.focus();
   }
+}
+
+function tickFill() {
+  const now = Date.now() / 1000 + clockSkew;
+  for (const el of document.querySelectorAll("#tables .fill")) {
+    el.textContent = t("web_fill_in", { seconds: Math.max(0, Math.round(Number(el.dataset.at) - now)) });
+  }
+}
+
+function guestName() {
+  const name = $("play-now").name.value.trim();
+  return !account && name ? { name } : {};
+}
+
+// Take a seat (Play now, or Sit down at a listed table) and go to it.
+async function seat(path, body) {
+  let response;
+  let data;
+  try {
+    response = await fetch(path, { method: "POST", headers: postHeaders(), body: JSON.stringify(body) });
+    data = await response.json();
+  } catch {
+    toast(t("web_server_unreachable"));
+    return;
+  }
+  if (!response.ok) { toast(refusal(data)); return; }
+  location.href = data.url + (data.host ? `&host=${encodeURIComponent(data.host.token)}` : "");
+}
+
+function playNow(event) {
+  event.preventDefault();
+  const form = $("play-now");
+  const body = { preset: form.preset.value, players: Number(form.players.value), lang, ...guestName() };
+  if (account && form.rated.checked) body.rated = true;
+  seat("/api/play-now", body);
+}
+
+// The logged-in account (account.js keeps it), whose CSRF token every post carries.
+let account = null;
+
+function accountChanged() {
+  account = session().account;
+  for (const el of document.querySelectorAll(".account-only")) {
+    el.hidden = !account || (el.classList.contains("public-only") && !$("create").public.checked);
+  }
+  for (const el of document.querySelectorAll(".guest-only")) el.hidden = Boolean(account);
+  renderTables();
+}
+
+function showPublic() {
+  const form = $("create");
+  for (const el of form.querySelectorAll(".public-only")) el.hidden = !form.public.checked || (el.classList.contains("account-only") && !account);
+  if (!form.public.checked) form.rated.checked = false;
+  seatRows();
 }
 
 await loadCatalog(initialLang());
 levels = await (await fetch("/api/levels")).json();
 applyStatic();
-$("lang-slot").append(langSelect(() => { seatRows(); refresh(); if (hosted) showHost(hosted); }));
+$("lang-slot").append(langSelect(() => { seatRows(); renderTables(); showAccount(); if (hosted) showHost(hosted); }));
+await initAccount(accountChanged);
+accountChanged();
+for (const l of LANGS) $("table-lang").append(new Option(LANG_NAMES[l], l, false, l === lang));
 $("close-table").addEventListener("click", () => host("/api/host/close"));
 $("create").players.addEventListener("change", seatRows);
+$("create").public.addEventListener("change", showPublic);
 $("create").addEventListener("submit", create);
+$("play-now").addEventListener("submit", playNow);
 seatRows();
-refresh();
+connectLobby();
 if (hostToken()) host("/api/host");
-setInterval(() => { refresh(); if (hostToken()) host("/api/host"); }, 5000);
+setInterval(() => { tickFill(); }, 1000);
+setInterval(() => { if (hostToken()) host("/api/host"); }, 5000);

@@ -3,6 +3,8 @@ import { applyStatic, initialLang, lang, langSelect, levelName, loadCatalog, ref
 import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
 import { $, countText, escapeHtml, signed, toast } from "./dom.js";
 import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
+import { chatLine, clearChat, initChat, mayLaugh, renderChat } from "./chat.js";
+import { loadSession, postHeaders } from "./session.js";
 
 const params = new URLSearchParams(location.hash.slice(1));
 let token = params.get("t");
@@ -11,6 +13,10 @@ const watchId = params.get("w");
 const learning = location.pathname === "/learn";
 
 let ws = null;
+// The table's id once known (the welcome says it; a spectator's link has it): the page
+// connects to the table's own address, /ws/{id}, which the proxy of a site of several
+// servers takes to the server that holds the table.
+let tableId = watchId;
 let frame = null;
 let online = false;
 let retry = 0;
@@ -68,7 +74,7 @@ function connect() {
   retryTimer = null;
   drop(ws);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const sock = new WebSocket(`${proto}://${location.host}/ws`);
+  const sock = new WebSocket(`${proto}://${location.host}/ws${tableId ? `/${encodeURIComponent(tableId)}` : ""}`);
   ws = sock;
   sock.onopen = () => {
     retry = 0;
@@ -156,13 +162,22 @@ const FATAL = { bad_token: "web_bad_link", no_table: "web_no_such_table" };
 function onMessage(msg) {
   if (msg.type === "pong") {
     ponged(msg);
+  } else if (msg.type === "elsewhere") {
+    // Another server holds the table (or took it over): connect again, to its address.
+    tableId = msg.table;
+    retry = 0;
   } else if (msg.type === "welcome") {
+    tableId = msg.table;
     levels = msg.levels || [];
     if (msg.ping) { beat = msg.ping; schedulePing(); }
   } else if (msg.type === "state") {
-    if (msg.reset) { entries = []; $("log").textContent = ""; }
+    if (msg.reset) { entries = []; $("log").textContent = ""; clearChat(); }
     const fresh = [];
     for (const entry of msg.log) {
+      if (entry.kind === "chat" || entry.kind === "laughs") {
+        chatLine(entry);
+        if (entry.kind === "chat") continue;  // a laugh is in the game's log too
+      }
       entries.push(entry);
       appendLog(entry);
       if (!msg.reset) fresh.push(entry);
@@ -276,8 +291,9 @@ function noteMoves(list, live) {
     clearTimeout(noteMoves.timer);
     noteMoves.timer = setTimeout(() => { flash = null; if (frame) render(); }, FLASH_MS);
   }
-  for (const entry of list) if (entry.kind === "laugh") laugh(entry.text);
-  const said = list.filter((e) => ["op", "laugh", "timer", "away", "winner", "tie"].includes(e.kind)).map((e) => e.text);
+  for (const entry of list) if (entry.kind === "laugh" || entry.kind === "laughs") laugh(entry.text);
+  for (const entry of list) if (entry.kind === "laugh") mayLaugh(entry, frame);
+  const said = list.filter((e) => ["op", "laugh", "laughs", "timer", "away", "winner", "tie"].includes(e.kind)).map((e) => e.text);
   if (said.length) $("announce").textContent = said.join(" ");
 }
 
@@ -349,6 +365,7 @@ function renderHint() {
 
 function render() {
   if (!frame) return;
+  renderChat(frame);
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
   const view = frame.view;
   const table = frame.table;
@@ -949,7 +966,7 @@ async function playAfterLesson() {
   let data;
   try {
     response = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, hints: true }),
+      method: "POST", headers: postHeaders(), body: JSON.stringify({ seats, hints: true }),
     });
     data = await response.json();
   } catch {
@@ -967,7 +984,7 @@ async function openLesson() {
   let data;
   try {
     response = await fetch("/api/lessons", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+      method: "POST", headers: postHeaders(), body: "{}",
     });
     data = await response.json();
   } catch {
@@ -1116,8 +1133,9 @@ function revealTable() {
 
 // -- start ------------------------------------------------------------------------------
 
-await loadCatalog(initialLang());
+await Promise.all([loadCatalog(initialLang()), loadSession()]);
 applyStatic();
+initChat(send, params.get("host"), () => { if (frame) render(); });
 $("lang-slot").append(langSelect((l) => {
   send({ type: "lang", lang: l });
   // The hint shown, in the new language (the server keeps it: no new work).

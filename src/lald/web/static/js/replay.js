@@ -2,6 +2,7 @@
 import { applyStatic, initialLang, lang, langSelect, loadCatalog, refusal, t } from "./i18n.js";
 import { cardEl, sortCards } from "./cards.js";
 import { $ } from "./dom.js";
+import { loadSession, postHeaders } from "./session.js";
 
 let data = null;
 let at = 0;
@@ -13,6 +14,8 @@ let asking = null;  // the seat whose review is being asked for
 let tableId = null;
 let dealNo = null;
 let lessonNames = false;
+// A table's deal: its chat lines and laughs, each with the number of actions before it.
+let chat = [];
 
 function fail(message) {
   $("load-error").textContent = message;
@@ -27,7 +30,7 @@ async function load() {
   let response;
   let body;
   try {
-    response = await fetch(`/api/replay?${query}`, { method: "POST", body: text });
+    response = await fetch(`/api/replay?${query}`, { method: "POST", headers: postHeaders("text/plain"), body: text });
     body = await response.json();
   } catch {
     fail(t("web_server_unreachable"));
@@ -108,9 +111,37 @@ function draw() {
     row.append(pile(t("web_replay_won"), step.won[s], t("web_replay_none")));
     hands.append(row);
   });
+  drawChat();
   $("first").disabled = $("prev").disabled = at === 0;
   $("next").disabled = $("last").disabled = at === last;
   drawStepReview();
+}
+
+// The chat said up to this step, as text (never read as markup).
+function drawChat() {
+  $("r-chat").hidden = !chat.length;
+  const box = $("r-chat-lines");
+  box.textContent = "";
+  for (const line of chat.filter((c) => c.after <= at)) {
+    const p = document.createElement("p");
+    if (line.kind === "laughs") {
+      p.textContent = line.text;
+    } else {
+      const who = document.createElement("b");
+      who.textContent = line.name;
+      p.append(who, line.spectator ? ` (${t("web_spectator_mark")})` : "", ": ", line.text);
+    }
+    box.append(p);
+  }
+}
+
+async function loadChat() {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${encodeURIComponent(dealNo)}/chat?lang=${lang}`);
+    chat = response.ok ? await response.json() : [];
+  } catch {
+    chat = [];
+  }
 }
 
 // -- the expert's review ------------------------------------------------------------------
@@ -295,11 +326,12 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "End") go(Infinity);
 });
 
-await loadCatalog(initialLang());
+await Promise.all([loadCatalog(initialLang()), loadSession()]);
 applyStatic();
 // Until its sentences have come, the loader waits (a click would have shown a bare key).
 $("load").disabled = $("file").disabled = false;
-$("lang-slot").append(langSelect(() => {
+$("lang-slot").append(langSelect(async () => {
+  if (tableId !== null) await loadChat();
   if (data) load();
   // The review again in the new language (the server keeps it: it comes at once).
   if (review && asking === null) askReview(review.seat);
@@ -326,6 +358,7 @@ if (params.get("table") && deal !== null) {
   }
   if (record.ok) {
     text = await record.text();
+    await loadChat();
     await load();
     // Opened from the settlement's "Review my play": the review first, made at once.
     if (params.get("review") === "1" && seatParam !== null && data) {

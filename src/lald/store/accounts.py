@@ -1,0 +1,386 @@
+"""The community's part of the database: accounts and their sessions, the table chat,
+ratings (issue 24).
+
+Like the rest of the store it keeps what it is given and knows no rule: names arrive
+checked and with their lookalike key made (:mod:`lald.web.accounts`), passwords arrive
+hashed (argon2id), session and CSRF tokens arrive as their digests or as random text,
+ratings arrive computed. Every call is one transaction, synchronous (the server calls
+it from a worker thread).
+
+>>> from lald.store import Store
+>>> store = Store("sqlite://")
+>>> accounts = Accounts(store)
+>>> ann = accounts.create("Ann", "ann", "$argon2id$...", 1.0)
+>>> accounts.by_skeleton("ann").name
+'Ann'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Float, ForeignKey, Integer, String, Text, delete, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql import Executable
+
+from . import NewChat, Store, _Action, _Base, _Seat, _Table
+
+__all__ = ["Account", "Accounts", "ChatLine", "NameTaken", "RatingRow", "chat_insert", "chat_rows"]
+
+ChatLine = NewChat
+"""One chat line or laugh of a table, as written and as read back."""
+
+
+class _Account(_Base):
+    __tablename__ = "lald_accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    skeleton: Mapped[str] = mapped_column(String(255), unique=True)
+    """The name's lookalike key: two names with one key are one name."""
+    password: Mapped[str] = mapped_column(Text)
+    """The argon2id hash of the password (PHC string), never the password."""
+    created: Mapped[float] = mapped_column(Float)
+
+
+class _Session(_Base):
+    __tablename__ = "lald_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The SHA-256 digest of the session's cookie, never the cookie."""
+    account_id: Mapped[int] = mapped_column(ForeignKey("lald_accounts.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float)
+
+
+class _Chat(_Base):
+    __tablename__ = "lald_chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("lald_tables.id"), index=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    """The deal it was said in (-1: before the first)."""
+    after: Mapped[int] = mapped_column(Integer)
+    """How many actions of the deal had been played."""
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The speaker's seat (None: a spectator)."""
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``chat`` or ``laugh``."""
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class _Rating(_Base):
+    __tablename__ = "lald_ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("lald_accounts.id"), primary_key=True)
+    reading: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class _RatingEvent(_Base):
+    __tablename__ = "lald_rating_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("lald_accounts.id"), index=True)
+    reading: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[str] = mapped_column(String(32))
+    rank: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class _Rated(_Base):
+    __tablename__ = "lald_rated"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class NameTaken(ValueError):
+    """An account with a name of the same lookalike key exists."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Account:
+    """One account as stored."""
+
+    id: int
+    name: str
+    skeleton: str
+    password: str
+    created: float
+
+
+@dataclasses.dataclass(frozen=True)
+class RatingRow:
+    """An account's rating in one reading."""
+
+    account: int
+    name: str
+    reading: str
+    mu: float
+    sigma: float
+    games: int
+
+
+def chat_insert(line: NewChat) -> Executable:
+    """The statement that stores one chat line (the store's writer runs it in its batch)."""
+    return insert(_Chat).values(table_id=line.table_id, deal=line.deal, after=line.after, seat=line.seat,
+                                name=line.name, account_id=line.account, kind=line.kind, text=line.text,
+                                at=line.at)
+
+
+def chat_rows(conn: Connection, table_ids: Iterable[str]) -> list[NewChat]:
+    """Every chat line of these tables, in the order said."""
+    return [NewChat(c.table_id, c.deal, c.after, c.seat, c.name, c.account_id, c.kind, c.text, c.at)
+            for c in conn.execute(select(_Chat).where(_Chat.table_id.in_(list(table_ids)))
+                                  .order_by(_Chat.id))]
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.skeleton, row.password, row.created)
+
+
+class Accounts:
+    """Accounts, sessions, chat lines and ratings in ``store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine
+
+    # -- accounts -----------------------------------------------------------------------
+
+    def create(self, name: str, skeleton: str, password: str, now: float) -> Account:
+        """A new account; raise :class:`NameTaken` if its lookalike key is taken."""
+        try:
+            with self.engine.begin() as conn:
+                new = conn.execute(insert(_Account).values(name=name, skeleton=skeleton, password=password,
+                                                           created=now)).inserted_primary_key
+        except IntegrityError:
+            raise NameTaken(name) from None
+        assert new is not None
+        return Account(int(new[0]), name, skeleton, password, now)
+
+    def by_skeleton(self, skeleton: str) -> Account | None:
+        """The account whose name has this lookalike key."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_Account).where(_Account.skeleton == skeleton)).first()
+        return None if row is None else _account(row)
+
+    def by_id(self, account: int) -> Account | None:
+        """The account with this id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_Account).where(_Account.id == account)).first()
+        return None if row is None else _account(row)
+
+    def skeletons(self, skeletons: Iterable[str]) -> set[str]:
+        """Which of these lookalike keys are accounts' names."""
+        wanted = list(set(skeletons))
+        if not wanted:
+            return set()
+        with self.engine.connect() as conn:
+            return set(conn.execute(select(_Account.skeleton).where(_Account.skeleton.in_(wanted))).scalars())
+
+    def set_password(self, account: int, password: str, keep_session: str | None) -> None:
+        """A new password hash; every session of the account but ``keep_session`` ends."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Account).where(_Account.id == account).values(password=password))
+            query = delete(_Session).where(_Session.account_id == account)
+            if keep_session is not None:
+                query = query.where(_Session.id != keep_session)
+            conn.execute(query)
+
+    def delete(self, account: int) -> None:
+        """Delete the account, its sessions, its ratings and its chat lines; its seats
+        keep their records, under "deleted player" (their name and account are erased)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Seat).where(_Seat.account == account).values(
+                account=None, name=None, erased=True))
+            conn.execute(delete(_Chat).where(_Chat.account_id == account))
+            conn.execute(delete(_Session).where(_Session.account_id == account))
+            conn.execute(delete(_Rating).where(_Rating.account_id == account))
+            conn.execute(delete(_RatingEvent).where(_RatingEvent.account_id == account))
+            conn.execute(delete(_Account).where(_Account.id == account))
+
+    def data(self, account: int) -> dict[str, Any]:
+        """Everything stored about an account, as JSON-able values (no hash, no token)."""
+        with self.engine.connect() as conn:
+            acc = conn.execute(select(_Account).where(_Account.id == account)).first()
+            if acc is None:
+                return {}
+            sessions = [{"created": s.created, "last_used": s.seen_at} for s in conn.execute(
+                select(_Session).where(_Session.account_id == account).order_by(_Session.created))]
+            seats = conn.execute(select(_Seat.table_id, _Seat.seat, _Seat.name, _Table.created, _Table.config,
+                                        _Table.status)
+                                 .join(_Table, _Table.id == _Seat.table_id)
+                                 .where(_Seat.account == account).order_by(_Table.created)).all()
+            tables = []
+            for row in seats:
+                actions = [json.loads(a) for (a,) in conn.execute(
+                    select(_Action.action).where(_Action.table_id == row.table_id)
+                    .order_by(_Action.deal, _Action.seq))]
+                tables.append({"table": row.table_id, "seat": row.seat, "name": row.name,
+                               "created": row.created, "rules": json.loads(row.config).get("rules"),
+                               "status": row.status,
+                               "own_actions": [a for a in actions if a.get("seat") == row.seat]})
+            chat = [{"table": c.table_id, "deal": c.deal, "kind": c.kind, "text": c.text, "at": c.at}
+                    for c in conn.execute(select(_Chat).where(_Chat.account_id == account)
+                                          .order_by(_Chat.id))]
+            ratings = [{"reading": r.reading, "mu": r.mu, "sigma": r.sigma, "games": r.games,
+                        "updated": r.updated}
+                       for r in conn.execute(select(_Rating).where(_Rating.account_id == account))]
+            history = [{"reading": e.reading, "table": e.table_id, "rank": e.rank, "players": e.players,
+                        "mu": e.mu, "sigma": e.sigma, "at": e.at}
+                       for e in conn.execute(select(_RatingEvent).where(_RatingEvent.account_id == account)
+                                             .order_by(_RatingEvent.id))]
+        return {"account": {"name": acc.name, "created": acc.created},
+                "sessions": sessions, "tables": tables, "chat": chat, "ratings": ratings,
+                "rating_history": history}
+
+    # -- sessions -----------------------------------------------------------------------
+
+    def add_session(self, digest: str, account: int, csrf: str, now: float) -> None:
+        """A new session (its cookie's digest) of ``account``."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(_Session).values(id=digest, account_id=account, csrf=csrf, created=now,
+                                                 seen_at=now))
+
+    def session(self, digest: str, now: float, idle: float) -> tuple[Account, str] | None:
+        """The account and CSRF token of the session with this digest, if it has been used
+        within ``idle`` seconds (then it is marked used now); an older one is ended."""
+        with self.engine.begin() as conn:
+            session = conn.execute(select(_Session).where(_Session.id == digest)).first()
+            if session is None:
+                return None
+            if now - session.seen_at > idle:
+                conn.execute(delete(_Session).where(_Session.id == digest))
+                return None
+            acc = conn.execute(select(_Account).where(_Account.id == session.account_id)).first()
+            if acc is None:
+                return None
+            if now - session.seen_at > 60:  # not a write per request
+                conn.execute(update(_Session).where(_Session.id == digest).values(seen_at=now))
+            return _account(acc), session.csrf
+
+    def end_session(self, digest: str) -> None:
+        """End one session."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(_Session).where(_Session.id == digest))
+
+    def sessions_of(self, account: int) -> list[str]:
+        """The digests of an account's sessions."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(_Session.id).where(_Session.account_id == account)).scalars())
+
+    # -- chat ---------------------------------------------------------------------------
+
+    def chat(self, table_ids: Iterable[str]) -> dict[str, list[NewChat]]:
+        """Every chat line of these tables, in the order said."""
+        ids = list(table_ids)
+        out: dict[str, list[NewChat]] = {t: [] for t in ids}
+        if ids:
+            with self.engine.connect() as conn:
+                for line in chat_rows(conn, ids):
+                    out[line.table_id].append(line)
+        return out
+
+    # -- ratings ------------------------------------------------------------------------
+
+    def ratings(self, accounts: Iterable[int], reading: str) -> dict[int, tuple[float, float, int]]:
+        """``(mu, sigma, games)`` of each of these accounts that has a rating in ``reading``."""
+        ids = list(accounts)
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            return {r.account_id: (r.mu, r.sigma, r.games) for r in conn.execute(
+                select(_Rating).where(_Rating.account_id.in_(ids), _Rating.reading == reading))}
+
+    def rated(self, table_id: str) -> bool:
+        """Whether a table's ratings are applied."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(_Rated.table_id).where(_Rated.table_id == table_id)).first()
+        return found is not None
+
+    def apply_ratings(self, table_id: str, reading: str, players: int,
+                      updates: dict[int, tuple[float, float, int]], now: float | None = None) -> bool:
+        """Store a rated session's new ratings (account: mu, sigma, rank), once per table:
+        False (nothing written) if this table's ratings were applied already."""
+        now = time.time() if now is None else now
+        with self.engine.begin() as conn:
+            if conn.execute(select(_Rated.table_id).where(_Rated.table_id == table_id)).first() is not None:
+                return False
+            conn.execute(insert(_Rated).values(table_id=table_id, at=now))
+            known = {r.account_id: r.games for r in conn.execute(
+                select(_Rating).where(_Rating.account_id.in_(list(updates)), _Rating.reading == reading))}
+            existing = set(conn.execute(select(_Account.id).where(_Account.id.in_(list(updates)))).scalars())
+            for account, (mu, sigma, rank) in updates.items():
+                if account not in existing:  # deleted since the session: nothing of theirs is kept
+                    continue
+                row = {"mu": mu, "sigma": sigma, "updated": now}
+                if account in known:
+                    conn.execute(update(_Rating).values(games=known[account] + 1, **row).where(
+                        _Rating.account_id == account, _Rating.reading == reading))
+                else:
+                    conn.execute(insert(_Rating).values(account_id=account, reading=reading, games=1, **row))
+                conn.execute(insert(_RatingEvent).values(
+                    account_id=account, reading=reading, table_id=table_id, rank=rank, players=players,
+                    mu=mu, sigma=sigma, at=now))
+        return True
+
+    def readings(self) -> list[str]:
+        """The readings in which some account has a rating."""
+        with self.engine.connect() as conn:
+            return sorted(conn.execute(select(_Rating.reading).distinct()).scalars())
+
+    def unrated_tables(self) -> list[str]:
+        """The finished rated tables whose ratings are not applied."""
+        with self.engine.connect() as conn:
+            rated = select(_Rated.table_id)
+            return list(conn.execute(select(_Table.id).where(
+                _Table.status == "over", _Table.config.like('%"rated": true%'),
+                _Table.id.not_in(rated))).scalars())
+
+    def leaderboard(self, reading: str, limit: int = 100) -> list[RatingRow]:
+        """The best ``limit`` ratings of ``reading`` by their ordinal (mu - 3 sigma)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(_Rating.account_id, _Rating.reading, _Rating.mu, _Rating.sigma,
+                                       _Rating.games, _Account.name)
+                                .join(_Account, _Account.id == _Rating.account_id)
+                                .where(_Rating.reading == reading)
+                                .order_by((_Rating.mu - 3 * _Rating.sigma).desc(), _Account.name)
+                                .limit(limit)).all()
+        return [RatingRow(r.account_id, r.name, r.reading, r.mu, r.sigma, r.games) for r in rows]
+
+    def profile(self, account: int) -> dict[str, Any]:
+        """An account's ratings, rating history and tables (public: what a profile shows)."""
+        with self.engine.connect() as conn:
+            ratings = [{"reading": r.reading, "mu": r.mu, "sigma": r.sigma, "games": r.games}
+                       for r in conn.execute(select(_Rating).where(_Rating.account_id == account)
+                                             .order_by(_Rating.reading))]
+            history = [{"reading": e.reading, "table": e.table_id, "rank": e.rank, "players": e.players,
+                        "mu": e.mu, "sigma": e.sigma, "at": e.at}
+                       for e in conn.execute(select(_RatingEvent).where(_RatingEvent.account_id == account)
+                                             .order_by(_RatingEvent.id))]
+            tables = [{"table": r.table_id, "seat": r.seat, "deals": r.deals_started, "status": r.status,
+                       "created": r.created, "rules": json.loads(r.config).get("rules"),
+                       "rated": bool(json.loads(r.config).get("rated"))}
+                      for r in conn.execute(select(_Seat.table_id, _Seat.seat, _Table.deals_started,
+                                                   _Table.status, _Table.created, _Table.config)
+                                            .join(_Table, _Table.id == _Seat.table_id)
+                                            .where(_Seat.account == account)
+                                            .order_by(_Table.created.desc()).limit(200)).all()]
+        return {"ratings": ratings, "history": history, "tables": tables}

@@ -1,0 +1,185 @@
+"""``lald play --online URL``: a seat of a web table (or a table to watch) from the
+terminal, as lines of text, like ``--plain``.
+
+The URL is a link the site gave: a seat's (``…/play#t=TOKEN``) or a table's to watch
+(``…/play#w=ID``). The terminal speaks the page's websocket protocol
+(:mod:`lald.web.protocol`, over the network: nothing of the server is imported) and prints
+what a page shows: the log in the chosen language (moves, the laugh, the settlement), the
+chat (a spectator's line marked), and, when this seat has a decision, the table, its hand
+and its moves numbered, in words.
+Answers, one a line: a number plays that move; ``say TEXT`` says a line in the chat;
+``laugh`` laughs at the one who just lay down; ``next`` deals the next deal; ``q`` leaves
+(the seat stays yours: its bot stands in while you are away, as at the web table).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+from urllib.parse import parse_qs, urlsplit
+
+from ..core import action_from_json, parse_cards
+from ..i18n import Catalog
+from .words import groups_text, move_words
+
+PING_SECONDS = 10.0
+
+
+class OnlineError(ValueError):
+    """A link the terminal cannot join, or a server it cannot reach: the words say which."""
+
+
+def endpoint(url: str) -> tuple[str, str, dict[str, str]]:
+    """The websocket address, the site's origin and the join message of a seat's or a
+    table's link."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise OnlineError(f"{url!r} is not a table's link: give the link the site gave, "
+                          "like http://cards.example.org/play#t=…")
+    fragment = {k: v[0] for k, v in parse_qs(parts.fragment).items()}
+    ws = f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}/ws"
+    origin = f"{parts.scheme}://{parts.netloc}"
+    if "t" in fragment:
+        return ws, origin, {"type": "join", "token": fragment["t"]}
+    if "w" in fragment:
+        return ws, origin, {"type": "watch", "table": fragment["w"]}
+    raise OnlineError(f"{url!r} names no seat (#t=…) and no table (#w=…)")
+
+
+def _lines(inp: TextIO, into: queue.Queue[str | None]) -> None:
+    for line in inp:
+        into.put(line.rstrip("\n"))
+    into.put(None)
+
+
+class OnlineTable:
+    """One seat (or a spectator) of a web table, in lines of text."""
+
+    def __init__(self, catalog: Catalog, out: TextIO, send: Callable[[dict[str, Any]], None]) -> None:
+        self.catalog, self.out, self.send = catalog, out, send
+        self.t = catalog.t
+        self.frame: dict[str, Any] | None = None
+        self.menu: list[dict[str, Any]] = []
+        self.shown_menu = -1
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def entry(self, e: dict[str, Any]) -> None:
+        """One line of the table's log as a page shows it."""
+        kind = e.get("kind")
+        if kind == "chat":
+            mark = f" ({self.t('web_spectator_mark')})" if e.get("spectator") else ""
+            self.say(f"> {e.get('name')}{mark}: {e.get('text')}")
+        elif kind == "settle":
+            self.say("\n".join(e.get("lines") or [e.get("text", "")]))
+        else:
+            self.say(str(e.get("text", "")))
+
+    def handle(self, m: dict[str, Any]) -> bool:
+        """One message from the server; False when the table has sent this seat away."""
+        kind = m.get("type")
+        if kind == "state":
+            for e in m.get("log", []):
+                self.entry(e)
+            self.frame = m
+            self.show_menu()
+        elif kind == "error":
+            self.say(f"! {m.get('message')}")
+            if m.get("code") in ("bad_token", "no_table", "taken_over", "reissued", "flooding"):
+                return False
+        return True
+
+    def show_menu(self) -> None:
+        """This seat's moves, numbered, once per version of the table."""
+        f = self.frame
+        if f is None or f.get("you") is None or self.shown_menu == f.get("v"):
+            return
+        self.menu = list(f.get("legal", []))
+        if not self.menu and not f.get("can_next"):
+            return
+        self.shown_menu = f["v"]
+        view = f.get("view") or {}
+        hand = parse_cards(view.get("hand", []))
+        if self.menu:
+            self.say(self.t("plain_table", cards=groups_text(parse_cards(view.get("table", [])))
+                            or self.t("empty")))
+            self.say(self.t("plain_hand", cards=groups_text(hand) or self.t("empty")))
+        kinds = f.get("kinds") or [None] * len(self.menu)
+        for i, (action, kind) in enumerate(zip(self.menu, kinds, strict=True), 1):
+            self.say(f"  {i}) {move_words(action_from_json(action), kind, hand, self.catalog)}")
+        if f.get("can_next"):
+            self.say(f"  next) {self.t('web_next_deal')}")
+
+    def answer(self, line: str) -> bool:
+        """One line typed; False to leave."""
+        words = line.strip()
+        if words in ("q", "quit"):
+            return False
+        if words.startswith("say "):
+            self.send({"type": "chat", "text": words[4:]})
+        elif words == "laugh":
+            self.send({"type": "laugh"})
+        elif words == "next":
+            self.send({"type": "next_deal"})
+        elif words.isdigit() and self.frame is not None and 1 <= int(words) <= len(self.menu):
+            self.send({"type": "act", "v": self.frame["v"], "action": self.menu[int(words) - 1]})
+        elif words:
+            self.say(self.t("online_help"))
+        return True
+
+
+def run_online(url: str, catalog: Catalog, inp: TextIO, out: TextIO,
+               seconds: float | None = None) -> int:
+    """Play (or watch) the table of ``url`` until ``q``, the end of the input, or the server
+    sends this seat away; ``seconds`` bounds the whole (for tests). Returns an exit status."""
+    try:
+        from websockets.exceptions import ConnectionClosed
+        from websockets.sync.client import connect
+        from websockets.typing import Origin
+    except ImportError:
+        raise OnlineError("playing online needs the websockets package: pip install 'lald[web]'") from None
+    address, origin, hello = endpoint(url)
+    try:
+        with connect(address, origin=Origin(origin), open_timeout=10) as ws:
+            return _play(ws, hello, catalog, inp, out, seconds, ConnectionClosed)
+    except (OSError, TimeoutError) as e:
+        raise OnlineError(f"cannot reach {origin}: {e}") from None
+
+
+def _play(ws: Any, hello: dict[str, str], catalog: Catalog, inp: TextIO, out: TextIO,
+          seconds: float | None, closed: type[Exception]) -> int:
+    answers: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=_lines, args=(inp, answers), daemon=True).start()
+
+    def send(message: dict[str, Any]) -> None:
+        ws.send(json.dumps(message))
+
+    table = OnlineTable(catalog, out, send)
+    table.say(catalog.t("online_help"))
+    send(hello | {"lang": catalog.lang})
+    stop = None if seconds is None else time.monotonic() + seconds
+    pinged = time.monotonic()
+    try:
+        while stop is None or time.monotonic() < stop:
+            try:
+                raw = ws.recv(timeout=0.1)
+                if not table.handle(json.loads(raw)):
+                    return 1
+            except TimeoutError:
+                pass
+            while not answers.empty():
+                line = answers.get()
+                if line is None or not table.answer(line):
+                    return 0
+            if time.monotonic() - pinged > PING_SECONDS:
+                send({"type": "ping"})
+                pinged = time.monotonic()
+    except closed:
+        table.say(catalog.t("online_closed"))
+        return 1
+    return 0

@@ -1,0 +1,69 @@
+// The lobby's account panel: log in or create an account (optional: anyone plays without),
+// and once in, log out, change the password, download everything kept, delete the account.
+import { refusal, t } from "./i18n.js";
+import { $, toast } from "./dom.js";
+import { loadSession, postHeaders, session, setSession } from "./session.js";
+
+let changed = () => {};
+
+async function post(path, body) {
+  let response;
+  let data;
+  try {
+    response = await fetch(path, { method: "POST", headers: postHeaders(), body: JSON.stringify(body) });
+    data = await response.json();
+  } catch {
+    toast(t("web_server_unreachable"));
+    return null;
+  }
+  if (!response.ok) { toast(refusal(data)); return null; }
+  return data;
+}
+
+export function showAccount() {
+  const { account } = session();
+  $("account-out").hidden = Boolean(account);
+  $("account-in").hidden = !account;
+  if (account) {
+    $("account-who").textContent = t("web_account_who", { name: account.name });
+    $("profile-link").href = `/player#${encodeURIComponent(account.name)}`;
+  }
+}
+
+async function enter(path) {
+  const form = $("login-form");
+  const data = await post(path, { name: form.name.value, password: form.password.value });
+  if (!data) return;
+  setSession(data);
+  form.password.value = "";
+  showAccount();
+  changed();
+}
+
+export async function initAccount(onChange) {
+  changed = onChange;
+  await loadSession();
+  $("login-form").addEventListener("submit", (event) => { event.preventDefault(); enter("/api/account/login"); });
+  $("register").addEventListener("click", () => enter("/api/account/register"));
+  $("logout").addEventListener("click", async () => {
+    if (await post("/api/account/logout", {})) { setSession({}); showAccount(); changed(); }
+  });
+  $("password-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("password-form");
+    const data = await post("/api/account/password", { old: form.old.value, new: form.new.value });
+    if (data) { setSession(data); form.reset(); toast(t("web_account_password_changed")); }
+  });
+  $("delete-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("delete-form");
+    if (await post("/api/account/delete", { password: form.password.value })) {
+      setSession({});
+      form.reset();
+      showAccount();
+      changed();
+      toast(t("web_account_deleted"));
+    }
+  });
+  showAccount();
+}

@@ -1,0 +1,144 @@
+"""The ``guided`` level: the expert's search with the learned network beside it plays
+legal moves, plays the network's move where the search is told to defer to it, and
+refuses bad settings in words."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from lald.bots import Bot, find_level, make_bot
+from lald.bots.expert import ExpertBot
+from lald.core import Action, Claim, PlayerView, Rules, State
+from lald.play.loop import play_deal
+from lald.rl.guided import GuidedBot
+from lald.rl.learned import LearnedBot
+
+FAST = {"worlds": "4", "time_limit": "0.05"}
+
+
+class Both(Bot):
+    """Plays ``a`` and records whether ``b`` would have made the same choice."""
+
+    def __init__(self, a: Bot, b: Bot) -> None:
+        super().__init__(a.seat, a.rules, a.rng)
+        self.a, self.b = a, b
+        self.same = self.decisions = 0
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        x, y = self.a.act(view, legal), self.b.act(view, legal)
+        self.decisions += len(legal) > 1
+        self.same += len(legal) > 1 and x == y
+        return x
+
+    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+        x, y = self.a.claim(view, claims), self.b.claim(view, claims)
+        self.decisions += 1
+        self.same += x == y
+        return x
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture"])
+def test_the_level_plays_legal_moves(preset: str) -> None:
+    rules = Rules.make(preset=preset)
+    assert find_level("guided") is not None
+    for seed in range(2):
+        bots = [GuidedBot(s, rules, random.Random(s), top="2", blend="8", **FAST) if s % 2 == 0
+                else make_bot("heuristic", s, rules, random.Random(s)) for s in range(rules.players)]
+        state = play_deal(State.deal(rules, seed=seed), bots)  # an illegal move would raise
+        assert state.over
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture"])
+def test_with_one_move_searched_it_plays_the_networks_move(preset: str) -> None:
+    rules = Rules.make(preset=preset)
+    seats = [Both(GuidedBot(s, rules, random.Random(s), top="1", **FAST),
+                  LearnedBot(s, rules, random.Random(s))) for s in range(rules.players)]
+    for seed in range(3):
+        play_deal(State.deal(rules, seed=seed), list(seats))
+    assert sum(b.decisions for b in seats) > 50
+    assert all(b.same == b.decisions for b in seats)
+
+
+class Recording(GuidedBot):
+    """A guided bot that plays the move its search is told to beat."""
+
+    def choose(self, k: object, codes: list[int], acting: bool, default: int) -> int:
+        return default
+
+
+class RecordingExpert(ExpertBot):
+    """The expert, playing the move its search is told to beat (the heuristic's)."""
+
+    def choose(self, k: object, codes: list[int], acting: bool, default: int) -> int:
+        return default
+
+
+@pytest.mark.parametrize("default", ["net", "heuristic"])
+def test_the_move_to_beat_is_the_networks_or_the_experts(default: str) -> None:
+    rules = Rules.make(preset="last-capture")
+    seats = [Both(Recording(s, rules, random.Random(s), default=default, **FAST),
+                  LearnedBot(s, rules, random.Random(s)) if default == "net"
+                  else RecordingExpert(s, rules, random.Random(s)))
+             for s in range(rules.players)]
+    for seed in range(3):
+        play_deal(State.deal(rules, seed=seed), list(seats))
+    assert sum(b.decisions for b in seats) > 30
+    assert all(b.same == b.decisions for b in seats)
+
+
+def test_the_network_reads_its_own_play_from_the_captures() -> None:
+    """Where the other seats play as the network, the world weighting (weigh=T) finds the
+    true hidden hands likelier than worlds drawn at random from what the seat has seen:
+    the evidence is read from the others' captures, not from the hidden cards."""
+    from lald.bots.knowledge import read
+    from lald.bots.sampler import sample
+    from lald.core.codes import counts
+    from lald.rl.guided import Evidence
+    from lald.rl.learned import load_network, shipped_file
+
+    rules = Rules.make(preset="last-capture")
+    network = load_network(shipped_file(rules))
+    bots = [LearnedBot(s, rules, random.Random(s)) for s in range(rules.players)]
+    gains = []
+    for seed in range(8):
+        state = State.deal(rules, seed=seed)
+        turns = 0
+        while not state.over:
+            if state.open_claims():
+                seat = state.open_claims()[0].seat
+                claim = bots[seat].claim(state.view(seat), [c for c in state.open_claims() if c.seat == seat])
+                if claim is None:
+                    break
+                state.apply(claim)
+                continue
+            view = state.view(state.to_move)
+            k = read(view)
+            turns += 1
+            if k.choices and turns % 3 == 0:
+                evidence = Evidence(k, network)
+                rng = random.Random(seed)
+                drawn = [evidence.log_likelihood(sample(k, rng)[0][0], 0.1) for _ in range(6)]
+                true = evidence.log_likelihood([counts(h) for h in state.hands], 0.1)
+                gains.append(true - sum(drawn) / len(drawn))
+            state.apply(bots[state.to_move].act(view, state.turn_actions()))
+    assert len(gains) >= 30
+    assert sum(gains) / len(gains) > 0.3, sum(gains) / len(gains)  # nats: the true hands are likelier
+
+
+def test_weighing_the_worlds_plays_legal_moves() -> None:
+    rules = Rules.make(preset="last-capture")
+    bots = [GuidedBot(s, rules, random.Random(s), weigh="0.25", **FAST) for s in range(rules.players)]
+    state = play_deal(State.deal(rules, seed=4), list(bots))
+    assert state.over
+    assert any(b.evidence is not None and b.evidence.rows for b in bots)
+
+
+def test_bad_settings_are_refused_in_words() -> None:
+    rules = Rules.make()
+    for params, words in (({"default": "x"}, "choose net or heuristic"), ({"top": "two"}, "whole number"),
+                          ({"blend": "-1"}, "0 \\(off\\) or more"), ({"weigh": "hot"}, "temperature")):
+        with pytest.raises(ValueError, match=words):
+            GuidedBot(0, rules, random.Random(0), **params)

@@ -1,0 +1,171 @@
+"""Leases on PostgreSQL: one holder per table; a lease frees when its holder's session ends
+or when it expires; two servers racing for one free lease, one wins; the writes of a
+table whose lease was lost are dropped, never committed beside the new holder's."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from lald.store import NewAction, NewTable, SeatData, Store, TableData, token_hash
+from lald.store.leases import Leases
+
+
+def conninfo(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Server:
+    """A server's leases and the connection that holds its life lock."""
+
+    def __init__(self, store: Store, route: str, ttl: float = 30.0) -> None:
+        self.leases = Leases(store, route, ttl)
+        self.life: psycopg.Connection[Any] | None = psycopg.connect(conninfo(store.url), autocommit=True)
+        statement, params = self.leases.life_lock()
+        self.life.execute(statement, params)
+
+    def die(self) -> None:
+        """The process is gone: its connection ends, its life lock with it."""
+        assert self.life is not None
+        self.life.close()
+        self.life = None
+
+
+def soon(check: Any, seconds: float = 5.0) -> bool:
+    """Whether ``check()`` comes true within ``seconds`` (a closed connection's backend
+    ends a moment after its client)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def table(i: str) -> TableData:
+    return TableData(i, time.time(), {"rules": {}}, 0, 1, "playing",
+                     [SeatData(0, token_hash(f"seat-{i}"), True, "random", None, False)])
+
+
+@pytest.fixture
+def store(postgres: Any) -> Iterator[Store]:
+    s = Store(postgres.database())
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def test_leases_refuse_sqlite(tmp_path: Any) -> None:
+    with pytest.raises(ValueError, match="leases need PostgreSQL"):
+        Leases(Store(f"sqlite:///{tmp_path / 'x.db'}"), "w1")
+
+
+def test_one_holder_until_its_session_ends(store: Store) -> None:
+    a, b = Server(store, "w1"), Server(store, "w2")
+    a.leases.write([NewTable(table("t1"))])  # a new table is leased with its creation
+    assert b.leases.claim(["t1", "nope"]) == set()
+    where = b.leases.where(["t1"])
+    assert (where["t1"].owner, where["t1"].route, where["t1"].held) == (a.leases.owner, "w1", True)
+    assert a.leases.claim(["t1"]) == {"t1"}  # its own: taken again, renewed
+    assert b.leases.orphans() == [] and b.leases.live_servers() == 2
+    a.die()
+    assert soon(lambda: b.leases.where(["t1"])["t1"].held is False, 2.0)  # at once, not after 30 s
+    assert b.leases.orphans() == ["t1"] and b.leases.live_servers() == 1
+    assert b.leases.claim(["t1"]) == {"t1"}
+    assert b.leases.where(["t1"])["t1"].owner == b.leases.owner
+    b.die()
+
+
+def test_a_lease_not_renewed_expires(store: Store) -> None:
+    a, b = Server(store, "w1", ttl=0.5), Server(store, "w2")
+    a.leases.write([NewTable(table("t1"))])
+    assert b.leases.claim(["t1"]) == set()
+    time.sleep(0.3)
+    assert a.leases.renew() == {"t1"}
+    time.sleep(0.3)
+    assert b.leases.claim(["t1"]) == set()  # renewed 0.3 s ago: still held
+    time.sleep(0.6)
+    assert b.leases.claim(["t1"]) == {"t1"}  # a hangs: its life lock is there, its lease is not
+    assert a.leases.renew() == set()  # a learns it lost the table
+    a.die()
+    b.die()
+
+
+def test_two_servers_racing_for_one_free_lease_one_wins(store: Store) -> None:
+    rounds = 40
+    store.write([NewTable(table(f"r{i}")) for i in range(rounds)])
+    servers = [Server(store, "w1"), Server(store, "w2")]
+    won: list[list[set[str]]] = [[], []]
+    start = threading.Barrier(2)
+
+    def race(n: int) -> None:
+        for i in range(rounds):
+            start.wait(10)
+            won[n].append(servers[n].leases.claim([f"r{i}"]))
+
+    threads = [threading.Thread(target=race, args=(n,)) for n in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    for i in range(rounds):
+        assert len(won[0][i]) + len(won[1][i]) == 1, i  # exactly one of them, every time
+    holders = servers[0].leases.where([f"r{i}" for i in range(rounds)])
+    for i in range(rounds):
+        winner = 0 if won[0][i] else 1
+        assert holders[f"r{i}"].owner == servers[winner].leases.owner
+    for s in servers:
+        s.die()
+
+
+def test_the_writes_of_a_lost_table_are_dropped(store: Store) -> None:
+    a, b = Server(store, "w1"), Server(store, "w2")
+    a.leases.write([NewTable(table("t1")), NewTable(table("t2"))])
+    act = {"seat": 0, "type": "lie_down"}
+    assert a.leases.write([NewAction("t1", 0, 0, act, "human"), NewAction("t2", 0, 0, act, "human")]) == set()
+    with store.engine.begin() as conn:  # a's lease of t1 ran out; b takes the table
+        conn.execute(text("UPDATE lald_leases SET expires = 0 WHERE table_id = 't1'"))
+    assert b.leases.claim(["t1"]) == {"t1"}
+    assert b.leases.write([NewAction("t1", 0, 1, act, "bot")]) == set()
+    # a did not notice: its next batch for both tables keeps t2's write and drops t1's
+    lost = a.leases.write([NewAction("t1", 0, 1, {"seat": 0, "type": "x"}, "human"),
+                           NewAction("t2", 0, 1, act, "human")], mark=("a", 1))
+    assert lost == {"t1"}
+    tables = {t.id: t for t in store.load_tables()}
+    assert [s for _, s in tables["t1"].actions[0]] == ["human", "bot"]
+    assert [s for _, s in tables["t2"].actions[0]] == ["human", "human"]
+    assert a.leases.release() == 1 and b.leases.where(["t2"]) == {}
+    a.die()
+    b.die()
+
+
+def test_share_spreads_orphans_over_live_servers(store: Store) -> None:
+    store.write([NewTable(table(f"o{i}")) for i in range(5)])
+    a, b = Server(store, "w1"), Server(store, "w2")
+    assert a.leases.orphans() == [f"o{i}" for i in range(5)]
+    assert a.leases.share(5) == 3
+    assert a.leases.claim(a.leases.orphans()[:3]) == {"o0", "o1", "o2"}
+    assert b.leases.claim(b.leases.orphans()[: b.leases.share(2)]) == {"o3"}
+    assert b.leases.orphans() == ["o4"]
+    a.die()
+    b.die()
+
+
+def test_the_servers_of_another_database_are_not_counted(store: Store, postgres: Any) -> None:
+    other = Store(postgres.database())
+    try:
+        elsewhere = Server(other, "w9")
+        a = Server(store, "w1")
+        assert a.leases.live_servers() == 1 and elsewhere.leases.live_servers() == 1
+        elsewhere.die()
+        a.die()
+    finally:
+        other.close()

@@ -1,0 +1,111 @@
+"""``lald play --online URL``: a web table's seat from the terminal, as text, against a
+real ``lald serve``: the log and the seat's moves, a move played by its number, a chat line
+the web page's seats see (and one of theirs shown), the laugh, and links it cannot join."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from lald.i18n import Catalog
+from lald.tui.online import OnlineError, OnlineTable, endpoint, run_online
+
+from ..conftest import free_port
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    db = tmp_path_factory.mktemp("online") / "online.db"
+    proc = subprocess.Popen([sys.executable, "-m", "lald", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+                             "--bot-delay", "0.05", "--claim-window", "0", "--log-level", "warning"],
+                            stdout=subprocess.DEVNULL, env=os.environ | {"PYTHONPATH": str(SRC)})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(base + "/api/levels", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+class Lines(io.StringIO):
+    """Standard input that gives its lines one by one as they are added (and then ends)."""
+
+    def __init__(self, lines: list[tuple[float, str]]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def __iter__(self) -> Iterator[str]:
+        for delay, line in self.lines:
+            time.sleep(delay)
+            yield line + "\n"
+
+
+def test_a_seat_from_the_terminal_plays_chats_and_reads_the_others(site: str) -> None:
+    r = httpx.post(site + "/api/tables", json={"players": 3, "seed": 4, "seats": [
+        {"human": True, "name": "Tom"}, {"human": True, "name": "Pia"}, {"human": False, "level": "random"}]})
+    made = r.json()
+    with connect(site.replace("http", "ws") + "/ws", origin=site) as pia:  # type: ignore[arg-type]
+        pia.send(json.dumps({"type": "join", "token": made["seats"][1]["token"]}))
+        pia.send(json.dumps({"type": "chat", "text": "hello from the web"}))
+        out = io.StringIO()
+        answers = Lines([(1.5, "say hello from the terminal"), (0.5, "1"), (0.5, "1"), (0.5, "laugh"),
+                         (1.0, "q")])
+        status = run_online(made["seats"][0]["url"], Catalog("en"), answers, out, seconds=30)
+        seen = ""
+        deadline = time.monotonic() + 5
+        while "hello from the terminal" not in seen and time.monotonic() < deadline:
+            try:
+                seen += pia.recv(timeout=1)
+            except TimeoutError:
+                pass
+    text = out.getvalue()
+    assert status == 0
+    assert "Deal 1" in text and "> Pia: hello from the web" in text  # the log and the others' chat
+    # This seat's table, hand and moves, numbered, in words (not the record's notation).
+    menu = [line for line in text.splitlines() if re.match(r"  \d+\) ", line)]
+    assert menu and not [line for line in menu if re.match(r"  \d+\) \d: ", line)], menu
+    assert any(" takes " in line or line.endswith(" on the table") for line in menu), menu
+    assert "\nTable: " in text and "\nYour hand: " in text
+    assert any(line.startswith("Tom") for line in text.splitlines())  # its move played, in the log
+    assert "Tom" in seen and "hello from the terminal" in seen  # the web seat heard it
+
+
+def test_links_it_cannot_join_are_refused_in_one_line() -> None:
+    for url in ("not a link", "ftp://x/play#t=abc", "http://x.example/play"):
+        with pytest.raises(OnlineError) as refused:
+            endpoint(url)
+        assert "\n" not in str(refused.value)
+    assert endpoint("https://cards.example.org/play#w=abc123") == (
+        "wss://cards.example.org/ws", "https://cards.example.org", {"type": "watch", "table": "abc123"})
+    done = subprocess.run([sys.executable, "-m", "lald", "play", "--online", "http://127.0.0.1:1/play#t=x"],
+                          capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(SRC)},
+                          timeout=60)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "cannot reach" in done.stderr
+
+
+def test_a_spectators_line_is_marked_and_the_laugh_is_said() -> None:
+    out = io.StringIO()
+    table = OnlineTable(Catalog("de"), out, lambda m: None)
+    table.entry({"kind": "chat", "name": "Zuschauer·in 2", "spectator": True, "text": "hi"})
+    table.entry({"kind": "laughs", "text": "Ann lacht!"})
+    assert out.getvalue().splitlines() == ["> Zuschauer·in 2 (schaut zu): hi", "Ann lacht!"]

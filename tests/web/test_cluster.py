@@ -1,0 +1,418 @@
+"""Several servers over one PostgreSQL database behind Debian's nginx (issue 25): real
+workers, a real proxy, a real database, on 127.0.0.1. Tables are routed to their holder;
+the lobby and the host's view work at any server; a worker killed with kill -9 at a chosen
+moment (an action accepted but not committed, committed but not told, a bot thinking)
+loses nothing accepted and applies nothing twice, its tables taken by another and its
+pages reconnected through the proxy; a worker stopped gracefully hands its tables over;
+each server's health, metrics and logs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lald.store import Store
+from lald.web.settings import Settings
+from lald.web.tables import Table
+
+from .site import SRC, Player, Site
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the site runs on Linux")
+
+
+@pytest.fixture(scope="module")
+def db(postgres: Any) -> str:
+    url: str = postgres.database()
+    Store(url).close()
+    return url
+
+
+@pytest.fixture(scope="module")
+def site(db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    s = Site(db, ["w1", "w2"], tmp_path_factory.mktemp("site"))
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+
+
+def stored(db: str, table_id: str) -> Any:
+    """The table as the database has it, replayed by the engine (an illegal or doubled
+    action would fail here)."""
+    store = Store(db)
+    try:
+        [data] = store.load_tables(ids=[table_id])
+    finally:
+        store.close()
+    return data
+
+
+def replayed(data: Any) -> int:
+    """The version of the stored table once replayed (deals started + actions)."""
+
+    async def build() -> int:
+        return Table(data, None, Settings()).version  # type: ignore[arg-type]
+
+    return asyncio.run(build())
+
+
+def test_workers_refuse_sqlite_in_one_line(tmp_path: Path) -> None:
+    env = os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""}
+    for args, words in [
+        (["serve", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}"],
+         "--workers 2 needs a PostgreSQL database"),
+        (["worker", "--name", "w1", "--port", "1", "--db", f"sqlite:///{tmp_path / 'x.db'}"],
+         "is not a PostgreSQL database"),
+        (["worker", "--name", "W-1", "--port", "1", "--db", "postgresql+psycopg://x@127.0.0.1:1/x"],
+         "a server's name is lower-case letters and digits"),
+    ]:
+        done = subprocess.run([sys.executable, "-m", "lald", *args], capture_output=True, text=True,
+                              timeout=60, env=env)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_tables_go_to_their_holder_and_new_ones_spread(site: Site) -> None:
+    made = [site.create() for _ in range(8)]
+    holders = [site.holder(t["table"]["id"]) for t in made]
+    assert set(holders) == {"w1", "w2"}, holders  # the least busy server makes each
+    for t, holder in zip(made, holders, strict=True):
+        table_id = t["table"]["id"]
+        # Through the proxy: the table's own address reaches its holder...
+        assert httpx.get(f"{site.base}/api/tables/{table_id}").json()["id"] == table_id
+        # ...and its holder alone answers for it; the other says it is elsewhere.
+        for name, w in site.workers.items():
+            r = httpx.get(f"{w.base}/api/tables/{table_id}")
+            assert r.status_code == (200 if name == holder else 503), (name, holder, r.text)
+            if name != holder:
+                assert r.json()["code"] == "elsewhere"
+    # A page that joins at /ws (any server) is sent to the table's address and plays.
+    player = Player(site, made[0])
+    asyncio.run(player.play(lambda m: m["v"] >= 3, 30))
+    assert player.frames and player.errors == []
+
+
+def test_the_lobby_and_the_host_view_at_any_server(site: Site) -> None:
+    a = site.create(via="w1")
+    b = site.create(via="w2")
+    assert site.holder(a["table"]["id"]) == "w1" and site.holder(b["table"]["id"]) == "w2"
+
+    async def connected_then_ask() -> None:
+        from websockets.asyncio.client import connect
+
+        async with connect(f"ws://127.0.0.1:{site.port}/ws/{a['table']['id']}") as ws:
+            await ws.send(json.dumps({"type": "join", "token": a["seats"][0]["token"]}))
+            await ws.recv()
+            deadline = time.monotonic() + 10
+            while True:  # the host's view at the other server: seat 0 connected
+                r = httpx.post(f"{site.workers['w2'].base}/api/host", json={"token": a["host"]["token"]})
+                # (until w1's first event about the table comes, w2 sends the host to its address)
+                assert r.status_code in (200, 307), r.text
+                if r.status_code == 200 and r.json()["seats"][0]["online"]:
+                    break
+                assert time.monotonic() < deadline, r.text
+                await asyncio.sleep(0.05)
+            assert r.json()["seats"][0]["joined"] and r.json()["seats"][0]["url"].endswith(
+                a["seats"][0]["token"])
+        deadline = time.monotonic() + 10
+        while httpx.post(f"{site.workers['w2'].base}/api/host",
+                         json={"token": a["host"]["token"]}).json()["seats"][0]["online"]:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+
+    asyncio.run(connected_then_ask())
+    for w in site.workers.values():  # every server's lobby lists both
+        deadline = time.monotonic() + 10
+        while not {a["table"]["id"], b["table"]["id"]} <= {
+                t["id"] for t in httpx.get(w.base + "/api/tables").json()}:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    # A reissue asked of the server that does not hold the table goes to its address (307),
+    # which the proxy takes to the holder.
+    r = httpx.post(f"{site.workers['w2'].base}/api/host/reissue",
+                   json={"token": a["host"]["token"], "seat": 0})
+    assert r.status_code == 307 and r.headers["location"] == f"/api/tables/{a['table']['id']}/host/reissue"
+    r = httpx.post(f"{site.base}/api/host/reissue", json={"token": a["host"]["token"], "seat": 0},
+                   follow_redirects=True)
+    assert r.status_code == 200 and r.json()["seats"][0]["token"] != a["seats"][0]["token"]
+    r = httpx.post(f"{site.base}/api/host/close", json={"token": b["host"]["token"]}, follow_redirects=True)
+    assert r.json()["table"]["status"] == "closed"
+    r = httpx.post(f"{site.base}/api/tables/{b['table']['id']}/host/close", content="x",
+                   headers={"content-type": "text/plain"})
+    assert r.status_code == 415  # the guard knows these addresses too
+
+
+def test_every_lobby_page_lists_every_servers_public_tables_live(site: Site) -> None:
+    """A lobby page at either server, or reached through the proxy, is told of a public
+    table made at either server as it is made and as strangers sit at it; a stranger's
+    Play now at the server that does not hold the table seats them there."""
+    from websockets.asyncio.client import connect
+
+    async def row(page: Any, table_id: str, free: int) -> None:
+        while True:
+            m = json.loads(await asyncio.wait_for(page.recv(), 10))
+            if any(t["id"] == table_id and t["free"] == free for t in m.get("put", ())):
+                return
+
+    async def watch() -> None:
+        pages = [await connect(f"ws://127.0.0.1:{w.port}/ws/lobby") for w in site.workers.values()]
+        pages.append(await connect(f"ws://127.0.0.1:{site.port}/ws/lobby"))  # through nginx
+        try:
+            for page in pages:
+                assert json.loads(await page.recv())["type"] == "lobby"
+            # (a reading of its own each time: the first table still needs a player)
+            for made, other, preset in (("w1", "w2", "last-capture"), ("w2", "w1", "survivor")):
+                r = httpx.post(f"{site.workers[made].base}/api/tables", timeout=10,
+                               json={"preset": preset, "players": 4, "public": True})
+                assert r.status_code == 201, r.text
+                table_id = r.json()["table"]["id"]
+                for page in pages:
+                    await row(page, table_id, 3)
+                # Sitting down at the other server: sent to the holder, through the proxy.
+                r = httpx.post(f"{site.workers[other].base}/api/sit", json={"table": table_id}, timeout=10)
+                assert r.status_code == 307 and r.headers["location"] == f"/api/tables/{table_id}/sit"
+                r = httpx.post(f"{site.base}/api/sit", json={"table": table_id}, timeout=10,
+                               follow_redirects=True)
+                assert r.status_code == 201 and r.json()["table"]["id"] == table_id, r.text
+                for page in pages:
+                    await row(page, table_id, 2)
+                # Play now at the other server finds the table that needs a player there.
+                ask = {"preset": preset, "players": 4}
+                r = httpx.post(f"{site.workers[other].base}/api/play-now", json=ask, timeout=10)
+                assert r.status_code == 307 and r.headers["location"] == f"/api/tables/{table_id}/play-now"
+                r = httpx.post(f"{site.base}/api/play-now", json=ask, timeout=10, follow_redirects=True)
+                assert r.status_code == 201 and r.json()["table"]["id"] == table_id, r.text
+                assert "host" not in r.json()  # seated, not a table of their own
+                for page in pages:
+                    await row(page, table_id, 1)
+        finally:
+            for page in pages:
+                await page.close()
+
+    asyncio.run(watch())
+
+
+def test_an_addresss_failed_logins_are_limited_whole_through_the_proxy(site: Site) -> None:
+    """Each server keeps its own count of an address's failed logins: the proxy sends an
+    address's logins to one server, so the limit (ten at once) holds through it (spread
+    over two servers it let twenty through)."""
+    answers = [httpx.post(f"{site.base}/api/account/login", json={"name": f"nobody{n}", "password": "x" * 10},
+                          timeout=30).status_code for n in range(12)]
+    assert answers == [401] * 10 + [429] * 2
+
+
+@pytest.mark.parametrize("moment", ["before_commit", "after_commit", "bot_move"])
+def test_a_worker_killed_at_a_chosen_moment_loses_nothing(site: Site, db: str, moment: str) -> None:
+    """kill -9 (the worker kills itself at the fail point), three times at each moment, at
+    different visits: the table is taken by the other worker, the page reconnects through
+    the proxy and plays on; every action told is there, none is there twice."""
+    w1 = site.workers["w1"]
+    for visit in (1, 3, 5):
+        w1.stop()
+        w1.start(env={"LALD_FAILPOINT": f"{moment}:{visit}"})
+        answer = site.create(via="w1", deals=4)
+        table_id = answer["table"]["id"]
+        assert site.holder(table_id) == "w1"
+        player = Player(site, answer)
+        asyncio.run(player.play(lambda m: False, 90))  # to the session's end
+        assert w1.wait_dead(0), f"the fail point {moment}:{visit} was never reached"
+        assert player.reconnects >= 1 and player.prefixes_kept, (moment, visit)
+        assert site.holder(table_id) == "w2"
+        data = stored(db, table_id)
+        assert data.status == "over"
+        version = replayed(data)  # every stored action legal, each at its own place
+        assert version == player.last_v
+        # The stored actions by the version each was chosen at (a deal's start counts one).
+        at: dict[int, str] = {}
+        v = 0
+        for deal in data.actions:
+            v += 1
+            for _, source in deal:
+                at[v] = source
+                v += 1
+        assert v == version
+        humans = {v for v, source in at.items() if source == "human"}
+        sent = {v for v, _ in player.sent}
+        # Each stored move of the person's is one the page sent at that version; each
+        # version the page sent at holds its move, unless refused as stale (a bot claimed
+        # first, or a move sent again that the table had moved past) or, when the page
+        # came back after a kill, the table had moved past it unanswered (committed before
+        # the kill; or never committed, and a bot claimed first where the other server
+        # loaded the table): none lost, none twice. (A move the page was told of and then
+        # lost would break the log's prefix, checked above.)
+        assert humans <= sent, (moment, visit, sorted(humans - sent))
+        stale = sum(e["code"] == "stale" for e in player.errors)
+        unanswered = len(player.passed - humans)
+        assert len(humans) == len(sent) - stale - unanswered, (moment, visit, player.errors)
+        assert [e for e in player.errors if e["code"] != "stale"] == []
+    w1.stop()
+    w1.start()
+
+
+def test_two_workers_race_for_a_dead_workers_tables(postgres: Any, tmp_path: Path) -> None:
+    """Three workers; one holding forty tables (ten of bots playing, thirty waiting for
+    their person) is killed; the other two sweep at the same moments for its free leases:
+    each table is taken by exactly one of them."""
+    db = postgres.database()  # a site of its own: the module's servers would sweep too
+    Store(db).close()
+    site = Site(db, ["a1", "a2", "a3"], tmp_path)
+    try:
+        site.start()
+        made = [site.create(via="a1", humans=0 if i < 10 else 1, deals=50)["table"]["id"] for i in range(40)]
+        site.workers["a1"].kill()
+        deadline = time.monotonic() + 20
+        answers: dict[str, list[str]] = {}
+        while time.monotonic() < deadline:
+            answers = {t: [n for n in ("a2", "a3")
+                           if httpx.get(f"{site.workers[n].base}/api/tables/{t}").status_code == 200]
+                       for t in made}
+            if all(answers.values()):
+                break
+            time.sleep(0.1)
+        assert not {t: h for t, h in answers.items() if len(h) != 1}  # never two
+        assert {h for holders in answers.values() for h in holders} <= {"a2", "a3"}
+        for t in made:
+            data = stored(db, t)
+            replayed(data)  # the tables played on, each move legal, none doubled
+    finally:
+        site.stop()
+
+
+def test_a_worker_stopped_gracefully_hands_its_tables_over(site: Site, db: str) -> None:
+    w1 = site.workers["w1"]
+    answer = site.create(via="w1", deals=3)
+    bots = site.create(via="w1", humans=0, deals=50)["table"]["id"]
+    player = Player(site, answer)
+
+    async def play_and_stop() -> None:
+        task = asyncio.create_task(player.play(lambda m: False, 90))
+        while player.last_v < 8:
+            await asyncio.sleep(0.02)
+        await asyncio.to_thread(w1.stop)
+        await task
+
+    asyncio.run(play_and_stop())
+    # uvicorn ends by the signal it was stopped with, once shut down
+    assert w1.proc is not None and w1.proc.returncode in (0, -15)
+    assert player.elsewhere >= 1 and player.prefixes_kept
+    assert site.holder(answer["table"]["id"]) == "w2" and site.holder(bots) == "w2"
+    assert replayed(stored(db, answer["table"]["id"])) == player.last_v
+    log = (site.tmp / "w1.log").read_text()
+    assert '"handed over' in log and "Application shutdown complete" in log
+    w1.start()
+
+
+def test_a_worker_that_starts_again_gets_its_share_back(site: Site, db: str) -> None:
+    w2 = site.workers["w2"]
+    w2.stop()  # w1 alone: it takes w2's tables and makes every new one
+    made = [site.create()["table"]["id"] for _ in range(40)]  # open: each waits for its person
+    w2.start()
+    deadline = time.monotonic() + 60
+    while True:
+        holders = [site.holder(t) for t in made]
+        if holders.count("w2") >= 10:
+            break
+        assert time.monotonic() < deadline, holders
+        time.sleep(0.5)
+    for t in made:  # each held by one of them, played on legally
+        answers = [n for n, w in site.workers.items()
+                   if httpx.get(f"{w.base}/api/tables/{t}").status_code == 200]
+        assert len(answers) == 1, (t, answers)
+        replayed(stored(db, t))
+    assert "to even the load" in (site.tmp / "w1.log").read_text()
+
+
+def test_health_metrics_and_logs(site: Site) -> None:
+    answer = site.create()
+    player = Player(site, answer)
+    asyncio.run(player.play(lambda m: m["v"] >= 10, 30))
+    holder = site.workers[site.holder(answer["table"]["id"])]
+    assert httpx.get(holder.base + "/healthz").json() == {"status": "ok"}
+    assert httpx.get(holder.base + "/readyz").json() == {"status": "ready"}
+    assert httpx.get(site.base + "/metrics").status_code == 404  # not to the outside
+    text = httpx.get(holder.base + "/metrics").text
+    values = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines()
+              if line and not line.startswith("#")}
+    assert values['lald_actions_total{source="human"}'] >= 1
+    assert values['lald_actions_total{source="bot"}'] >= 1
+    assert values["lald_action_seconds_count"] >= 2 and values["lald_db_commit_seconds_count"] >= 1
+    assert values['lald_tables{state="open"}'] >= 1
+    # Every line of every worker's log is one JSON object, and no token is in any.
+    tokens = {answer["host"]["token"], *(s["token"] for s in answer["seats"] if "token" in s)}
+    for w in site.workers.values():
+        lines = w.log.read_text().splitlines()
+        assert lines
+        for line in lines:
+            event = json.loads(line)
+            assert {"time", "level", "logger", "message", "worker"} <= set(event)
+            assert not any(t in line for t in tokens)
+
+
+def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(postgres: Any, tmp_path: Path) -> None:
+    from ..conftest import free_port
+
+    db = postgres.database()  # a site of its own: one database is one site
+    Store(db).close()
+
+    port = free_port()
+    while any(_busy(p) for p in range(port + 1, port + 3)):
+        port = free_port()
+    err = tmp_path / "site.log"
+    with open(err, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "lald", "serve", "--workers", "2", "--port", str(port), "--db", db,
+             "--bot-delay", "0", "--tables-at-once", "1000", "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=out, text=True,
+            env=os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith(f"lald: serving on http://127.0.0.1:{port}/ through nginx: 2 servers"), line
+        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"seats": [{"human": False}] * 5})
+        assert r.status_code == 201
+        table_id = r.json()["table"]["id"]
+        worker = next(p for p in _children(proc.pid) if "worker" in _cmdline(p))
+        os.kill(worker, 9)
+        deadline = time.monotonic() + 30
+        while "starting it again" not in err.read_text():
+            assert time.monotonic() < deadline, err.read_text()
+            time.sleep(0.1)
+        deadline = time.monotonic() + 30
+        while httpx.get(f"http://127.0.0.1:{port}/api/tables/{table_id}").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        status = proc.wait(60)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert status == 0
+    assert not _busy(port) and not _busy(port + 1) and not _busy(port + 2)
+
+
+def _children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(p) for p in found]
+
+
+def _cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def _busy(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
