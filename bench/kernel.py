@@ -9,19 +9,29 @@ each run's seed (the traces are not timed), as bench/playout.py counts them.  Ea
 times both paths in turn, so a load on the machine hits them alike; printed: the median of
 the runs with min and max, the ratio of the medians and the median of the per-run ratios,
 and the machine's reference speed (``sum(range(1000))``) with the figures scaled to the
-issue's reference core (8.5 µs).
+issue's reference core (8.5 µs).  Every time is this process's processor time
+(``time.process_time``, the reference speed too), so that other work on a shared machine
+does not count; the expert's decisions at its defaults, whose budget is wall time, are
+printed in wall time as well.
 
 The heuristic's play-outs (the search bots' roll-outs, ``lald.bots.kernel.heuristic_outcome``
 with the level's tables) are timed the same way from the same positions: the compiled
 ``scored_outcome`` beside ``rollout.scored_outcome_py``.  They draw no random numbers.
 
+Dealing: ``State.deal`` of ``--deals`` seeds (the deck's SplitMix64 shuffle, compiled or
+pure, and the engine's setting out of the hands), and the search's world draws
+(``lald.bots.sampler.sample`` from what seat 0 knows at the expert's turns below, 20 worlds
+each, every preset's face-down sets included), each path in turn per run.
+
 Then the expert at its defaults (``make_bot("expert")``: 80 ms, at most 160 worlds) decides
 ``--decisions`` turns of seat 0, taken from deals the heuristic plays from dealt positions
 (every turn of seat 0, forced ones included, as docs/strength.md §6 counts them), once with
-the kernel and once with the dispatch switched to the pure path in this process (what
-``LALD_KERNEL=python`` does), alternating per position, a fresh bot with the same seed
-each time; only ``act`` is timed.  Printed: median and 99th percentile, all turns and
-turns with a choice.
+the kernel and once with the dispatch switched to the pure path in this process
+(:func:`lald.core.rollout.pure_path`, what ``LALD_KERNEL=python`` does), alternating per
+position, a fresh bot with the same seed each time; only ``act`` is timed.  Then again
+with no time limit (``time_limit=inf``: the 160 worlds decide, as in the readings
+laboratory), where both paths make the same decisions (checked) and only the time
+differs.  Printed: median and 99th percentile, all turns and turns with a choice.
 
     python bench/kernel.py [--deals N] [--runs K] [--preset P] [--players N] [--decisions D]
 """
@@ -29,6 +39,7 @@ turns with a choice.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
@@ -38,20 +49,26 @@ import machine
 from lald.bots import make_bot
 from lald.bots.heuristic import level_params
 from lald.bots.kernel import _claim, tables
+from lald.bots.knowledge import Knowledge, read
+from lald.bots.sampler import sample
 from lald.core import Rules, State, rollout
 from lald.core.fast import FastState
 from lald.core.rollout import compiled_kernel, kernel_status, random_outcome_py, scored_outcome_py
+from lald.play.spec import parse_spec
 
 REFERENCE_US = 8.5  # sum(range(1000)) on the core of issue 22's figures
+
+
+clock = time.process_time  # this process's processor time: a shared machine's load does not count
 
 
 def timed(play: Callable[..., object], states: list[FastState], seed: int) -> float:
     """Seconds to play every state to its end (states left unchanged)."""
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = clock()
     for s in states:
         play(s, rng, 0.5, None)
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def moves(states: list[FastState], seed: int) -> int:
@@ -67,10 +84,10 @@ def heuristic_timed(play: Callable[..., object], states: list[FastState]) -> flo
     """Seconds to play every state to its end with the heuristic (states unchanged)."""
     h = tables(states[0].rules, level_params(states[0].rules))
     best, others = h.best, h.others
-    start = time.perf_counter()
+    start = clock()
     for s in states:
         play(s, best, others, _claim, None)
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def heuristic_moves(states: list[FastState]) -> int:
@@ -109,19 +126,35 @@ def turn_positions(rules: Rules, count: int) -> list[State]:
     return out
 
 
-def decision_ms(state: State, seed: int, pure: bool) -> float:
-    """Milliseconds the default expert takes to choose seat 0's turn in ``state``."""
-    bot = make_bot("expert", 0, state.rules, random.Random(seed))
+def decision_ms(state: State, seed: int, pure: bool, spec: str = "expert") -> tuple[float, float, object]:
+    """Milliseconds (processor time, and wall time) the expert of ``spec`` takes to choose
+    seat 0's turn in ``state``, and its choice."""
+    bot = parse_spec(spec).make(0, state.rules, random.Random(seed))
     view, legal = state.view(0), state.turn_actions()
-    saved = rollout._compiled, rollout._scored
-    if pure:
-        rollout._compiled = rollout._scored = None
-    try:
-        start = time.perf_counter()
-        bot.act(view, legal)
-        return (time.perf_counter() - start) * 1e3
-    finally:
-        rollout._compiled, rollout._scored = saved
+    with rollout.pure_path() if pure else contextlib.nullcontext():
+        start, wall = clock(), time.perf_counter()
+        action = bot.act(view, legal)
+        return (clock() - start) * 1e3, (time.perf_counter() - wall) * 1e3, action
+
+
+def deal_timed(rules: Rules, seeds: range, pure: bool) -> float:
+    """Seconds to deal every seed (``State.deal``)."""
+    with rollout.pure_path() if pure else contextlib.nullcontext():
+        start = clock()
+        for seed in seeds:
+            State.deal(rules, seed=seed, dealer=seed % rules.players)
+        return clock() - start
+
+
+def draws_timed(known: list[Knowledge], worlds: int, seed: int, pure: bool) -> float:
+    """Seconds to draw ``worlds`` worlds from each knowledge (``sampler.sample``)."""
+    rng = random.Random(seed)
+    with rollout.pure_path() if pure else contextlib.nullcontext():
+        start = clock()
+        for k in known:
+            for _ in range(worlds):
+                sample(k, rng)
+        return clock() - start
 
 
 def p99(values: list[float]) -> float:
@@ -164,18 +197,39 @@ def main() -> None:
             seconds = heuristic_timed(play, states)
             h_deals[name].append(args.deals / seconds)
             h_rates[name].append(h_count / seconds)
-    times: dict[str, list[float]] = {"compiled": [], "pure": []} if kernel is not None else {"pure": []}
+    names = ["compiled", "pure"] if kernel is not None else ["pure"]
+    positions = turn_positions(Rules.make(args.preset, args.players), max(args.decisions, 40))
+    deal_rates: dict[str, list[float]] = {name: [] for name in names}
+    draw_rates: dict[str, list[float]] = {name: [] for name in names}
+    known = [read(p.view(0)) for p in positions]
+    known += [read(p.view(0)) for p in turn_positions(Rules.make("last-capture", args.players), 100)]
+    known = [k for k in known if k.others]
+    for run in range(args.runs):
+        for name in names:
+            seeds = range(run * args.deals, (run + 1) * args.deals)
+            deal_rates[name].append(args.deals / deal_timed(rules, seeds, name == "pure"))
+            draw_rates[name].append(len(known) * 20 / draws_timed(known, 20, run, name == "pure"))
+    times: dict[str, list[float]] = {name: [] for name in names}
+    walls: dict[str, list[float]] = {name: [] for name in names}
+    worlds_only: dict[str, list[float]] = {name: [] for name in names}
     choice: list[bool] = []
-    if args.decisions:
-        decision_rules = Rules.make(args.preset, args.players)
-        for i, state in enumerate(turn_positions(decision_rules, args.decisions)):
-            choice.append(len(state.turn_actions()) > 1)
-            for name in (sorted(times) if i % 2 else sorted(times, reverse=True)):
-                times[name].append(decision_ms(state, i, name == "pure"))
-    calib = machine.reference_us()
+    agree = True
+    for i, state in enumerate(positions[:args.decisions]):
+        choice.append(len(state.turn_actions()) > 1)
+        for name in (sorted(times) if i % 2 else sorted(times, reverse=True)):
+            cpu, wall, _ = decision_ms(state, i, name == "pure")
+            times[name].append(cpu)
+            walls[name].append(wall)
+        made = []
+        for name in (sorted(times) if i % 2 else sorted(times, reverse=True)):
+            cpu, _, action = decision_ms(state, i, name == "pure", "expert:time_limit=inf")
+            worlds_only[name].append(cpu)
+            made.append(action)
+        agree = agree and made[0] == made[-1]
+    calib = machine.reference_us(cpu=True)
     scale = calib / REFERENCE_US
     print(f"rules: {args.preset}, {args.players} players; {args.runs} runs of {args.deals} "
-          f"random play-outs (claim_p 0.5) from dealt positions, one core")
+          f"random play-outs (claim_p 0.5) from dealt positions, one core; processor time")
     print(f"kernel: {kernel_status()}")
     labels = {"pure": "pure (random_outcome_py)", "compiled": "compiled (lald.core._kernel)"}
     for name in paths:
@@ -204,17 +258,33 @@ def main() -> None:
         ratio = statistics.median(h_deals["compiled"]) / statistics.median(h_deals["pure"])
         print(f"  ratio compiled / pure: {ratio:.1f}x (median of per-run ratios "
               f"{statistics.median(ratios):.1f}x, min {min(ratios):.1f}x, max {max(ratios):.1f}x)")
+    print(f"dealing, {args.runs} runs: State.deal of {args.deals} seeds; world draws (sampler.sample), "
+          f"20 from each of {len(known)} seats' knowledge (turns of seat 0 under {args.preset} "
+          "and last-capture)")
+    for name in names:
+        d, w = deal_rates[name], draw_rates[name]
+        print(f"  {name:9s} {statistics.median(d):10,.0f} deals/s (min {min(d):,.0f}, max {max(d):,.0f});"
+              f"  {statistics.median(w):10,.0f} worlds/s (min {min(w):,.0f}, max {max(w):,.0f})")
+    if kernel is not None:
+        ratio_deals = statistics.median(deal_rates["compiled"]) / statistics.median(deal_rates["pure"])
+        ratio_draws = statistics.median(draw_rates["compiled"]) / statistics.median(draw_rates["pure"])
+        print(f"  ratio compiled / pure: deals {ratio_deals:.1f}x, worlds {ratio_draws:.1f}x")
     if choice:
         chosen = sum(choice)
-        print(f"expert (defaults) turn decisions, seat 0 of {args.preset}, {args.players} players: "
-              f"{len(choice)} turns ({chosen} with a choice), each decided both ways:")
-        for name, values in times.items():
-            with_choice = [v for v, c in zip(values, choice, strict=True) if c]
-            print(f"  {'kernel' if name == 'compiled' else 'pure (dispatch switched off)':29s} "
-                  f"all turns median {statistics.median(values):6.1f} ms, p99 {p99(values):6.1f} ms; "
-                  f"with a choice median {statistics.median(with_choice):6.1f} ms, "
-                  f"p99 {p99(with_choice):6.1f} ms")
-    print(machine.line(calib))
+        for title, found in (("defaults: 80 ms, at most 160 worlds; processor time", times),
+                             ("defaults: 80 ms, at most 160 worlds; wall time", walls),
+                             ("no time limit: 160 worlds decide; processor time", worlds_only)):
+            print(f"expert ({title}) turn decisions, seat 0 of {args.preset}, {args.players} players: "
+                  f"{len(choice)} turns ({chosen} with a choice), each decided both ways:")
+            for name, values in found.items():
+                with_choice = [v for v, c in zip(values, choice, strict=True) if c]
+                print(f"  {'kernel' if name == 'compiled' else 'pure (dispatch switched off)':29s} "
+                      f"all turns median {statistics.median(values):6.1f} ms, p99 {p99(values):6.1f} ms; "
+                      f"with a choice median {statistics.median(with_choice):6.1f} ms, "
+                      f"p99 {p99(with_choice):6.1f} ms")
+        print(f"  with no time limit both paths made the same {len(choice)} decisions: {agree}")
+    print(machine.line())
+    print(f"in this process's processor time sum(range(1000)) takes {calib:.1f} µs")
     print(f"scaled to the reference core (sum(range(1000)) in {REFERENCE_US} µs):")
     for name in paths:
         print(f"  {labels[name]:27s} {statistics.median(deals[name]) * scale:12,.0f} play-outs/s  "

@@ -158,15 +158,14 @@ def test_rows_replaced_after_a_play_are_read_afresh(scored: ScoredFunction) -> N
 
 
 @pytest.fixture
-def pure_switch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def pure_switch() -> Iterator[Any]:
     """A function that runs a callable with the dispatch switched to the pure path (as
     ``LALD_KERNEL=python`` would, in this process)."""
     rollout.compiled_kernel()
 
     def run(call: Any, *args: Any) -> Any:
-        with monkeypatch.context() as m:
-            m.setattr(rollout, "_compiled", None)
-            m.setattr(rollout, "_scored", None)
+        with rollout.pure_path():
+            assert rollout.compiled_draws() == (None, None, None, None)
             return call(*args)
 
     yield run
@@ -223,6 +222,15 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
         calls += 1
         return scored(*args)
 
+    search = rollout.compiled_search()
+    assert search is not None
+
+    def world(*args: Any) -> Any:  # a world searched in C: a roll-out or solve per code
+        nonlocal calls
+        found = search[1](*args)
+        calls += len(found or ())
+        return found
+
     decisions = turns = 0
     for i, (preset, players) in enumerate((("survivor", 4), ("last-capture", 5), ("survivor", 3),
                                            ("last-capture", 4))):
@@ -231,6 +239,7 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
             want = pure_switch(decide, state, seat, turn, j)
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(rollout, "_scored", counted)
+                m.setattr(rollout, "_search", (search[0], world))
                 got = decide(state, seat, turn, j)
             assert got == want, (rules.spec(), j, turn)
             decisions += 1
@@ -238,4 +247,57 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
             if decisions >= 80 * (i + 1):
                 break
     assert decisions >= 300 and turns >= 150, (decisions, turns)
-    assert calls > 10 * decisions  # the search's roll-outs ran on the kernel
+    assert calls > 10 * decisions  # the search's roll-outs ran on the kernel (or its worlds did)
+
+
+@needs_kernel
+@pytest.mark.parametrize("level", ["pimc", "expert"])
+def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFunction, level: str) -> None:
+    """``kernel=python`` seats a search bot on the pure path in a process where the kernel
+    is loaded: no roll-out of its reaches the kernel, its decisions are the default bot's
+    at equal worlds, and the kernel plays again after each decision."""
+    from lald.play.spec import parse_spec
+
+    calls = 0
+
+    def counted(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return scored(*args)
+
+    search = rollout.compiled_search()
+    assert search is not None
+
+    def world(*args: Any) -> Any:
+        nonlocal calls
+        found = search[1](*args)
+        calls += len(found or ())
+        return found
+
+    rules = Rules.make("survivor", 4)
+    worlds = "worlds=12:time_limit=1000000"
+    decided = on_kernel = 0
+    for j, (state, seat, turn) in enumerate(_decisions(rules, 12, 4100)):
+        bots = [parse_spec(f"{level}:{worlds}{extra}").make(seat, rules, random.Random(j))
+                for extra in ("", ":kernel=python")]
+        view = state.view(seat)
+        answers = []
+        for bot in bots:
+            calls = 0
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(rollout, "_scored", counted)
+                m.setattr(rollout, "_search", (search[0], world))
+                legal = state.turn_actions() if turn else state.claims(seat)
+                answers.append(bot.act(view, legal) if turn else bot.claim(view, legal))  # type: ignore[arg-type]
+                assert rollout._scored is counted  # restored after the decision
+            if bot is bots[1]:
+                assert calls == 0
+            else:
+                on_kernel += calls
+        assert answers[0] == answers[1]
+        decided += 1
+        if decided == 30:
+            break
+    assert decided == 30 and on_kernel > 30 * 12
+    with pytest.raises(ValueError, match="kernel=fast: choose compiled or python"):
+        parse_spec(f"{level}:kernel=fast").make(0, rules, random.Random(0))

@@ -226,6 +226,41 @@ def test_the_kernel_refuses_a_malformed_deal_before_any_draw(kernel: KernelFunct
     assert kernel(bad[4], rng, 0.5, None) is not None
 
 
+@needs_kernel
+def test_the_kernel_reads_a_deal_from_its_slots_only_while_that_is_safe(kernel: KernelFunction) -> None:
+    """A FastState's fields are read straight from its slots: an unset slot is refused
+    before any draw, and a subclass or a changed class is read by attribute lookup, with
+    the pure path's answer every time."""
+
+    class Sub(FastState):
+        __slots__ = ()
+
+        @property  # type: ignore[misc]
+        def won(self) -> list[int]:  # what a lookup finds, and a read of the slot would not
+            return [3, 0, 0, 0, 0]
+
+    fs = FastState.from_state(State.deal(Rules.make(), seed=8))
+    unset = fs.copy()
+    del unset.hc
+    rng = random.Random(3)
+    before = rng.getstate()
+    assert kernel(unset, rng, 0.5, None) is None and rng.getstate() == before
+    sub = Sub.__new__(Sub)
+    for name in FastState.__slots__:
+        if name != "won":
+            setattr(sub, name, getattr(fs, name))
+    FastState.won.__set__(sub, fs.won)  # type: ignore[attr-defined]
+    got = kernel(sub, random.Random(4), 0.5, None)
+    assert got is not None and got == random_outcome_py(sub, random.Random(4), 0.5, None)
+    assert got != kernel(fs, random.Random(4), 0.5, None)  # (the property counted)
+    FastState.probe = 1  # type: ignore[attr-defined]  # the class changes: lookups again
+    try:
+        assert kernel(fs, random.Random(5), 0.5, None) == random_outcome_py(fs, random.Random(5), 0.5, None)
+    finally:
+        del FastState.probe  # type: ignore[attr-defined]
+    assert kernel(fs, random.Random(6), 0.5, None) == random_outcome_py(fs, random.Random(6), 0.5, None)
+
+
 @pytest.fixture
 def reload(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Load the kernel afresh after the test (which may have unloaded it), once the test's
@@ -247,8 +282,15 @@ def test_a_self_check_that_fails_keeps_the_pure_path(
     off_by_one = types.SimpleNamespace(
         layout=_kernel.layout, configure=_kernel.configure, enable=_kernel.enable,
         random_outcome=_kernel.random_outcome, draw_bits=_kernel.draw_bits,
-        draw_random=_kernel.draw_random)
+        draw_random=_kernel.draw_random, configure_draws=_kernel.configure_draws,
+        draw_below=_kernel.draw_below, shuffled=_kernel.shuffled, draw_weighted=_kernel.draw_weighted)
     assert rollout._self_check(off_by_one)  # the same draws: passes
+    off_by_one.draw_below = lambda rng, n: _kernel.draw_below(rng, n) ^ (n == 7)
+    assert not rollout._self_check(off_by_one)  # the worlds' integer draws are checked too
+    off_by_one.draw_below = _kernel.draw_below
+    off_by_one.draw_weighted = lambda rng, w: (_kernel.draw_weighted(rng, w) + 1) % len(w)
+    assert not rollout._self_check(off_by_one)  # and the weighted choices of the fill
+    off_by_one.draw_weighted = _kernel.draw_weighted
     off_by_one.draw_bits = lambda rng, k: _kernel.draw_bits(rng, k) ^ (k == 5)
     assert not rollout._self_check(off_by_one)
     monkeypatch.setattr(lald.core, "_kernel", off_by_one)
@@ -279,3 +321,75 @@ def test_lald_kernel_python_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch
     plain = subprocess.run([sys.executable, "-m", "lald", "--version"], capture_output=True, text=True,
                            timeout=60, env=env)
     assert plain.stdout.strip().endswith("(kernel: compiled)" if BUILT else "(kernel: python)")
+
+
+# -- dealing: PortableRandom.shuffle in C ---------------------------------------------------
+
+
+@needs_kernel
+def test_the_compiled_deal_shuffle_is_the_pure_one(kernel: KernelFunction) -> None:
+    """120,000 shuffles of the deck (and of other lengths) from seeds small, large and
+    random: the same permutation and the same generator state after; then whole deals and
+    sessions' cuts under every rules set of the sweep, compiled and pure."""
+    from lald.core.rng import KeyedRandom, PortableRandom, shuffle_py
+
+    shuffle = rollout.compiled_shuffle()
+    assert shuffle is not None and rollout.check_shuffle(PortableRandom, shuffle_py)
+    pick = random.Random(11)
+    seeds = [*range(2000), *(2**64 - 1 - i for i in range(1000)),
+             *(pick.getrandbits(64) for _ in range(117_000))]
+    for i, seed in enumerate(seeds):
+        length = 52 if i % 10 else pick.randrange(0, 70)
+        a, b = PortableRandom(seed), PortableRandom(seed)
+        x, y = list(range(length)), list(range(length))
+        assert shuffle(a, x)
+        shuffle_py(b, y)
+        assert x == y and a.next64() == b.next64(), (seed, length)
+    deals = 0
+    for i, rules in enumerate(_sweep_rules()):
+        for d in range(150):
+            seed = pick.getrandbits(64) if d % 3 else i * 1000 + d
+            got = State.deal(rules, seed=seed, dealer=d % rules.players)
+            with rollout.pure_path():
+                want = State.deal(rules, seed=seed, dealer=d % rules.players)
+            assert (got.dealt_hands, got.dealt_table) == (want.dealt_hands, want.dealt_table)
+            deals += 1
+        got_session = lald.core.Session(rules, seed=i)
+        with rollout.pure_path():
+            want_session = lald.core.Session(rules, seed=i)
+        assert got_session.first_dealer == want_session.first_dealer
+        assert got_session.start_deal().dealt_hands == want_session.start_deal().dealt_hands
+    assert deals > 10_000
+    # what it leaves to the pure path: a keyed generator (a subclass), anything but a list
+    keyed, deck = KeyedRandom(bytes(16), "deal"), list(range(52))
+    assert not shuffle(keyed, deck) and deck == list(range(52))
+    assert not shuffle(PortableRandom(1), tuple(deck))  # type: ignore[arg-type]
+    k1, k2 = KeyedRandom(bytes(16), "deal"), KeyedRandom(bytes(16), "deal")
+    d1, d2 = list(range(52)), list(range(52))
+    k1.shuffle(d1)
+    shuffle_py(k2, d2)
+    assert d1 == d2 != list(range(52))
+
+
+@needs_kernel
+def test_a_deal_shuffle_that_shuffles_otherwise_is_not_played(
+        kernel: KernelFunction, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lald.core.rng import PortableRandom, shuffle_py
+
+    def other(rng: PortableRandom, items: list[Any]) -> None:
+        shuffle_py(rng, items)
+        items.reverse()
+
+    monkeypatch.setattr(rollout, "_SHUFFLE_CHECKED", {})
+    try:
+        assert not rollout.check_shuffle(PortableRandom, other)
+        deck = list(range(52))
+        assert rollout.compiled_shuffle() is not None
+        assert not rollout.compiled_shuffle()(PortableRandom(3), deck) and deck == list(range(52))  # type: ignore[misc]
+        want = list(range(52))
+        shuffle_py(PortableRandom(3), want)
+        PortableRandom(3).shuffle(deck)  # the pure path deals
+        assert deck == want
+    finally:
+        rollout._SHUFFLE_CHECKED.clear()
+        assert rollout.check_shuffle(PortableRandom, shuffle_py)  # configured again for the other tests

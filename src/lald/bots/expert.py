@@ -43,23 +43,30 @@ habit, and ``-habit`` / ``+habit`` choose them one by one.  The budget is a time
 (``time_limit`` seconds, default 80 ms) and a cap on the worlds (``worlds``, default
 160); both, and each feature (``model=0``, ``solve=0``, ``exact=0``, ``prior=0``,
 ``claims=own``), are bot spec parameters, e.g. ``expert:time_limit=0.05:solve=0``.
+Where the compiled kernel is loaded, the worlds are drawn in it (:mod:`lald.bots.sampler`)
+and each world is searched in it, candidates, solves and roll-outs together
+(:func:`lald.bots.kernel.world_values`), with the same values as :meth:`Player.finish`.
+``kernel=python`` makes this bot decide on the pure-Python path even where the compiled
+kernel is loaded (:func:`lald.core.rollout.pure_path`): the same decisions at equal
+worlds, fewer worlds in the same time.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from math import comb, exp, inf, log
 
 from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.codes import choose_action, code_of
 from ..core.fast import FastState
-from ..core.rollout import tables_for
+from ..core.rollout import pure_path, tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
-from .kernel import Params, score_of
+from .kernel import Params, compiled_draw_world, compiled_plausible, score_of, search_context, world_values
 from .knowledge import Knowledge, fill, read
 from .sampler import World, sample
 
@@ -73,6 +80,17 @@ PASS = -1
 
 class _Budget(Exception):
     """A solve ran past its node cap or the deadline."""
+
+
+def kernel_path(kernel: str) -> Callable[[], AbstractContextManager[None]]:
+    """What a search bot decides in for its ``kernel`` parameter: ``compiled`` (the
+    default: the compiled kernel wherever it is loaded) or ``python`` (the pure path,
+    :func:`~lald.core.rollout.pure_path`)."""
+    if kernel == "compiled":
+        return nullcontext
+    if kernel == "python":
+        return pure_path
+    raise ValueError(f"kernel={kernel}: choose compiled or python")
 
 
 def _flag(value: bool | int | str) -> bool:
@@ -198,8 +216,9 @@ class ExpertBot(Bot):
                  solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
                  on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
                  exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
-                 infer: float | str = -1.0, min_worlds: int | str = 16) -> None:
+                 infer: float | str = -1.0, min_worlds: int | str = 16, kernel: str = "compiled") -> None:
         super().__init__(seat, rules, rng)
+        self.path = kernel_path(kernel)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
         if self.worlds < 1 or not self.time_limit > 0:
@@ -262,6 +281,9 @@ class ExpertBot(Bot):
         """Whether the seats the model constrains hold no prial (``capped``) and no dead
         rank (``dead``; under the survivor's habits a seat keeps a dead rank that is its
         whole hand) in ``hands``."""
+        verdict = compiled_plausible(k, hands, capped, dead, self.model_policy.survivor_hold)
+        if verdict is not None:
+            return verdict
         for s in capped:
             for c in hands[s]:
                 if c >= 3:
@@ -280,6 +302,9 @@ class ExpertBot(Bot):
         """Hidden hands for ``k`` (and the ranks of unseen face-down sets): uniform among
         the consistent worlds, redrawn (up to ``tries`` times) while they break the
         opponent model."""
+        drawn = compiled_draw_world(k, self.rng, tries, capped, dead, self.model_policy.survivor_hold)
+        if drawn is not None:  # the same draws and world, in C
+            return drawn
         for _ in range(tries):
             world, _ = sample(k, self.rng)
             if self._plausible(k, world[0], capped, dead):
@@ -296,6 +321,12 @@ class ExpertBot(Bot):
         deals it stands for), once there are at most :attr:`exact` of them (None: more,
         or unseen face-down sets); the opponent model's worlds only, unless it rules out
         them all."""
+        found = self.every_hands(k, capped, dead)
+        return None if found is None else [(w, k.world(h)) for w, h in found]
+
+    def every_hands(self, k: Knowledge, capped: list[int],
+                    dead: list[int]) -> list[tuple[int, list[list[int]]]] | None:
+        """:meth:`every_world`'s worlds as their hands (13 counts a seat)."""
         if not self.exact or k.hidden_sets:
             return None
         found = enumerate_hands(k, self.exact)
@@ -303,7 +334,7 @@ class ExpertBot(Bot):
             return None
         kept = [(w, h) for w, h in found if self._plausible(k, h, capped, dead)] or found
         self.rng.shuffle(kept)  # so that a search cut short by the time limit tries a fair share
-        return [(w, k.world(h)) for w, h in kept]
+        return kept
 
     def log_likelihood(self, k: Knowledge, hands: list[list[int]]) -> float:
         """How likely the other seats' captures so far are in a world with ``hands``, if
@@ -356,27 +387,41 @@ class ExpertBot(Bot):
         capped, dead = self._constraints(k, acting)
         seat = self.seat
         values: list[list[float]] = [[] for _ in codes]
-        exact = self.every_world(k, capped, dead)
+        exact = self.every_hands(k, capped, dead)
+        context = self._search_context(k, codes)
         infer = self.infer >= 0 and bool(k.choices)
         solving = self.player.solve_cards
         weights: list[float] = []
         logs: list[float] = []
         count = 0
         while True:
+            world: FastState | None = None
             if exact is not None:
                 if count == len(exact) or count and time.perf_counter() > deadline:
                     break
-                w, world = exact[count]
+                w, hands = exact[count]
             else:
                 if count >= self.worlds or count and time.perf_counter() > deadline:
                     break
-                w, world = 1, self.draw(k, capped, dead)
+                if context is None:
+                    w, world = 1, self.draw(k, capped, dead)
+                    hands = world.hc
+                else:
+                    w, hands = 1, self.draw_world(k, capped, dead)[0]
             count += 1
             if solving and count == 2 and (time.perf_counter() - start) * self.min_worlds > self.time_limit:
                 self.player.solve_cards = 0  # solves would leave too few worlds: roll out the rest
             weights.append(float(w))
             if infer:
-                logs.append(self.log_likelihood(k, world.hc))
+                logs.append(self.log_likelihood(k, hands))
+            found = None if context is None else world_values(
+                context, hands, self.player.solve_cards, self.player.node_cap, deadline)
+            if found is not None:  # the compiled kernel searched the world: the same values
+                for i, value in enumerate(found):
+                    values[i].append(value)
+                continue
+            if world is None:
+                world = k.world(hands)
             for i, code in enumerate(codes):
                 fs = world.copy()
                 if code == PASS:
@@ -394,6 +439,15 @@ class ExpertBot(Bot):
         weight = sum(weights)
         totals = [sum(w * v for w, v in zip(weights, vs, strict=True)) for vs in values]
         return [t / weight for t in totals], values, exact is not None and count == len(exact)
+
+    def _search_context(self, k: Knowledge, codes: list[int]) -> object | None:
+        """The compiled kernel's view of this decision (:func:`lald.bots.kernel.search_context`)
+        when it can search the worlds: the roll-out is the heuristic level's on its tables,
+        no look-ahead, and the worlds are this class's own draws (not the oracle's)."""
+        tables = self.player.tables
+        if tables is None or self.player.lookahead or type(self).draw is not ExpertBot.draw:
+            return None
+        return search_context(k.world(fill(k)), tables, self.seat, codes)
 
     def choose(self, k: Knowledge, codes: list[int], acting: bool, default: int) -> int:
         """The code of ``codes`` with the best mean value; but the heuristic's ``default``
@@ -419,6 +473,10 @@ class ExpertBot(Bot):
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The turn move with the best mean value (see :meth:`choose`)."""
+        with self.path():
+            return self._act(view, legal)
+
+    def _act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
@@ -430,6 +488,10 @@ class ExpertBot(Bot):
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """Claim now or let pass, as the search prefers (``claims=own``: only on its own
         turn, and as the heuristic claims otherwise)."""
+        with self.path():
+            return self._claim(view, claims)
+
+    def _claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))

@@ -29,11 +29,12 @@ from ..core.codes import (
     TABLE_CLAIM,
     choose_action,
     code_of,
+    presence,
 )
 from ..core.fast import FastState
 from . import Bot
 from .kernel import HEURISTIC, TUNED, Params, heuristic_outcome, score_of, tables
-from .knowledge import fill, read
+from .knowledge import fill, read, seat_counts
 
 #: The habits of the heuristic, each a rule that can be switched off on its own.
 HABITS: dict[str, str] = {
@@ -100,7 +101,8 @@ class HeuristicPolicy:
 
     # -- turns --------------------------------------------------------------------------
 
-    def turn_scores(self, fs: FastState, codes: Sequence[int], outside: Sequence[int]) -> list[float]:
+    def turn_scores(self, fs: FastState | SeatState, codes: Sequence[int],
+                    outside: Sequence[int]) -> list[float]:
         """A score per turn move of the seat to move (higher is better)."""
         seat = fs.to_move
         hand, tc = fs.hc[seat], fs.tc
@@ -140,12 +142,13 @@ class HeuristicPolicy:
             scores.append(score)
         return scores
 
-    def turn(self, fs: FastState, codes: list[int], outside: Sequence[int] | None = None,
+    def turn(self, fs: FastState | SeatState, codes: list[int], outside: Sequence[int] | None = None,
              rng: random.Random | None = None) -> int:
         """The chosen turn move (ties: the first, or one at random given ``rng``)."""
         if len(codes) == 1:
             return codes[0]
         if outside is None:
+            assert isinstance(fs, FastState), "a seat's state comes with its outside counts"
             outside = outside_counts(fs, fs.to_move, self.read_table)
         scores = self.turn_scores(fs, codes, outside)
         best = max(scores)
@@ -155,7 +158,7 @@ class HeuristicPolicy:
 
     # -- claims -------------------------------------------------------------------------
 
-    def claim(self, fs: FastState, seat: int, codes: list[int]) -> int | None:
+    def claim(self, fs: FastState | SeatState, seat: int, codes: list[int]) -> int | None:
         """The claim to make now, or None to hold."""
         hand = fs.hc[seat]
         for code in codes:
@@ -176,7 +179,7 @@ class HeuristicPolicy:
             return code
         return None
 
-    def _hold_dead(self, fs: FastState, seat: int, count: int) -> bool:
+    def _hold_dead(self, fs: FastState | SeatState, seat: int, count: int) -> bool:
         """Whether to keep a dead rank in hand for now."""
         if self.last_capture_play or not self.survivor_hold:
             return False
@@ -192,6 +195,35 @@ class HeuristicPolicy:
 def _view_state(view: PlayerView) -> tuple[FastState, list[int]]:
     k = read(view)
     return k.world(fill(k)), k.outside()
+
+
+class SeatState:
+    """What the heuristic's choices read of a deal (:class:`HeuristicPolicy`), made from
+    one seat's view alone: for that seat the fields of the :class:`FastState` of that name
+    that :func:`~lald.bots.knowledge.read` and :func:`~lald.bots.knowledge.fill` would
+    give (its hand, the table, every hand's size, the seats still holding cards, whose
+    turn, foreplay), without reading the history or filling in the other hands, which
+    the heuristic does not read (they are empty here)."""
+
+    __slots__ = ("to_move", "foreplay", "hc", "tc", "hs", "hp", "tp", "holding")
+
+    def __init__(self, view: PlayerView, hand: list[int], table: list[int]) -> None:
+        n, seat = view.players, view.seat
+        self.to_move = -1 if view.to_move is None else view.to_move
+        self.foreplay = view.foreplay
+        self.hc = [hand if s == seat else [0] * NUM_RANKS for s in range(n)]
+        self.tc = table
+        self.hs = list(view.hand_sizes)
+        self.hp = [presence(hand) if s == seat else 0 for s in range(n)]
+        self.tp = presence(table)
+        self.holding = sum(1 for size in self.hs if size)
+
+
+def seat_state(view: PlayerView) -> tuple[SeatState, list[int]]:
+    """The heuristic's reading of ``view`` (as :func:`_view_state` reads it, for what
+    :class:`HeuristicPolicy` asks): the seat's state and the unknown cards per rank."""
+    hand, table, unknown = seat_counts(view)
+    return SeatState(view, hand, table), unknown
 
 
 class GreedyBot(Bot):
@@ -292,17 +324,18 @@ class HeuristicBot(Bot):
         """The best-scored turn move."""
         if len(legal) == 1:
             return legal[0]
-        fs, outside = _view_state(view)
+        fs, outside = seat_state(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
-        if not self.policy.read_table:
-            outside = outside_counts(fs, self.seat, False)
+        if not self.policy.read_table:  # every card not in this hand or on the table
+            hand, tc = fs.hc[self.seat], fs.tc
+            outside = [4 - hand[r] - tc[r] for r in range(NUM_RANKS)]
         code = self.policy.turn(fs, codes, outside, self.rng)
         return choose_action(code, legal, table)
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """A claim the habits want now, or None."""
-        fs, _ = _view_state(view)
+        fs, _ = seat_state(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))
         code = self.policy.claim(fs, self.seat, codes)

@@ -34,9 +34,12 @@ move and the end.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from ..core import rollout
+from ..core.cards import NUM_RANKS
 from ..core.codes import SHAPES
 from ..core.rollout import (
     Capture,
@@ -46,11 +49,14 @@ from ..core.rollout import (
     scored_outcome,
     tables_for,
 )
-from ..core.rules import PrizeRule
+from ..core.rules import PrizeRule, Rounding, Scoring
 
 if TYPE_CHECKING:
+    from random import Random
+
     from ..core.fast import FastState
     from ..core.rules import Rules
+    from .knowledge import Knowledge
 
 
 Score = Callable[[int, int, int, int], float]
@@ -169,3 +175,116 @@ def heuristic_outcome(fs: FastState, trace: list[int] | None = None,
     this module only says what the heuristic chooses."""
     h = tables(fs.rules) if policy is None else policy
     return scored_outcome(fs, h.best, h.others, _claim, trace)
+
+
+# -- the search's worlds, drawn by the compiled kernel ----------------------------------
+
+_SPEC: list[object] = [None, b""]  # the last Knowledge packed, and its spec
+
+
+def sampler_spec(k: Knowledge) -> bytes:
+    """What the compiled world draw (``_kernel.sample``) and opponent-model test
+    (``_kernel.plausible``) read of ``k``, packed as int32 items (see ``_kernel.c``): the
+    seats, sizes, the seat's hand, the unknown cards, the ranks each seat cannot hold, the
+    table, and per unseen face-down set its seat, count, the ranks it cannot be (the table
+    when its seat trailed before it) and the cards of each rank its seat showed leaving
+    its hand after it.  The last one is kept (a decision draws many worlds)."""
+    if _SPEC[0] is k:
+        return _SPEC[1]  # type: ignore[return-value]
+    n = k.view.players
+    others = k.others
+    pad = [0] * (5 - n)
+    items = [n, k.seat, len(others), len(k.hidden_sets), *others, *[-1] * (5 - len(others)),
+             *k.sizes, *pad, *k.hand, *k.unknown, *k.forbidden, *pad, *k.table]
+    for hs in k.hidden_sets:
+        trail = 0
+        for seat, index, ranks in k.trail_tables:
+            if seat == hs.seat and index < hs.index:
+                trail |= ranks
+        after = [0] * NUM_RANKS
+        for x in k.removals:
+            if x.seat == hs.seat and x.index > hs.index:
+                after[x.rank] += x.count
+        items.extend((hs.seat, hs.count, trail, *after))
+    spec = array("i", items).tobytes()
+    _SPEC[0], _SPEC[1] = k, spec
+    return spec
+
+
+def compiled_sample(k: Knowledge, rng: Random,
+                    tries: int) -> tuple[tuple[list[list[int]], list[int]], bool] | None:
+    """:func:`lald.bots.sampler.sample` in the compiled kernel: up to ``tries`` proposals,
+    else the constrained fill, and whether the world is exact; the same draws from ``rng``
+    and the same world as :func:`~lald.bots.sampler.sample_py`.  None where the pure path
+    plays (no kernel, a generator it does not read, knowledge it does not take: nothing
+    drawn)."""
+    kernel = rollout.compiled_draws()[0]
+    if kernel is None or len(k.hidden_sets) > 16:
+        return None
+    return kernel(sampler_spec(k), rng, tries)
+
+
+def compiled_draw_world(k: Knowledge, rng: Random, tries: int, capped: list[int], dead: list[int],
+                        keep_whole: bool) -> tuple[list[list[int]], list[int]] | None:
+    """:meth:`lald.bots.expert.ExpertBot.draw_world` in the compiled kernel: a world drawn
+    (:func:`compiled_sample`'s, 300 proposals) up to ``tries`` times until the opponent
+    model (:func:`compiled_plausible`'s test) holds, the last one drawn if it never does;
+    None where the pure path plays."""
+    kernel = rollout.compiled_draws()[3]
+    if kernel is None or len(k.hidden_sets) > 16:
+        return None
+    if _MASKS[0] != capped or _MASKS[1] != dead:  # (a decision draws many worlds)
+        _MASKS[:] = [list(capped), list(dead), _mask(capped), _mask(dead)]
+    return kernel(sampler_spec(k), rng, tries, _MASKS[2], _MASKS[3], keep_whole)  # type: ignore[arg-type]
+
+
+_MASKS: list[object] = [None, None, 0, 0]  # the last seat lists drawn with, and their masks
+
+
+def _mask(seats: list[int]) -> int:
+    out = 0
+    for s in seats:
+        out |= 1 << s
+    return out
+
+
+def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], dead: list[int],
+                       keep_whole: bool) -> bool | None:
+    """The expert's opponent-model test (``ExpertBot._plausible``) in the compiled kernel,
+    or None where the pure path plays."""
+    kernel = rollout.compiled_draws()[1]
+    if kernel is None or len(k.hidden_sets) > 16:
+        return None
+    return kernel(sampler_spec(k), hands, _mask(capped), _mask(dead), keep_whole)
+
+
+# -- the expert's search in one world, in the compiled kernel ---------------------------
+
+
+def search_context(template: FastState, policy: HeuristicTables, seat: int,
+                   codes: list[int]) -> object | None:
+    """One decision's search for the compiled kernel: the deal as ``seat`` sees it
+    (``template``: a fast state of it, whose hands are not read), the roll-out policy's
+    tables, the candidate ``codes`` (-1: let the open claims pass) and the rules'
+    scoring; None where the pure path plays (no kernel, :func:`lald.core.rollout.pure_path`,
+    tables or a deal it does not take)."""
+    kernel = rollout.compiled_search()
+    if kernel is None:
+        return None
+    rules = template.rules
+    scoring = (int(rules.scoring is Scoring.CARD_COUNT), rules.hand_size,
+               int(rules.rounding is Rounding.FLOOR), rules.prize,
+               int(rules.prize_rule is PrizeRule.SURVIVOR))
+    return kernel[0](template, policy.best, policy.others, seat, codes, scoring)
+
+
+def world_values(context: object, hands: list[list[int]], solve_cards: int, node_cap: int,
+                 deadline: float) -> list[float] | None:
+    """For each code of ``context`` (:func:`search_context`), the seat's value in the world
+    whose hands are ``hands`` after it, as :meth:`lald.bots.expert.Player.finish` gives it
+    with ``solve_cards``, ``node_cap`` and the solve's ``deadline`` (a
+    ``time.perf_counter()`` time); None where the pure path plays."""
+    kernel = rollout.compiled_search()
+    if kernel is None:
+        return None
+    return kernel[1](context, hands, solve_cards, node_cap, deadline)

@@ -122,17 +122,24 @@ def last_actor(view: PlayerView) -> int:
     return -1
 
 
-def read(view: PlayerView) -> Knowledge:
-    """Everything ``view`` tells about where the cards are."""
-    seat, n = view.seat, view.players
+def seat_counts(view: PlayerView) -> tuple[list[int], list[int], list[int]]:
+    """Per rank: the seat's hand, the table, and the cards whose place the seat does not
+    know (:attr:`Knowledge.unknown`: neither in its hand nor on the table nor seen going
+    to a won pile), read from ``view`` without its history."""
     hand = counts(_mask(view.hand))
-    table_now = _mask(view.table)
     seen = [0] * NUM_RANKS
     for pile in view.won_seen:
         for c in pile:
             seen[c >> 2] += 1
-    table = counts(table_now)
-    unknown = [4 - hand[r] - table[r] - seen[r] for r in range(NUM_RANKS)]
+    table = counts(_mask(view.table))
+    return hand, table, [4 - hand[r] - table[r] - seen[r] for r in range(NUM_RANKS)]
+
+
+def read(view: PlayerView) -> Knowledge:
+    """Everything ``view`` tells about where the cards are."""
+    seat, n = view.seat, view.players
+    hand, table, unknown = seat_counts(view)
+    table_now = _mask(view.table)
     hidden: list[HiddenSet] = []
     removals: list[Removal] = []
     trails: list[tuple[int, int, int]] = []

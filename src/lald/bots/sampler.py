@@ -15,7 +15,9 @@ with enough unknown cards) and accepted in proportion to the number of suit choi
 leave, hands are dealt by a uniform shuffle, and a world that breaks a rule is drawn
 again.  Only if that keeps failing
 (``tries`` times) does a constrained fill take over, consistent on sizes and trails but
-not exactly uniform; :func:`sample` says which it used.
+not exactly uniform; :func:`sample` says which it used.  Where the compiled kernel is
+loaded, the proposals are drawn and tested in it (:func:`lald.bots.kernel.compiled_sample`),
+with the same draws from the generator and the same worlds as :func:`sample_py`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import random
 from math import comb
 
 from ..core.cards import NUM_RANKS
+from .kernel import compiled_sample
 from .knowledge import Knowledge
 
 World = tuple[list[list[int]], list[int]]
@@ -66,6 +69,14 @@ def consistent(k: Knowledge, hands: list[list[int]], set_ranks: list[int]) -> bo
 def sample(k: Knowledge, rng: random.Random, tries: int = 300) -> tuple[World, bool]:
     """A world drawn uniformly among the consistent ones; the flag says the draw was
     exact (False: the constrained fill after ``tries`` rejections)."""
+    drawn = compiled_sample(k, rng, tries)  # the same draws and world, in C
+    if drawn is not None:
+        return drawn
+    return sample_py(k, rng, tries)
+
+
+def sample_py(k: Knowledge, rng: random.Random, tries: int = 300) -> tuple[World, bool]:
+    """:func:`sample` on the pure path, the reference its compiled twin is held to."""
     others = [s for s in range(k.view.players) if s != k.seat and k.sizes[s]]
     for _ in range(tries):
         world = _propose(k, others, rng)

@@ -20,6 +20,7 @@ from ..core.codes import choose_action, code_of
 from ..core.fast import FastState
 from . import Bot
 from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
+from .expert import kernel_path
 from .heuristic import DROPPED, HeuristicPolicy, RolloutPolicy, level_params
 from .knowledge import Knowledge, fill, read
 from .sampler import sample
@@ -39,14 +40,16 @@ class PimcBot(Bot):
     3 drew 24), or as many as ``time_limit`` seconds allow, every candidate rolled out
     once in each.  Roll-outs and claims play the ``heuristic`` level (its habits, without
     :data:`~lald.bots.heuristic.DROPPED`, and its tuned capture scores); ``heuristic=3``
-    plays out with heuristic version 3 instead, as pimc version 3 did."""
+    plays out with heuristic version 3 instead, as pimc version 3 did; ``kernel=python``
+    decides on the pure-Python path (see :mod:`lald.bots.expert`)."""
 
     name = "pimc"
     version = "4"
 
     def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 48,
-                 time_limit: float | str = 0.25, heuristic: str = "4") -> None:
+                 time_limit: float | str = 0.25, heuristic: str = "4", kernel: str = "compiled") -> None:
         super().__init__(seat, rules, rng)
+        self.path = kernel_path(kernel)
         self.worlds = int(worlds)
         self.time_limit = float(time_limit)
         if self.worlds < 1 or not self.time_limit > 0:
@@ -76,6 +79,10 @@ class PimcBot(Bot):
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The turn move with the best mean value over sampled worlds."""
+        with self.path():
+            return self._act(view, legal)
+
+    def _act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:

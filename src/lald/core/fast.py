@@ -541,4 +541,6 @@ def _pick(weighted: list[tuple[int, int]], rnd: Callable[[], float]) -> int:
     return weighted[-1][0]
 
 
+rollout.deal_class(FastState)  # the compiled kernel reads a deal's fields from its slots
+
 __all__ = ["CaptureOption", "ClaimPolicy", "FastState", "TurnPolicy"]

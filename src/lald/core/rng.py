@@ -43,6 +43,8 @@ import hmac
 from functools import cache
 from typing import TypeVar
 
+from . import rollout
+
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
@@ -76,16 +78,27 @@ class PortableRandom:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (several swaps per 64-bit draw, as documented above)."""
-        i = len(items) - 1
-        for moduli, limit in _plan(len(items)):
-            x = self.next64()
-            while x >= limit:
-                x = self.next64()
-            for m in moduli:
-                x, j = divmod(x, m)
-                items[i], items[j] = items[j], items[i]
-                i -= 1
+        """Shuffle ``items`` in place (several swaps per 64-bit draw, as documented above).
+        The compiled kernel shuffles when it is loaded and this is exactly a
+        :class:`PortableRandom` (the same permutation and state after as
+        :func:`shuffle_py`, the pure path, which plays everything else)."""
+        kernel = rollout.compiled_shuffle()
+        if kernel is None or not rollout.check_shuffle(PortableRandom, shuffle_py) or not kernel(self, items):
+            shuffle_py(self, items)
+
+
+def shuffle_py(rng: PortableRandom, items: list[T]) -> None:
+    """:meth:`PortableRandom.shuffle`'s pure path, the reference its compiled twin is held
+    to: Fisher–Yates from the top, the ``j`` read from ``rng.next64()`` as documented above."""
+    i = len(items) - 1
+    for moduli, limit in _plan(len(items)):
+        x = rng.next64()
+        while x >= limit:
+            x = rng.next64()
+        for m in moduli:
+            x, j = divmod(x, m)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
 
 
 #: The shortest secret :class:`KeyedRandom` takes (bytes): 128 bits.

@@ -47,13 +47,14 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import product
 from math import comb, floor, inf
 from operator import getitem
 from struct import calcsize, pack
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .cards import NUM_RANKS
 from .codes import HAND_CLAIM, LIE, PAIR, PRIAL, RANKS_OF, SHAPES, SINGLE, SWEEP, TABLE_CLAIM, TRAIL
@@ -443,6 +444,23 @@ ScoredFunction = Callable[
 input it leaves to the pure path (before any move)."""
 _scored: ScoredFunction | None = None
 _status: str | None = None  # None until the first use loads (or refuses) the kernel
+SampleFunction = Callable[[bytes, "Random", int], "tuple[tuple[list[list[int]], list[int]], bool] | None"]
+"""The compiled draw of a search world (``lald.bots.kernel.compiled_sample``)."""
+_sample: SampleFunction | None = None
+DrawWorldFunction = Callable[[bytes, "Random", int, int, int, bool],
+                             "tuple[list[list[int]], list[int]] | None"]
+"""The compiled draw of the expert's world (``lald.bots.kernel.compiled_draw_world``)."""
+_draw_world: DrawWorldFunction | None = None
+PlausibleFunction = Callable[[bytes, "list[list[int]]", int, int, bool], "bool | None"]
+"""The compiled opponent model's test of a world (``lald.bots.kernel.compiled_plausible``)."""
+_plausible: PlausibleFunction | None = None
+ShuffleFunction = Callable[[object, "list[Any]"], bool]
+"""The compiled deal shuffle (:meth:`lald.core.rng.PortableRandom.shuffle`)."""
+_shuffle: ShuffleFunction | None = None
+SearchFunctions = tuple[Callable[..., object], Callable[..., "list[float] | None"]]
+"""The compiled search in one world: ``search_context`` and ``world_values``
+(``lald.bots.kernel.search_context``)."""
+_search: SearchFunctions | None = None
 _PACKED: dict[int, object] = {}
 _M64 = (1 << 64) - 1
 _CAPTURE, _STEP, _CLAIM = "=4Q4i", "=4Qi4x", "=4Q4i"  # the C structs, item by item
@@ -520,14 +538,75 @@ def _self_check(kernel: ModuleType) -> bool:
                     return False
         if a.getstate() != b.getstate():
             return False
+    return _draws_check(kernel)
+
+
+def _draws_check(kernel: ModuleType) -> bool:
+    """Whether the kernel's integer draws, shuffles, choices and weighted choices (the
+    search's worlds) are ``random.Random``'s own, read from its state."""
+    import random
+
+    if not kernel.configure_draws():
+        return False
+    for seed in (1, 20260502):
+        a, b = random.Random(seed), random.Random(seed)
+        below = a._randbelow  # type: ignore[attr-defined]
+        for n in [*range(1, 70), 1000, 2**31 - 1, 2**31 + 5, 2**32 - 1]:
+            for _ in range(3):
+                if below(n) != kernel.draw_below(b, n) or a.choice(range(n)) != kernel.draw_below(b, n):
+                    return False
+        for length in range(53):
+            x = list(range(length))
+            a.shuffle(x)
+            if x != kernel.shuffled(b, length):
+                return False
+        pick = random.Random(seed)
+        for length in (1, 2, 3, 5, 13, 52):
+            for _ in range(20):
+                weights = [pick.randint(1, 4) for _ in range(length)]
+                if a.choices(range(length), weights=weights)[0] != kernel.draw_weighted(b, weights):
+                    return False
+        if a.getstate() != b.getstate():
+            return False
     return True
+
+
+_SHUFFLE_CHECKED: dict[object, bool] = {}
+
+
+def check_shuffle(portable: type, reference: Callable[[Any, list[Any]], None]) -> bool:
+    """Let the compiled deal shuffle play for exactly the type ``portable``
+    (:class:`lald.core.rng.PortableRandom`) if it shuffles as ``reference`` (its pure
+    path) does, the same permutation and the same state after, on a few seeds and lengths
+    (checked once per loaded kernel; :mod:`lald.core.rng` asks)."""
+    kernel = compiled_shuffle()
+    if kernel is None:
+        return False
+    known = _SHUFFLE_CHECKED.get(kernel)
+    if known is None:
+        from . import _kernel
+
+        known = False
+        if _kernel.configure_portable(portable):
+            known = True
+            for seed in (0, 1, 12345, 2**64 - 1):
+                for length in (0, 1, 2, 5, 13, 21, 22, 52, 60):
+                    p, q = portable(seed), portable(seed)
+                    x, y = list(range(length)), list(range(length))
+                    reference(p, x)
+                    if not kernel(q, y) or x != y or p.next64() != q.next64():
+                        known = False
+        if not known:
+            _kernel.configure_portable(None)
+        _SHUFFLE_CHECKED[kernel] = known
+    return known
 
 
 def _load() -> None:
     """Load the compiled kernel, unless ``LALD_KERNEL=python`` says not to, it is not
     built, or its self-check fails; then :func:`random_outcome` plays the pure path."""
-    global _compiled, _scored, _status
-    _compiled = _scored = None
+    global _compiled, _scored, _status, _sample, _plausible, _shuffle, _search, _draw_world
+    _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         _status = "python (LALD_KERNEL=python)"
         return
@@ -551,11 +630,17 @@ def _load() -> None:
             _kernel.configure_scored(first_claim, _pack_policy)
             _compiled = _kernel.random_outcome
             _scored = _kernel.scored_outcome
+            _sample = _kernel.sample
+            _plausible = _kernel.plausible
+            _shuffle = _kernel.portable_shuffle
+            _draw_world = _kernel.draw_world
+            _search = (_kernel.search_context, _kernel.world_values)
+            for cls in _DEAL_CLASSES:
+                _kernel.configure_deal(cls)
             _status = "compiled"
     except Exception as e:  # never fail: the pure path plays
         _status = f"python (self-check failed: {type(e).__name__})"
-        _compiled = None
-        _scored = None
+        _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
 
 
 def _prepare(rules: Rules) -> object:
@@ -569,11 +654,67 @@ def _prepare(rules: Rules) -> object:
     return packed
 
 
+@contextmanager
+def pure_path() -> Iterator[None]:
+    """Within the block, every dispatch of this module (and of the modules that dispatch
+    through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this process;
+    afterwards the kernel plays again.  A bot seated with ``kernel=python`` decides in
+    it, so that one process can seat a bot on each path (both then see the same load)."""
+    global _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world
+    if _status is None:
+        _load()
+    saved = _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world
+    _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
+    try:
+        yield
+    finally:
+        _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world = saved
+
+
 def compiled_kernel() -> KernelFunction | None:
     """The compiled play-out, if it is loaded and its self-check passed (else None)."""
     if _status is None:
         _load()
     return _compiled
+
+
+def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, ShuffleFunction | None,
+                              DrawWorldFunction | None]:
+    """The compiled world draw, opponent-model test, deal shuffle and expert's world draw
+    (None each where the pure path plays: no kernel, ``LALD_KERNEL=python``,
+    :func:`pure_path`)."""
+    if _status is None:
+        _load()
+    return _sample, _plausible, _shuffle, _draw_world
+
+
+_DEAL_CLASSES: list[type] = []
+
+
+def deal_class(cls: type) -> None:
+    """Let the compiled kernel read the deals of exactly ``cls``
+    (:class:`~lald.core.fast.FastState`, which registers itself) from its slots instead of
+    by attribute lookup; it falls back to lookups if the class changes or a field is not a
+    plain slot."""
+    _DEAL_CLASSES[:] = [cls]
+    if _status is not None and _compiled is not None:
+        from . import _kernel
+
+        _kernel.configure_deal(cls)
+
+
+def compiled_search() -> SearchFunctions | None:
+    """The compiled search in one world (see :func:`compiled_draws`)."""
+    if _status is None:
+        _load()
+    return _search
+
+
+def compiled_shuffle() -> ShuffleFunction | None:
+    """The compiled deal shuffle, or None (see :func:`compiled_draws`)."""
+    if _status is None:
+        _load()
+    return _shuffle
 
 
 def kernel_name() -> str:
