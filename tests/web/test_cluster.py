@@ -418,7 +418,8 @@ def _busy(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(
+        caplog: pytest.LogCaptureFixture) -> None:
     """PostgreSQL's NOTIFY takes under 8,000 bytes: a lobby update of many tables (a server
     that starts, or a burst of changes) goes in parts that each fit, rows and dropped ids
     in order, none lost (the dropped ids of a thousand tables once went in one event,
@@ -428,7 +429,8 @@ def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(caplog: p
 
     events = Channel("host=127.0.0.1 port=1", "w1")  # never connected: what it would send is queued
     site = SiteChannel(events)
-    rows = [{"id": f"t{i:04d}", "title": "x" * (i % 700), "seats": [{"name": "é" * 20}] * 5} for i in range(300)]
+    rows = [{"id": f"t{i:04d}", "title": "x" * (i % 700), "seats": [{"name": "é" * 20}] * 5}
+            for i in range(300)]
     drops = [f"gone{i:05d}" for i in range(2000)]
     message = {"put": rows, "drop": drops, "now": 1.5}
     with caplog.at_level("WARNING", logger="lald.web"):
