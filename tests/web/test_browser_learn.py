@@ -447,7 +447,9 @@ def test_the_review_beside_the_moves_in_the_replay_viewer(server: Server, open_p
     # before, it said "this move".
     assert "next move" in en.t("web_review_here")
     expect(step.locator(".title")).to_have_text(en.t("web_review_here"))
-    expect(step.locator("li .head").first).to_contain_text(heading)
+    # (the box lists every decision of that move, a claim window's before the turn's: the
+    # costliest is the one marked)
+    expect(step.locator("li.costly .head")).to_contain_text(heading)
     expect(step.locator("li.costly .badge.costly")).to_have_text(en.t("web_review_rank_1"))
     expect(items.nth(worst)).to_have_class(re.compile(r"\bcurrent\b"))
     page.screenshot(path=str(ARTIFACTS / "web-review.png"), full_page=True)

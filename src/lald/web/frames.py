@@ -4,7 +4,8 @@ table's summary for the host and the lobby's row.
 
 A frame shows a seat only what the engine's view gives it (:func:`lald.core.censor` on
 every logged operation, :meth:`lald.core.State.view` for the view); the parts the same for
-several recipients are serialised once per change of the table (:attr:`Table.epoch`).
+several recipients are serialised once per change of the table
+(:attr:`lald.web.tables.Table.epoch`).
 """
 
 from __future__ import annotations
