@@ -56,7 +56,7 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import Elsewhere, Hub, host_answer, lesson_answer, seat_links
+from .hub import Elsewhere, Hub, host_answer, seat_links, seated_answer
 from .openapi import spec
 from .replay import replay_frames
 from .reviews import Reviews
@@ -266,7 +266,7 @@ async def api_lessons(request: Request) -> Response:
         return lobby_refusal(400, e)
     _opened(request)
     await table.until_saved()
-    return JSONResponse(lesson_answer(str(request.base_url), table, token), status_code=201)
+    return JSONResponse(seated_answer(str(request.base_url), table, 0, token), status_code=201)
 
 
 def _stopping(request: Request) -> Response | None:

@@ -36,7 +36,7 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import Elsewhere, Hub, host_answer
+from .hub import Elsewhere, Hub, host_answer, seated_answer
 from .lobby import TOPIC
 from .settings import Bucket
 
@@ -44,14 +44,6 @@ log = logging.getLogger("lald.web")
 
 LOBBY_RATE = (2.0, 20.0)
 """Messages a second a lobby page may send on average (it needs none), and at once."""
-
-
-def _seated_answer(base: str, table: Any, seat: int, token: str, host: str | None) -> dict[str, Any]:
-    answer: dict[str, Any] = {"table": table.summary(), "seat": seat, "token": token,
-                              "url": f"{base}play#t={token}"}
-    if host is not None:
-        answer["host"] = {"token": host, "url": f"{base}#host={host}"}
-    return answer
 
 
 def _sits(request: Request) -> Any:
@@ -245,7 +237,7 @@ async def api_play_now(request: Request) -> Response:
     if host is not None:
         _opened(request)
     await table.until_saved()
-    return JSONResponse(_seated_answer(str(request.base_url), table, seat, token, host), status_code=201)
+    return JSONResponse(seated_answer(str(request.base_url), table, seat, token, host), status_code=201)
 
 
 async def api_sit(request: Request) -> Response:
@@ -275,7 +267,7 @@ async def api_sit(request: Request) -> Response:
         return lobby_refusal({"no_free_seat": 409, "rated_login": 401}.get(e.code or "", 400), e)
     _sits(request).take(_client(request))
     await table.until_saved()
-    return JSONResponse(_seated_answer(str(request.base_url), table, seat, token, None), status_code=201)
+    return JSONResponse(seated_answer(str(request.base_url), table, seat, token), status_code=201)
 
 
 async def lobby_socket(ws: WebSocket) -> None:

@@ -461,6 +461,12 @@ def host_answer(base: str, table: Table, host: str) -> dict[str, Any]:
             "watch": f"{base}play#w={table.id}"}
 
 
-def lesson_answer(base: str, table: Table, token: str) -> dict[str, Any]:
-    """What the learner is given: the lesson table and the link of its seat."""
-    return {"table": table.summary(), "seat": 0, "token": token, "url": f"{base}play#t={token}"}
+def seated_answer(base: str, table: Table, seat: int, token: str, host: str | None = None) -> dict[str, Any]:
+    """What a person just seated is given: the table, their seat and its link (the
+    learner of a lesson, a stranger from the lobby), and the host's link if they opened
+    the table."""
+    answer: dict[str, Any] = {"table": table.summary(), "seat": seat, "token": token,
+                              "url": f"{base}play#t={token}"}
+    if host is not None:
+        answer["host"] = {"token": host, "url": f"{base}#host={host}"}
+    return answer
