@@ -30,6 +30,7 @@ from lald.bots.kernel import compiled_plausible, compiled_sample
 from lald.bots.knowledge import Knowledge, read
 from lald.bots.sampler import sample, sample_py
 from lald.core import Rules, State, rollout
+from lald.play.loop import step
 
 from ..core.test_kernel import BUILT, KERNEL_OPTIONS, VARIANT_SETS, _sweep_rules
 
@@ -63,19 +64,7 @@ def knowledge(rules: Rules, deals: int, seed: int, per_deal: int) -> Iterator[Kn
                     if state.hands[seat]:
                         yield read(state.view(seat))
             i += 1
-            claimed = False
-            for seat in state.claim_order():
-                claims = state.claims(seat)
-                choice = bots[seat].claim(state.view(seat), claims) if claims else None
-                if choice is not None:
-                    state.apply(choice)
-                    claimed = True
-                    break
-            if claimed:
-                continue
-            mover = state.to_move
-            assert mover is not None
-            state.apply(bots[mover].act(state.view(mover), state.turn_actions()))
+            step(state, bots)
 
 
 def same_draw(k: Knowledge, seed: int, tries: int, counts: dict[str, int]) -> list[list[int]]:

@@ -19,6 +19,7 @@ from lald.bots import make_bot
 from lald.bots.heuristic import HABITS, HeuristicPolicy, _view_state, level_params, seat_state
 from lald.core import State
 from lald.core.codes import code_of
+from lald.play.loop import step
 
 from ..core.test_kernel import _sweep_rules
 
@@ -63,18 +64,7 @@ def test_the_seat_state_decides_as_the_full_reading_does() -> None:
                                 assert p.turn(light, codes, unknown, a) == p.turn(full, codes, outside, b)
                                 assert a.getstate() == b.getstate()
                             turns += 1
-                claimed = False
-                for seat in state.claim_order():
-                    open_claims = state.claims(seat)
-                    choice = bots[seat].claim(state.view(seat), open_claims) if open_claims else None
-                    if choice is not None:
-                        state.apply(choice)
-                        claimed = True
-                        break
-                if not claimed:
-                    mover = state.to_move
-                    assert mover is not None
-                    state.apply(bots[mover].act(state.view(mover), state.turn_actions()))
+                step(state, bots)
     assert turns > 3000 and claims > 500, (turns, claims)
 
 
