@@ -251,7 +251,7 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
 
 
 @needs_kernel
-@pytest.mark.parametrize("level", ["pimc", "expert"])
+@pytest.mark.parametrize("level", ["pimc", "expert", "guided"])
 def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFunction, level: str) -> None:
     """``kernel=python`` seats a search bot on the pure path in a process where the kernel
     is loaded: no roll-out of its reaches the kernel, its decisions are the default bot's

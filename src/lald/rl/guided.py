@@ -123,8 +123,9 @@ class GuidedBot(ExpertBot):
             return super().log_likelihood(k, hands)
         return self.evidence.log_likelihood(hands, max(self.weigh, 1e-3))
 
-    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The turn move the search prefers, with the network's guidance."""
+    def _act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The turn move the search prefers, with the network's guidance (the expert's
+        ``act`` calls it, on the path its ``kernel`` setting names)."""
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
@@ -134,9 +135,9 @@ class GuidedBot(ExpertBot):
         ids = [action_id(choose_action(c, legal, table), table) for c in codes]
         return choose_action(self._guided(k, codes, ids, True, habit, "turn"), legal, table)
 
-    def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
+    def _claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """Claim now or let pass, as the guided search prefers (``claims=own``: only on its
-        own turn, as the heuristic claims otherwise)."""
+        own turn, as the heuristic claims otherwise; called as :meth:`_act` is)."""
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))
