@@ -185,6 +185,9 @@ class Player:
         self.errors: list[dict[str, Any]] = []
         self.last_v = 0
         self.prefixes_kept = True
+        self.holding = False
+        """While set, the page reads on but makes no move (the table waits for its person);
+        the frame it would have answered is answered once it is unset."""
 
     async def play(self, until: Any, seconds: float = 60.0) -> None:
         """Play (first turn action, next deal when asked) until ``until(frame)`` or the
@@ -197,26 +200,35 @@ class Player:
                                    open_timeout=5) as ws:
                     await ws.send(json.dumps({"type": "join", "token": self.token}))
                     resend = self.pending is not None
+                    held: dict[str, Any] | None = None
                     while time.monotonic() < deadline:
-                        left = max(0.01, deadline - time.monotonic())
-                        m = json.loads(await asyncio.wait_for(ws.recv(), left))
-                        if m["type"] == "elsewhere":
-                            self.elsewhere += 1
-                            path = f"/ws/{m['table']}"
-                            continue
-                        if m["type"] == "welcome":
-                            path = f"/ws/{m['table']}"
-                            continue
-                        if m["type"] == "error":
-                            self.errors.append(m)
-                            if m["code"] == "stale":
-                                self.pending = None
-                            continue
-                        if m["type"] != "state":
-                            continue
-                        self._frame(m)
-                        if until(m) or m["session"]["over"]:
-                            return
+                        if held is not None and not self.holding:
+                            m, held = held, None
+                        else:
+                            left = max(0.01, deadline - time.monotonic())
+                            try:
+                                m = json.loads(await asyncio.wait_for(ws.recv(), 0.05 if held else left))
+                            except TimeoutError:
+                                if held is not None:
+                                    continue
+                                raise
+                            if m["type"] == "elsewhere":
+                                self.elsewhere += 1
+                                path = f"/ws/{m['table']}"
+                                continue
+                            if m["type"] == "welcome":
+                                path = f"/ws/{m['table']}"
+                                continue
+                            if m["type"] == "error":
+                                self.errors.append(m)
+                                if m["code"] == "stale":
+                                    self.pending = None
+                                continue
+                            if m["type"] != "state":
+                                continue
+                            self._frame(m)
+                            if until(m) or m["session"]["over"]:
+                                return
                         if self.pending is not None and m["v"] > self.pending[0]:
                             if resend:  # moved past while the page was away
                                 self.passed.add(self.pending[0])
@@ -228,6 +240,9 @@ class Player:
                                 await ws.send(json.dumps({"type": "act", "v": v, "action": action}))
                                 self.sent.append((v, action))
                                 resend = False
+                            continue
+                        if self.holding:
+                            held = m  # the newest frame is the one to answer
                             continue
                         if m["can_next"]:
                             await ws.send(json.dumps({"type": "next_deal"}))

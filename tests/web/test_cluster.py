@@ -38,13 +38,23 @@ def db(postgres: Any) -> str:
 
 
 @pytest.fixture(scope="module")
-def site(db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def whole_site(db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     s = Site(db, ["w1", "w2"], tmp_path_factory.mktemp("site"))
     try:
         s.start()
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture
+def site(whole_site: Site) -> Iterator[Site]:
+    """The site, each of its workers running again after the test (one that failed
+    with a worker stopped leaves the next its whole site)."""
+    yield whole_site
+    for w in whole_site.workers.values():
+        if not w.alive:
+            w.start()
 
 
 def stored(db: str, table_id: str) -> Any:
@@ -300,7 +310,11 @@ def test_a_worker_stopped_gracefully_hands_its_tables_over(site: Site, db: str) 
         task = asyncio.create_task(player.play(lambda m: False, 90))
         while player.last_v < 8:
             await asyncio.sleep(0.02)
+        # The page holds its move, so the table waits for it at w1 while w1 stops (played
+        # on, three deals could end before the signal arrives, no page left to send on).
+        player.holding = True
         await asyncio.to_thread(w1.stop)
+        player.holding = False
         await task
 
     asyncio.run(play_and_stop())
