@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from lald.i18n import Catalog
@@ -135,6 +136,7 @@ def test_a_frame_leaves_an_unchanged_hand_as_it_is_and_a_click_across_it_plays(
     data = new_table(server, 1, players=3)
     routes: list[WebSocketRoute] = []
     frames: list[dict[str, Any]] = []
+    ups: list[str] = []
 
     def route(ws: WebSocketRoute) -> None:
         server_side = ws.connect_to_server()
@@ -143,6 +145,11 @@ def test_a_frame_leaves_an_unchanged_hand_as_it_is_and_a_click_across_it_plays(
             frames.append(json.loads(m))
             ws.send(m)
         server_side.on_message(down)
+
+        def up(m: str | bytes) -> None:
+            ups.append(json.loads(m)["type"])
+            server_side.send(m)
+        ws.on_message(up)
         routes.append(server_side)
 
     page = open_page(data["seats"][0]["url"], route=route)
@@ -180,10 +187,22 @@ def test_a_frame_leaves_an_unchanged_hand_as_it_is_and_a_click_across_it_plays(
     page.keyboard.press("Escape")
     expect(page.locator("#hand button.card[aria-pressed=true]")).to_have_count(0)
     # A move pressed before a frame and released after it is played, once.
+    n, m = len(frames), len(ups)
     press_across_a_frame("#moves button.move.turn")
-    wait_version(page, v + 1)
+    try:
+        wait_version(page, v + 1)
+    except PlaywrightError:  # what the page showed and was told, to find why (once seen on CI)
+        told = [(f["type"], f.get("v"), f.get("code")) for f in frames[n:]]
+        raise AssertionError(f"the move was not played: sent {ups[m:]}, told {told}, "
+                             f"page {page.evaluate(_STATE)}") from None
     page.wait_for_timeout(300)
     assert len(my_moves(page)) == 1, page.locator("#log p").all_text_contents()
+
+
+_STATE = """() => ({ v: document.body.dataset.v, conn: document.querySelector('#conn').textContent,
+    focused: document.activeElement && document.activeElement.dataset.focus,
+    moves: [...document.querySelectorAll('#moves button.move')].map((b) => b.textContent),
+    status: document.querySelector('#status').textContent })"""
 
 
 def test_the_host_page_says_in_words_that_the_server_cannot_be_reached(
