@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
+import numpy as np
 import pytest
 
 from lald.bots import Bot, find_level, make_bot
@@ -126,6 +128,65 @@ def test_the_network_reads_its_own_play_from_the_captures() -> None:
             state.apply(bots[state.to_move].act(view, state.turn_actions()))
     assert len(gains) >= 30
     assert sum(gains) / len(gains) > 0.3, sum(gains) / len(gains)  # nats: the true hands are likelier
+
+
+def _reference_log_likelihood(evidence: Any, hands: list[list[int]], tau: float) -> float:
+    """The likelihood as its definition reads: each capture's observation completed with
+    the world's hand, scored by the network's own ``values``, its softmax at ``tau``."""
+    from lald.core.cards import NUM_CARDS, NUM_RANKS
+    from lald.rl.encoding import LAYOUT
+    from lald.rl.learned import state_features
+
+    start = LAYOUT["hand"].start
+    ll = 0.0
+    for seat, template, taken, since, table in evidence.rows:
+        obs = template.copy()
+        hand = [hands[seat][r] + since[r] for r in range(NUM_RANKS)]
+        for r in range(NUM_RANKS):
+            for c in evidence.unseen[r][:hands[seat][r]]:
+                obs[start + c] = 1.0
+        assert obs[start:start + NUM_CARDS].sum() == sum(hand)
+        ids = [kind * NUM_RANKS + r for r in range(NUM_RANKS) if hand[r] and table[r]
+               for kind in evidence.kinds.get((hand[r], table[r]), ())]
+        if taken not in ids:
+            ll -= 6.9
+        elif len(ids) > 1:
+            v = evidence.network.values(state_features(obs), ids) / tau
+            ll += float(v[ids.index(taken)] - v.max() - np.log(np.exp(v - v.max()).sum()))
+    return ll
+
+
+def test_the_weighing_computes_the_network_s_own_values_once_per_hand() -> None:
+    """Evidence's first layer by the weights of the cards a world adds, and its shares
+    kept per hand, give the likelihood the network's ``values`` give on the completed
+    observations, world after world (a world seen again is answered from the shares)."""
+    from lald.bots.knowledge import read
+    from lald.bots.sampler import sample
+    from lald.rl.guided import Evidence
+    from lald.rl.learned import load_network, shipped_file
+
+    rules = Rules.make(preset="last-capture")
+    network = load_network(shipped_file(rules))
+    bots = [LearnedBot(s, rules, random.Random(s)) for s in range(rules.players)]
+    compared = 0
+    state = State.deal(rules, seed=11)
+    rng = random.Random(11)
+    while not state.over and compared < 120:
+        if state.open_claims():
+            state.apply(state.open_claims()[0])
+            continue
+        view = state.view(state.to_move)
+        k = read(view)
+        if k.choices and len(view.history) > 8:
+            evidence = Evidence(k, network)
+            worlds = [sample(k, rng)[0][0] for _ in range(10)]
+            for tau in (0.1, 1.0):
+                for hands in [*worlds, worlds[0]]:
+                    fast = evidence.log_likelihood(hands, tau)
+                    assert fast == pytest.approx(_reference_log_likelihood(evidence, hands, tau), abs=2e-3)
+                    compared += 1
+        state.apply(bots[state.to_move].act(view, state.turn_actions()))
+    assert compared >= 60
 
 
 def test_weighing_the_worlds_plays_legal_moves() -> None:

@@ -40,8 +40,26 @@ from ..bots.knowledge import Knowledge, fill, read
 from ..core import Action, Capture, Claim, PlayerView, Rules, State, cards_of
 from ..core.cards import NUM_CARDS, NUM_RANKS, mask_of
 from ..core.codes import choose_action, code_of, counts
-from .encoding import LAYOUT, PASS, Deciding, Observation, action_id, observe, observe_view
-from .learned import STATE_SIZE, QNetwork, action_features, load_network, shipped_file, state_features
+from .encoding import (
+    LAYOUT,
+    NUM_ACTIONS,
+    OBS_SIZE,
+    PASS,
+    Deciding,
+    Observation,
+    action_id,
+    observe,
+    observe_view,
+)
+from .learned import (
+    KIND_COUNT,
+    STATE_SIZE,
+    QNetwork,
+    action_features,
+    load_network,
+    shipped_file,
+    state_features,
+)
 from .worlds import world_from_view
 
 _HAND = LAYOUT["hand"].start
@@ -156,7 +174,14 @@ class Evidence:
     """The other seats' turn captures so far, each as the capturing seat's observation
     then less its hand (the public history replayed once, in one world the seat cannot
     tell from the true deal), to be completed with a world's hand and scored by the
-    network."""
+    network.
+
+    A world changes only the capturing seat's hand in each of these observations, and the
+    network's first layer is linear in the observation (:func:`~lald.rl.learned.state_features`
+    adds per-rank sums), so each capture's first layer is computed once, a world adding
+    one row of weights per card it puts in that hand; and a capture's share of the
+    likelihood depends only on the capturing seat's hand in the world, so it is computed
+    once per such hand in a decision (:attr:`seen_hands`)."""
 
     def __init__(self, k: Knowledge, network: QNetwork) -> None:
         self.network = network
@@ -186,40 +211,68 @@ class Evidence:
                 self.rows.append((seat, obs, action_id(action, replay.table_mask), counts(since),
                                   counts(replay.table_mask)))
             replay.apply(action)
+        #: each row's share of the log-likelihood, by the capturing seat's hand in a world
+        self.seen_hands: dict[tuple[int, float, tuple[int, ...]], float] = {}
+        w0, b0 = network.layers[0]
+        w_state, w_action = w0[:STATE_SIZE], w0[STATE_SIZE:]
+        self._feats = state_features(np.stack([row[1] for row in self.rows])) if self.rows else None
+        self._base = self._feats @ w_state + b0 if self._feats is not None else None
+        # A card c of rank r in the hand: its own input, the hand's count of r up a quarter
+        # and the unseen count of r down a quarter (state_features's sums).
+        ranks = np.arange(NUM_CARDS) // 4
+        self._card = (w_state[_HAND:_HAND + NUM_CARDS] + (w_state[OBS_SIZE + ranks]
+                      - w_state[OBS_SIZE + 3 * NUM_RANKS + ranks]) / 4)
+        # The same for a candidate capture's own rank counts (action_features), per card of
+        # its rank in the hand.
+        counts_at = NUM_ACTIONS + KIND_COUNT
+        self._rank_slope = (w_action[counts_at] - w_action[counts_at + 3]) / 4
+        self._w_action = w_action
+        self._actions: dict[tuple[int, int], np.ndarray] = {}
+
+    def _action(self, row: int, aid: int) -> np.ndarray:
+        """The first layer's share of capture ``aid`` in row ``row``'s observation as
+        replayed (no hidden card in the hand)."""
+        key = (row, aid)
+        if key not in self._actions:
+            assert self._feats is not None
+            self._actions[key] = (action_features(self._feats[row], [aid]) @ self._w_action)[0]
+        return self._actions[key]
 
     def log_likelihood(self, hands: list[list[int]], tau: float) -> float:
         """The log of the product, over the captures, of the network's softmax (at
         temperature ``tau``) of the taken capture among those open in the world of
         ``hands`` (one that was not open there counts a thousandth)."""
-        if not self.rows:
-            return 0.0
-        states = []
-        choices: list[list[int]] = []
         ll = 0.0
-        for seat, template, taken, since, table in self.rows:
-            obs = template.copy()
+        todo: list[tuple[tuple[int, float, tuple[int, ...]], int, list[int], list[int]]] = []
+        for i, (seat, _, taken, since, table) in enumerate(self.rows):
             held = hands[seat]
+            key = (i, tau, tuple(held))
+            known = self.seen_hands.get(key)
+            if known is not None:
+                ll += known
+                continue
             hand = [held[r] + since[r] for r in range(NUM_RANKS)]
-            for r in range(NUM_RANKS):
-                for c in self.unseen[r][:held[r]]:
-                    obs[_HAND + c] = 1.0
             ids = [kind * NUM_RANKS + r for r in range(NUM_RANKS) if hand[r] and table[r]
                    for kind in self.kinds.get((hand[r], table[r]), ())]
             if taken not in ids:
+                self.seen_hands[key] = -6.9
                 ll -= 6.9
-                continue
-            if len(ids) > 1:
-                states.append(obs)
-                choices.append([ids.index(taken), *ids])
-        if not states:
+            elif len(ids) == 1:
+                self.seen_hands[key] = 0.0
+            else:
+                todo.append((key, ids.index(taken), ids, held))
+        if not todo:
             return ll
-        feats = state_features(np.stack(states))
+        assert self._base is not None
+        placed = np.zeros((len(todo), NUM_CARDS), np.float32)
+        for n, (_, _, _, held) in enumerate(todo):
+            for r in range(NUM_RANKS):
+                placed[n, self.unseen[r][:held[r]]] = 1.0
+        states = self._base[[key[0] for key, *_ in todo]] + placed @ self._card
+        rows = [n for n, (_, _, ids, _) in enumerate(todo) for _ in ids]
+        h = states[rows] + np.stack([self._action(key[0], aid) + held[aid % NUM_RANKS] * self._rank_slope
+                                     for key, _, ids, held in todo for aid in ids])
         net = self.network
-        w0, b0 = net.layers[0]
-        first = feats @ w0[:STATE_SIZE]  # each state's share of the first layer, once
-        owner = np.repeat(np.arange(len(choices)), [len(c) - 1 for c in choices])
-        acts = np.concatenate([action_features(f, c[1:]) for f, c in zip(feats, choices, strict=True)])
-        h = first[owner] + acts @ w0[STATE_SIZE:] + b0
         np.maximum(h, 0.0, out=h)
         for w, b in net.layers[1:-1]:
             h = h @ w + b
@@ -227,11 +280,13 @@ class Evidence:
         w, b = net.layers[-1]
         values = (h @ w + b)[:, 0] / tau
         at = 0
-        for pick, *ids in choices:
+        for key, pick, ids, _ in todo:
             v = values[at:at + len(ids)]
             at += len(ids)
             top = float(v.max())
-            ll += float(v[pick]) - top - float(np.log(np.exp(v - top).sum()))
+            share = float(v[pick]) - top - float(np.log(np.exp(v - top).sum()))
+            self.seen_hands[key] = share
+            ll += share
         return ll
 
 
