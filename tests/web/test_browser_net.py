@@ -174,9 +174,16 @@ def test_a_frame_leaves_an_unchanged_hand_as_it_is_and_a_click_across_it_plays(
     assert page.evaluate("() => document.querySelector('#moves button.move.turn').__kept === 1")
 
     def press_across_a_frame(selector: str) -> None:
+        # In view first: a long list of moves (a claim open, sixteen moves) puts the first
+        # turn move below the window, where a press at its place meets nothing.
+        page.locator(selector).first.scroll_into_view_if_needed()
         box = page.locator(selector).first.bounding_box()
         assert box
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # (nothing over it: the press meets this button)
+        assert page.locator(selector).first.evaluate(
+            "(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y]), box
+        page.mouse.move(x, y)
         page.mouse.down()
         frame_comes()
         page.mouse.up()
