@@ -198,7 +198,7 @@ def test_a_frame_leaves_an_unchanged_hand_as_it_is_and_a_click_across_it_plays(
     press_across_a_frame("#moves button.move.turn")
     try:
         wait_version(page, v + 1)
-    except PlaywrightError:  # what the page showed and was told, to find why (once seen on CI)
+    except PlaywrightError:  # what the page sent, was told and showed: why, in the message
         told = [(f["type"], f.get("v"), f.get("code")) for f in frames[n:]]
         raise AssertionError(f"the move was not played: sent {ups[m:]}, told {told}, "
                              f"page {page.evaluate(_STATE)}") from None
