@@ -206,9 +206,10 @@ def test_the_lesson_mark_and_the_seconds_left_never_break(tmp_path: Path) -> Non
     def claim(screen: TableScreen) -> None:
         title = screen.query_one("#prompt-title")
         shown = [line.rstrip() for line in screen_lines(app, title.region)]
-        left = EN.t("claim_seconds_left", count=30)
+        # (30 seconds, or fewer on a machine slow to draw the first prompt)
+        lefts = [EN.t("claim_seconds_left", count=n) for n in range(10, 31)]
         assert len(" ".join(shown)) > title.region.width, shown
-        assert any(line.endswith(left) for line in shown), shown
+        assert any(line.endswith(left) for line in shown for left in lefts), shown
 
     at_first_prompt(app, claim)
 
