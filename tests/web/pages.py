@@ -60,6 +60,18 @@ def at_top(page: Page) -> None:
         " return window.scrollY === 0; }")
 
 
+def scroll_settled(page: Page, quiet: float = 0.3, seconds: float = 10.0) -> None:
+    """Once a scroll the page began (smoothly, after a decision came: it may start a frame
+    later) has ended: the page's scroll position unchanged for ``quiet`` seconds."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    y, since, deadline = page.evaluate("() => scrollY"), time.monotonic(), time.monotonic() + seconds
+    while time.monotonic() - since < quiet and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        now = page.evaluate("() => scrollY")
+        if now != y:
+            y, since = now, time.monotonic()
+
+
 def settled(page: Page, quiet: float = 1.0) -> int:
     """The table's version once it has not changed for ``quiet`` seconds (the bots are done
     with their claims and wait for this page)."""

@@ -38,6 +38,7 @@ from .pages import (
     at_top,
     audit,
     on_screen,
+    scroll_settled,
     settled,
     shown,
     sideways,
@@ -125,6 +126,7 @@ def test_on_a_phone_the_hand_the_moves_and_the_badge_stay_on_screen(server: Serv
     data = new_table(server, 1, seed=2)
     page = open_page(data["seats"][0]["url"], viewport=PHONE)
     wait_my_turn_or_over(page)
+    scroll_settled(page)  # the page brings the table out from under the panel, smoothly
     page.screenshot(path=str(ARTIFACTS / "web-phone-first-screen.png"))
     assert not shown(page)["over"]
     # The first screen shows the table, and the hand and the moves below it, uncovered.
