@@ -283,7 +283,10 @@ def test_an_out_of_turn_claim_window_closes_and_play_moves_on(tmp_path: Path,
     async def body(pilot: Pilot[None]) -> None:
         screen = app.screen
         assert isinstance(screen, TableScreen)
-        assert shown
+        for _ in range(100):
+            if shown:
+                break
+            await pilot.pause(0.1)
         first, labels = shown[0]
         assert first.kind == "claim" and first.seat == 0
         assert labels[-1] == EN.t("act_pass")
