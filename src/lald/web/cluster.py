@@ -51,7 +51,7 @@ from sqlalchemy.engine import make_url
 
 from ..store import NewAction, NewTable, SeatData, Store, Write
 from ..store.leases import Leases
-from .events import MAX_PAYLOAD, Channel
+from .events import MAX_PAYLOAD, Channel, encoded
 from .hub import Elsewhere, Hub
 from .journal import Journal
 from .lobby import LocalChannel, Subscription
@@ -185,16 +185,18 @@ class SiteChannel:
         if len(self.events.payload(self.KIND, {"topic": topic, "message": message})) <= MAX_PAYLOAD:
             return [message]
         rest = {k: v for k, v in message.items() if k not in ("put", "drop")}
-        empty: dict[str, Any] = rest | {"put": [], "drop": []}
-        room = MAX_PAYLOAD - len(self.events.payload(self.KIND, {"topic": topic, "message": empty}))
+
+        def fresh() -> dict[str, Any]:
+            return rest | {"put": [], "drop": []}
+        room = MAX_PAYLOAD - len(self.events.payload(self.KIND, {"topic": topic, "message": fresh()}))
         parts: list[dict[str, Any]] = []
-        part, used = rest | {"put": [], "drop": []}, 0
+        part, used = fresh(), 0
         for key in ("put", "drop"):
             for item in message.get(key, ()):
-                size = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()) + 1
+                size = len(encoded(item)) + 1  # and the comma before it
                 if used + size > room and (part["put"] or part["drop"]):
                     parts.append(part)
-                    part, used = rest | {"put": [], "drop": []}, 0
+                    part, used = fresh(), 0
                 part[key].append(item)
                 used += size
         if part["put"] or part["drop"]:

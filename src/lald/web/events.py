@@ -36,6 +36,11 @@ MAX_PAYLOAD = 7900
 Handler = Callable[[str, dict[str, Any]], None]
 
 
+def encoded(value: Any) -> bytes:
+    """``value`` as JSON the way an event carries it (UTF-8, no spaces)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 class Channel:
     """One server's end of the channel: a connection that listens (and holds the life
     lock), one that publishes, and the handlers of each kind."""
@@ -62,8 +67,7 @@ class Channel:
 
     def payload(self, kind: str, body: dict[str, Any]) -> bytes:
         """The event as it is sent (its length is what :data:`MAX_PAYLOAD` bounds)."""
-        return json.dumps({"from": self.me, "kind": kind, "body": body}, ensure_ascii=False,
-                          separators=(",", ":")).encode()
+        return encoded({"from": self.me, "kind": kind, "body": body})
 
     def publish(self, kind: str, body: dict[str, Any]) -> bool:
         """Send an event to the other servers (queued; sent in order). False if it is too
