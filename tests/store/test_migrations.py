@@ -138,12 +138,22 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     migrate(engine, "upgrade", "0003")
     assert rows(engine, "SELECT account, erased FROM lald_seats") == [(None, False)] * 3
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]
-    # 0003 lacks only what 0004 adds: the leases of live tables.
-    assert {d[1].name for d in schema_differences(engine) if d[0] == "add_table"} == {"lald_leases"}
+    # 0003 lacks, of tables, only what 0004 and 0005 add: the leases of live tables, an
+    # account's known clients and the deleted names held.
+    assert {d[1].name for d in schema_differences(engine) if d[0] == "add_table"} == {
+        "lald_leases", "lald_known_clients", "lald_name_holds"}
     migrate(engine, "upgrade", "0004")
     assert columns(engine, "lald_leases") == {"table_id", "owner", "route", "lock_key", "expires"}
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("3",)]
     assert rows(engine, "SELECT count(*) FROM lald_leases") == [(0,)]
+    # 0005 adds what defends an account: its failed logins, a session's wrong passwords,
+    # the clients it logged in from, the deleted names held.
+    assert sorted((d[0], d[1].name) for d in schema_differences(engine) if d[0] == "add_table") == [
+        ("add_table", "lald_known_clients"), ("add_table", "lald_name_holds")]
+    migrate(engine, "upgrade", "0005")
+    assert "failed_logins" in columns(engine, "lald_accounts")
+    assert "wrong_passwords" in columns(engine, "lald_sessions")
+    assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("3",)]
     assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
     assert len(rows(engine, "SELECT * FROM lald_seats")) == 3
     assert schema_differences(engine) == []
@@ -159,6 +169,17 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
         conn.execute(text("INSERT INTO lald_leases VALUES ('old1', 'w1-abc', 'w1', 7, 1.0)"))
     store.close()
 
+    with engine.begin() as conn:  # an account written at 0005, with a known client and a name held
+        conn.execute(text("INSERT INTO lald_accounts (name, skeleton, password, created, failed_logins) "
+                          "VALUES ('Held', 'held', 'x', 1.0, 2)"))
+        conn.execute(text("INSERT INTO lald_known_clients VALUES (1, 'ab', 'device', 1.0, 1.0)"))
+        conn.execute(text("INSERT INTO lald_name_holds VALUES ('gone', 9.0)"))
+    migrate(engine, "downgrade", "0004")  # the defences go; the account stays
+    assert "lald_known_clients" not in inspect(engine).get_table_names()
+    assert "failed_logins" not in columns(engine, "lald_accounts")
+    assert rows(engine, "SELECT name FROM lald_accounts") == [("Held",)]
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM lald_accounts"))
     migrate(engine, "downgrade", "0003")  # the leases go; the tables and their data stay
     assert "lald_leases" not in inspect(engine).get_table_names()
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("2",)]

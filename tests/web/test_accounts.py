@@ -5,6 +5,7 @@ state change, script through names and titles, lookalike names, a deleted accoun
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from sqlalchemy import text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from lald.web.accounts import COOKIE, LoginLimits
+from lald.web.accounts import COOKIE, DEVICE_COOKIE, LoginLimits
 from lald.web.app import SECURITY_HEADERS, create_app
 from lald.web.names import NameRefused, check_name, lookalike_key
 
@@ -108,16 +109,115 @@ def test_spraying_one_password_over_many_names_from_one_address_is_stopped(site:
     assert r.status_code == 429 and r.json()["code"] == "login_limit" and "Retry-After" in r.headers
 
 
-def test_guessing_one_accounts_password_from_many_addresses_is_stopped_per_name() -> None:
+def test_guessing_one_accounts_password_from_many_addresses_backs_off_per_name() -> None:
     limits = LoginLimits()
     key = lookalike_key("Ann")
     for i in range(5):
-        assert limits.allowed(f"10.0.0.{i}", key, now=0.0)
+        assert limits.wait(f"10.0.0.{i}", key, now=0.0) == 0
         limits.failed(f"10.0.0.{i}", key, now=0.0)
-    assert not limits.allowed("10.0.0.99", key, now=0.0)       # a new address: the name is held
-    assert not limits.allowed("10.0.0.99", lookalike_key("ANN"), now=0.0)  # and its lookalikes
-    assert limits.allowed("10.0.0.99", lookalike_key("Bob"), now=0.0)
-    assert limits.allowed("10.0.0.99", key, now=301.0)        # one try more every five minutes
+    assert limits.wait("10.0.0.99", key, now=0.0) == 2.0              # a new address: the name waits
+    assert limits.wait("10.0.0.99", lookalike_key("ANN"), now=0.0) == 2.0  # and its lookalikes
+    assert limits.wait("10.0.0.99", lookalike_key("Bob"), now=0.0) == 0
+    assert limits.wait("10.0.0.99", key, now=0.0, trusted=True) == 0  # its owner's browser does not
+    # Each failure more doubles the wait, up to five minutes; an hour's quiet forgets them.
+    waits = []
+    now = 2.0
+    for i in range(12):
+        limits.failed(f"10.0.1.{i}", key, now=now)
+        waits.append(limits.wait("10.0.0.99", key, now=now))
+        now += waits[-1]
+    assert waits == [4, 8, 16, 32, 64, 128, 256, 300, 300, 300, 300, 300]
+    assert limits.wait("10.0.0.99", key, now=now + 3601) == 0
+
+
+@contextlib.contextmanager
+def at_address(client: TestClient, address: str) -> Iterator[None]:
+    """Requests from ``address`` (the client's transport names it to the server)."""
+    transport = client._transport  # type: ignore[attr-defined]
+    before = transport.client
+    transport.client = (address, 50000)
+    try:
+        yield
+    finally:
+        transport.client = before
+
+
+def login(client: TestClient, name: str, password: str = PASSWORD) -> Any:
+    return client.post("/api/account/login", json={"name": name, "password": password})
+
+
+def test_strangers_guessing_a_name_cannot_lock_its_owner_out(site: TestClient) -> None:
+    """Issue 30: five wrong guesses at a name, from anywhere, made its owner's right
+    password answer 429 for five minutes, and one guess every five minutes kept them out."""
+    with at_address(site, "10.0.0.1"):
+        register(site, "Realuser1")
+    device = site.cookies.get(DEVICE_COOKIE)
+    assert device
+    site.cookies.clear()
+    for i in range(8):  # strangers from many addresses, no cookie of the owner's
+        with at_address(site, f"192.0.2.{i}"):
+            r = login(site, "Realuser1", f"guess{i}")
+            assert r.status_code == (401 if i < 5 else 429), (i, r.text)
+    assert r.json()["code"] == "login_limit" and int(r.headers["Retry-After"]) >= 1
+    # The owner, in the browser they logged in with, from a new address: in at once, and
+    # told how many wrong passwords were given for their account since.
+    site.cookies.set(DEVICE_COOKIE, device, path="/api/account/")
+    with at_address(site, "198.51.100.7"):
+        r = login(site, "Realuser1")
+    assert r.status_code == 200, r.text
+    assert r.json()["failed_logins"] == 5
+    site.cookies.clear()
+    with at_address(site, "10.0.0.1"):  # from the address they logged in from before: in too
+        r = login(site, "Realuser1")
+    assert r.status_code == 200 and r.json()["failed_logins"] == 0
+    site.cookies.clear()
+    with at_address(site, "203.0.113.5"):  # a new browser at a new address waits, as strangers do
+        assert login(site, "Realuser1").status_code == 429
+    data = site.get("/api/account/data")
+    assert data.status_code == 401
+
+
+def test_the_owner_is_told_of_failed_logins_and_their_clients_are_in_their_data(site: TestClient) -> None:
+    register(site, "Ann")
+    site.post("/api/account/logout", json={}, headers=csrf(site))
+    assert login(site, "Ann", "not her password").status_code == 401
+    r = login(site, "Ann")
+    assert r.json()["failed_logins"] == 1
+    mine = site.get("/api/account/data").json()
+    assert mine["account"]["failed_logins"] == 0
+    assert sorted(k["kind"] for k in mine["known_clients"]) == ["address", "device"]
+    assert "10.0.0" not in json.dumps(mine) and "testclient" not in json.dumps(mine)  # digests, not kept
+
+
+@pytest.mark.parametrize("path, field", [("/api/account/password", "old"),
+                                         ("/api/account/delete", "password")])
+def test_guessing_the_password_through_an_open_session_ends_it(site: TestClient, path: str,
+                                                               field: str) -> None:
+    """Issue 30: twelve wrong passwords through a session got twelve 403s."""
+    register(site, "Ann")
+    headers = csrf(site)
+    body = {field: "not her password"} | ({"new": "another password"} if field == "old" else {})
+    codes = [site.post(path, json=body, headers=headers).status_code for _ in range(12)]
+    assert codes[:4] == [403] * 4 and codes[4] == 401 and 403 not in codes[5:], codes
+    assert site.get("/api/session").json()["account"] is None  # the session is over
+    assert rows(site, "SELECT count(*) FROM lald_accounts") == [(1,)]
+    r = login(site, "Ann")  # the owner logs in again, and hears of the five
+    assert r.status_code == 200 and r.json()["failed_logins"] == 5
+
+
+def test_a_deleted_name_is_held_from_everyone_for_ninety_days(site: TestClient) -> None:
+    register(site, "Ann")
+    r = site.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(site))
+    assert r.status_code == 200
+    for name in ("Ann", "ANN", "Аnn"):
+        r = site.post("/api/account/register", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["code"] == "name_taken", name
+    r = site.post("/api/play-now", json={"players": 3, "name": "Ann"})  # nor a guest's name
+    assert r.status_code == 400 and r.json()["code"] == "name_taken"
+    sessions = site.app.state.sessions  # type: ignore[attr-defined]
+    later = sessions.clock() + 91 * 86400
+    sessions.clock = lambda: later
+    assert site.post("/api/account/register", json={"name": "Ann", "password": PASSWORD}).status_code == 201
 
 
 # -- sessions -------------------------------------------------------------------------------
@@ -212,7 +312,7 @@ def test_other_sites_pages_are_refused_before_any_session_is_read(site: TestClie
 
 
 @pytest.mark.parametrize("lookalike", ["Аlice", "AIice", "A1ice", "ALICE", " alice ", "Al-ice", "Ａｌｉｃｅ",
-                                       "Al.ice", "Aliсe"])
+                                       "Al.ice", "Aliсe", "ᴀlice", "ALɪCE"])
 def test_a_lookalike_of_an_accounts_name_is_refused(site: TestClient, lookalike: str) -> None:
     register(site, "Alice")
     site.cookies.clear()
@@ -226,10 +326,16 @@ def test_a_lookalike_of_an_accounts_name_is_refused(site: TestClient, lookalike:
 
 
 @pytest.mark.parametrize("name, code", [
-    ("<script>alert(1)</script>", "name_rules"), ("a\u202eb cd", "name_rules"), ("ab", "name_rules"),
+    ("<script>alert(1)</script>", "name_rules"), ("a\u202eb cd", "name_character"), ("ab", "name_rules"),
     ("x" * 25, "name_rules"), ("Ann  ", "ok"), ("Ann__Lee", "name_rules"), ("-Ann", "name_rules"),
     ("Adm1n", "name_refused"), ("The Moderator", "name_refused"), ("Deleted Player", "name_refused"),
-    ("computador", "ok"), ("Zoë O'Neil", "ok"), ("李小龙", "ok"),
+    ("computador", "ok"), ("Zoë O'Neil", "ok"), ("李小龙", "ok"), ("Tiếng Việt", "ok"), ("नमस्ते", "ok"),
+    # Issue 30: invisible characters, fillers and stacked marks made a name look like another,
+    # or like nothing.
+    ("Alice\u034f", "name_character"), ("Alice\ufe0f", "name_character"), ("Al\u180bice", "name_character"),
+    ("\u3164\u3164\u3164", "name_character"), ("Ann\u00adLee", "name_character"),
+    ("Bo\u200db", "name_character"), ("\uffa0Bob", "name_character"), ("Bob\U000e0041", "name_character"),
+    ("Zal" + "\u0301" * 20 + "go", "name_marks"), ("Zalgo\u0301\u0301", "name_marks"),
 ])
 def test_name_rules(name: str, code: str) -> None:
     if code == "ok":
@@ -248,7 +354,7 @@ def test_any_text_is_a_name_or_refused_in_words_and_the_key_ignores_nfkc(raw: st
     try:
         name, key = check_name(raw)
     except NameRefused as e:
-        assert e.code in ("name_rules", "name_refused") and "\n" not in str(e)
+        assert e.code in ("name_rules", "name_refused", "name_character", "name_marks") and "\n" not in str(e)
         return
     assert check_name(name) == (name, key)                  # what is kept is a name again
     assert lookalike_key(unicodedata.normalize("NFKC", raw)) == key

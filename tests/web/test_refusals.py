@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,10 @@ KEYS |= {"private_table": "web_refused_private_table", "rated_login": "web_refus
          "csrf": "web_refused_csrf", "register_limit": "web_refused_register_limit",
          "not_logged_in": "web_refused_not_logged_in", "rated_public": "web_refused_rated_public",
          "rated_rules": "web_refused_rated_rules", "no_player": "web_player_missing"}
+#: Those that defend accounts (issue 30), met below.
+KEYS |= {"name_character": "web_refused_name_character", "name_marks": "web_refused_name_marks",
+         "password_limit": "web_refused_password_limit",
+         "password_logged_out": "web_refused_password_logged_out"}
 
 
 def refusals(tmp_path: Path) -> list[dict[str, Any]]:
@@ -93,9 +98,29 @@ def refusals(tmp_path: Path) -> list[dict[str, Any]]:
         client.app.state.hub.create = broken  # type: ignore[attr-defined]
         r = client.post("/api/tables", json={"players": 3, "seats": seats})
         bodies.append((r.status_code, r.json()))
+    quick = replace(FAST, password_memory=1024)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.db'}", quick)) as client:
+        for name in ("Alice\u034f", "Zal" + "\u0301" * 9 + "go"):
+            r = client.post("/api/account/register", json={"name": name, "password": "correct horse"})
+            bodies.append((r.status_code, r.json()))
+        made = client.post("/api/account/register", json={"name": "Ann", "password": "correct horse"}).json()
+        for _ in range(5):  # five wrong passwords through the session: it ends
+            r = client.post("/api/account/delete", json={"password": "not hers!"},
+                            headers={"X-CSRF-Token": made["csrf"]})
+        bodies.append((r.status_code, r.json()))
+        client.cookies.clear()
+        for i in range(6):  # five more failed logins from this address; its limit is spent
+            r = client.post("/api/account/login", json={"name": f"Bob{i}", "password": "not his!"})
+        made = client.post("/api/account/register", json={"name": "Cy Young", "password": "correct horse"})
+        r = client.post("/api/account/password", json={"old": "not his!", "new": "correct horse 2"},
+                        headers={"X-CSRF-Token": made.json()["csrf"]})
+        bodies.append((r.status_code, r.json()))
     assert [(status, body.get("code")) for status, body in bodies] == [
         (403, "other_site"), (400, "name"), (409, "table_closed"), (403, "host_link"),
-        (429, "too_many_tables"), (404, "no_table"), (404, "no_deal"), (500, "server_error")]
+        (429, "too_many_tables"), (404, "no_table"), (404, "no_deal"), (500, "server_error"),
+        (400, "name_character"), (400, "name_marks"), (401, "password_logged_out"), (429, "password_limit")]
+    assert bodies[8][1]["char"] == "U+034F" and bodies[9][1]["most"] == 4
+    assert bodies[10][1]["most"] == 5 and bodies[11][1]["count"] >= 1
     for _status, body in bodies:
         assert isinstance(body["error"], str) and body["error"].isascii()
     assert bodies[1][1] | {"error": ""} == {"error": "", "code": "name", "seat": 0, "most": 40}

@@ -47,6 +47,8 @@ class _Account(_Base):
     password: Mapped[str] = mapped_column(Text)
     """The argon2id hash of the password (PHC string), never the password."""
     created: Mapped[float] = mapped_column(Float)
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Wrong passwords given for it since its last login (told to its owner then)."""
 
 
 class _Session(_Base):
@@ -58,6 +60,28 @@ class _Session(_Base):
     csrf: Mapped[str] = mapped_column(String(64))
     created: Mapped[float] = mapped_column(Float)
     seen_at: Mapped[float] = mapped_column(Float)
+    wrong_passwords: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Wrong passwords given through it (changing the password, deleting the account)."""
+
+
+class _KnownClient(_Base):
+    __tablename__ = "lald_known_clients"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("lald_accounts.id"), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """A device cookie's digest, or the digest of the account's id and an address."""
+    kind: Mapped[str] = mapped_column(String(8))
+    """``device`` or ``address``."""
+    created: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float)
+
+
+class _NameHold(_Base):
+    __tablename__ = "lald_name_holds"
+
+    skeleton: Mapped[str] = mapped_column(String(255), primary_key=True)
+    """A deleted account's lookalike key, which no one may take before ``until``."""
+    until: Mapped[float] = mapped_column(Float)
 
 
 class _Chat(_Base):
@@ -112,7 +136,12 @@ class _Rated(_Base):
 
 
 class NameTaken(ValueError):
-    """An account with a name of the same lookalike key exists."""
+    """An account with a name of the same lookalike key exists, or had it lately."""
+
+
+KNOWN_CLIENTS = 20
+"""The browsers and the addresses an account is known to log in from: the latest this many
+of each."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -165,9 +194,13 @@ class Accounts:
     # -- accounts -----------------------------------------------------------------------
 
     def create(self, name: str, skeleton: str, password: str, now: float) -> Account:
-        """A new account; raise :class:`NameTaken` if its lookalike key is taken."""
+        """A new account; raise :class:`NameTaken` if its lookalike key is taken or held."""
         try:
             with self.engine.begin() as conn:
+                held = conn.execute(select(_NameHold.until).where(_NameHold.skeleton == skeleton)).first()
+                if held is not None and held.until > now:
+                    raise NameTaken(name)
+                conn.execute(delete(_NameHold).where(_NameHold.skeleton == skeleton))
                 new = conn.execute(insert(_Account).values(name=name, skeleton=skeleton, password=password,
                                                            created=now)).inserted_primary_key
         except IntegrityError:
@@ -187,13 +220,18 @@ class Accounts:
             row = conn.execute(select(_Account).where(_Account.id == account)).first()
         return None if row is None else _account(row)
 
-    def skeletons(self, skeletons: Iterable[str]) -> set[str]:
-        """Which of these lookalike keys are accounts' names."""
+    def skeletons(self, skeletons: Iterable[str], now: float | None = None) -> set[str]:
+        """Which of these lookalike keys are accounts' names, or deleted accounts' names
+        still held at ``now``."""
         wanted = list(set(skeletons))
         if not wanted:
             return set()
+        now = time.time() if now is None else now
         with self.engine.connect() as conn:
-            return set(conn.execute(select(_Account.skeleton).where(_Account.skeleton.in_(wanted))).scalars())
+            names = set(conn.execute(select(_Account.skeleton).where(
+                _Account.skeleton.in_(wanted))).scalars())
+            return names | set(conn.execute(select(_NameHold.skeleton).where(
+                _NameHold.skeleton.in_(wanted), _NameHold.until > now)).scalars())
 
     def set_password(self, account: int, password: str, keep_session: str | None) -> None:
         """A new password hash; every session of the account but ``keep_session`` ends."""
@@ -204,10 +242,16 @@ class Accounts:
                 query = query.where(_Session.id != keep_session)
             conn.execute(query)
 
-    def delete(self, account: int) -> None:
+    def delete(self, account: int, hold_until: float = 0.0) -> None:
         """Delete the account, its sessions, its ratings and its chat lines; its seats
-        keep their records, under "deleted player" (their name and account are erased)."""
+        keep their records, under "deleted player" (their name and account are erased).
+        Its name's lookalike key is held from everyone until ``hold_until``."""
         with self.engine.begin() as conn:
+            key = conn.execute(select(_Account.skeleton).where(_Account.id == account)).scalar()
+            if key is not None and hold_until:
+                conn.execute(delete(_NameHold).where(_NameHold.skeleton == key))
+                conn.execute(insert(_NameHold).values(skeleton=key, until=hold_until))
+            conn.execute(delete(_KnownClient).where(_KnownClient.account_id == account))
             conn.execute(update(_Seat).where(_Seat.account == account).values(
                 account=None, name=None, erased=True))
             conn.execute(delete(_Chat).where(_Chat.account_id == account))
@@ -247,9 +291,61 @@ class Accounts:
                         "mu": e.mu, "sigma": e.sigma, "at": e.at}
                        for e in conn.execute(select(_RatingEvent).where(_RatingEvent.account_id == account)
                                              .order_by(_RatingEvent.id))]
-        return {"account": {"name": acc.name, "created": acc.created},
-                "sessions": sessions, "tables": tables, "chat": chat, "ratings": ratings,
+            known = [{"kind": k.kind, "first": k.created, "last": k.seen_at} for k in conn.execute(
+                select(_KnownClient).where(_KnownClient.account_id == account)
+                .order_by(_KnownClient.created))]
+        return {"account": {"name": acc.name, "created": acc.created, "failed_logins": acc.failed_logins},
+                "sessions": sessions, "known_clients": known, "tables": tables, "chat": chat,
+                "ratings": ratings,
                 "rating_history": history}
+
+    # -- logging in ---------------------------------------------------------------------
+
+    def knows(self, account: int, digests: Iterable[str]) -> bool:
+        """Whether the account has logged in from one of these clients (a device cookie's
+        digest, an address's: :meth:`logged_in`)."""
+        wanted = [d for d in digests if d]
+        if not wanted:
+            return False
+        with self.engine.connect() as conn:
+            return conn.execute(select(_KnownClient.digest).where(
+                _KnownClient.account_id == account, _KnownClient.digest.in_(wanted))).first() is not None
+
+    def login_failed(self, account: int) -> None:
+        """A wrong password was given for the account."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Account).where(_Account.id == account).values(
+                failed_logins=_Account.failed_logins + 1))
+
+    def logged_in(self, account: int, clients: dict[str, str], now: float) -> int:
+        """The account logged in from these clients (kind: digest), which it is now known
+        by (the latest :data:`KNOWN_CLIENTS` of each kind kept): the wrong passwords given
+        for it since its last login, counted from zero again."""
+        with self.engine.begin() as conn:
+            failed = conn.execute(select(_Account.failed_logins).where(_Account.id == account)).scalar() or 0
+            if failed:
+                conn.execute(update(_Account).where(_Account.id == account).values(failed_logins=0))
+            for kind, digest in clients.items():
+                where = (_KnownClient.account_id == account, _KnownClient.digest == digest)
+                if conn.execute(update(_KnownClient).where(*where).values(seen_at=now)).rowcount == 0:
+                    conn.execute(insert(_KnownClient).values(account_id=account, digest=digest, kind=kind,
+                                                             created=now, seen_at=now))
+                old = select(_KnownClient.digest).where(
+                    _KnownClient.account_id == account, _KnownClient.kind == kind).order_by(
+                    _KnownClient.seen_at.desc()).offset(KNOWN_CLIENTS)
+                stale = list(conn.execute(old).scalars())
+                if stale:
+                    conn.execute(delete(_KnownClient).where(_KnownClient.account_id == account,
+                                                            _KnownClient.digest.in_(stale)))
+        return int(failed)
+
+    def wrong_password(self, digest: str) -> int:
+        """A wrong password given through a session: how many it has given now."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Session).where(_Session.id == digest).values(
+                wrong_passwords=_Session.wrong_passwords + 1))
+            found = conn.execute(select(_Session.wrong_passwords).where(_Session.id == digest)).scalar()
+            return int(found or 0)
 
     # -- sessions -----------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from typing import Any
 
@@ -21,7 +22,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import LANGUAGES, Catalog
-from .accounts import COOKIE, AccountError, SessionGuard, Sessions, set_cookie
+from .accounts import COOKIE, DEVICE_COOKIE, AccountError, LoggedIn, SessionGuard, Sessions, set_cookie
 from .chat import deal_lines
 from .create import LobbyError
 from .http import (
@@ -29,6 +30,7 @@ from .http import (
     _deal_of,
     _host_request,
     _hub,
+    _json_body,
     _opened,
     _opening,
     _page,
@@ -39,6 +41,7 @@ from .http import (
 from .hub import Elsewhere, Hub, host_answer, seated_answer
 from .lobby import TOPIC
 from .settings import Bucket
+from .wire import RequestError, parse_json
 
 log = logging.getLogger("lald.web")
 
@@ -75,16 +78,20 @@ def _sessions(request: Request) -> Sessions:
     return sessions
 
 
-def _account_refusal(e: AccountError) -> Response:
-    headers = {"Retry-After": "300"} if e.status == 429 else None
-    return refuse(e.status, str(e), e.code, headers=headers)
+def _account_refusal(e: AccountError, request: Request | None = None) -> Response:
+    headers = {"Retry-After": str(max(1, math.ceil(e.retry or 300)))} if e.status == 429 else None
+    response = refuse(e.status, str(e), e.code, e.values, headers=headers)
+    if e.code == "password_logged_out" and request is not None:
+        set_cookie(response, request, None)
+    return response
 
 
 async def _object(request: Request) -> dict[str, Any] | Response:
+    """The request's body, a JSON object, through the one guarded parser (:func:`_json_body`)."""
     try:
-        body = json.loads((await request.body()).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return refuse(400, "the body is not JSON")
+        body = await _json_body(request)
+    except RequestError as e:
+        return refuse(400, str(e))
     if not isinstance(body, dict):
         return refuse(400, "send a JSON object")
     return body
@@ -115,10 +122,17 @@ async def _logged_in(request: Request, fields: set[str]) -> tuple[Any, dict[str,
     return account, body
 
 
-async def _started(request: Request, account: Any, status: int = 200) -> Response:
+async def _started(request: Request, account: Any, status: int = 200,
+                   entered: LoggedIn | None = None) -> Response:
+    """A new session of ``account``; ``entered``, a login's: the answer tells the owner how
+    many wrong passwords were given for the account since their last login
+    (``failed_logins``), and the browser gets its device cookie."""
     cookie, csrf = await _sessions(request).start(account)
-    response = JSONResponse(_session_answer(account, csrf), status_code=status)
-    set_cookie(response, request, cookie)
+    answer = _session_answer(account, csrf)
+    if entered is not None and entered.failed is not None:
+        answer["failed_logins"] = entered.failed
+    response = JSONResponse(answer, status_code=status)
+    set_cookie(response, request, cookie, None if entered is None else entered.device)
     return response
 
 
@@ -130,10 +144,11 @@ async def api_register(request: Request) -> Response:
     if set(body) - {"name", "password"}:
         return refuse(400, "send 'name' and 'password' only")
     try:
-        account = await _sessions(request).register(body, _client(request))
+        entered = await _sessions(request).register(body, _client(request),
+                                                    request.cookies.get(DEVICE_COOKIE))
     except AccountError as e:
         return _account_refusal(e)
-    return await _started(request, account, 201)
+    return await _started(request, entered.account, 201, entered)
 
 
 async def api_login(request: Request) -> Response:
@@ -142,13 +157,13 @@ async def api_login(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        account = await _sessions(request).login(body, _client(request))
+        entered = await _sessions(request).login(body, _client(request), request.cookies.get(DEVICE_COOKIE))
     except AccountError as e:
         return _account_refusal(e)
     old = getattr(request.state, "session", None)
     if old is not None:  # (the guard found it live and its token right) it ends here
         await asyncio.to_thread(_sessions(request).accounts.end_session, _digest(old))
-    return await _started(request, account)
+    return await _started(request, entered.account, entered=entered)
 
 
 def _digest(cookie: str) -> str:
@@ -177,9 +192,9 @@ async def api_password(request: Request) -> Response:
     account, body = found
     sessions = _sessions(request)
     try:
-        await sessions.change_password(account, request.state.session, body)
+        await sessions.change_password(account, request.state.session, body, _client(request))
     except AccountError as e:
-        return _account_refusal(e)
+        return _account_refusal(e, request)
     await asyncio.to_thread(sessions.accounts.end_session, _digest(request.state.session))
     return await _started(request, account)
 
@@ -192,9 +207,9 @@ async def api_delete(request: Request) -> Response:
         return found
     account, body = found
     try:
-        await _sessions(request).delete(account, body)
+        await _sessions(request).delete(account, request.state.session, body, _client(request))
     except AccountError as e:
-        return _account_refusal(e)
+        return _account_refusal(e, request)
     hub = _hub(request)
     for table in hub.tables.values():  # the seats in memory forget the account too
         for seat in table.seats:
@@ -243,9 +258,9 @@ async def api_play_now(request: Request) -> Response:
 async def api_sit(request: Request) -> Response:
     """Take an open seat of a public table: ``{"table": ID, "name": ...}``."""
     try:
-        body = json.loads((await request.body()).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return refuse(400, "the body is not JSON")
+        body = await _json_body(request)
+    except RequestError as e:
+        return refuse(400, str(e))
     if not isinstance(body, dict) or set(body) - {"table", "name"} or "table" not in body:
         return refuse(400, "send {\"table\": ID} and, if you like, \"name\"")
     if not _sits(request).ready(_client(request)):
@@ -287,8 +302,8 @@ async def lobby_socket(ws: WebSocket) -> None:
                 return
             if not bucket.take(time.monotonic()):
                 return  # flooding: the socket is closed
-            with contextlib.suppress(ValueError, TypeError):
-                if json.loads(message.get("text") or "null") == {"type": "ping"}:
+            with contextlib.suppress(RequestError, TypeError):
+                if parse_json(message.get("text") or "null") == {"type": "ping"}:
                     await ws.send_text('{"type": "pong"}')
 
     reading = asyncio.create_task(reader())

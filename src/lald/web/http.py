@@ -32,7 +32,7 @@ def _hub(request: Request | WebSocket) -> Hub:
     return hub
 
 
-def refuse(status: int, message: str, code: str | None = None, values: dict[str, int] | None = None,
+def refuse(status: int, message: str, code: str | None = None, values: dict[str, Any] | None = None,
            headers: dict[str, str] | None = None) -> JSONResponse:
     """A refusal: ``{"error": message}`` with ``status``. The refusals a person can meet
     through the pages add a ``code`` (and the numbers its sentence names), which the pages

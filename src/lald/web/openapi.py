@@ -244,9 +244,13 @@ def spec() -> dict[str, Any]:
                          "replay cannot read; with the number of the move, as move); and those of the "
                          "lobby and accounts (private_table, rated_login, rated_public, rated_rules, "
                          "seated, no_free_seat, guest_name, title, too_many_seats, login, login_limit, "
-                         "name_taken, name_rules, name_refused, password_rules, password_wrong, csrf, "
-                         "register_limit, not_logged_in, no_player)"},
-                "seat": {"type": "integer"}, "most": {"type": "integer"}, "move": {"type": "integer"}}},
+                         "name_taken, name_rules, name_refused, name_character (with the character, "
+                         "as char: U+XXXX), name_marks (with most), password_rules, password_wrong, "
+                         "password_limit and login_limit (with the minutes to wait, as count), "
+                         "password_logged_out (with most), csrf, register_limit, not_logged_in, "
+                         "no_player)"},
+                "seat": {"type": "integer"}, "most": {"type": "integer"}, "move": {"type": "integer"},
+                "count": {"type": "integer"}, "char": {"type": "string"}}},
             "Rules": {"type": "object", "required": ["preset", "players", "variants", "options"]},
             "Table": summary,
             "HostAnswer": host_answer,
@@ -338,27 +342,35 @@ def community_paths() -> dict[str, Any]:
         "/api/account/login": {"post": {
             "summary": "log in: a new session whatever cookie came; the same 401 for a wrong name or a "
                        "wrong password",
+            "description": "The answer's failed_logins is how many wrong passwords were given for "
+                           "the account since its last login. Failed logins are limited per address "
+                           "and, backing off, per name; a browser or an address the account has "
+                           "logged in from before is not held back by its name's limit.",
             "requestBody": _json_body(credentials),
-            "responses": {"200": _answer("the session", session_answer), **_refusals(*_POSTED, 401, 429)}}},
+            "responses": {"200": _answer("the session", session_answer | {
+                "properties": {"failed_logins": {"type": "integer", "minimum": 0}}}),
+                **_refusals(*_POSTED, 401, 429)}}},
         "/api/account/logout": {"post": {
             "summary": "end this session",
             "requestBody": _json_body({"type": "object", "maxProperties": 0}),
             "responses": {"200": _answer("no session", session_answer), **_refusals(*_POSTED, 401)}}},
         "/api/account/password": {"post": {
-            "summary": "change the password; every other session ends",
+            "summary": "change the password; every other session ends (the fifth wrong old password "
+                       "given through a session ends it: 401)",
             "requestBody": _json_body({"type": "object", "required": ["old", "new"],
                                        "additionalProperties": False,
                                        "properties": {"old": {"type": "string"},
                                                       "new": {"type": "string", "minLength": 8,
                                                               "maxLength": 256}}}),
-            "responses": {"200": _answer("a new session", session_answer), **_refusals(*_POSTED, 401)}}},
+            "responses": {"200": _answer("a new session", session_answer),
+                          **_refusals(*_POSTED, 401, 429)}}},
         "/api/account/delete": {"post": {
             "summary": "delete the account: its sessions, ratings and chat lines go; its games stay, "
                        "under \"deleted player\"",
             "requestBody": _json_body({"type": "object", "required": ["password"],
                                        "additionalProperties": False,
                                        "properties": {"password": {"type": "string"}}}),
-            "responses": {"200": _answer("deleted", {"type": "object"}), **_refusals(*_POSTED, 401)}}},
+            "responses": {"200": _answer("deleted", {"type": "object"}), **_refusals(*_POSTED, 401, 429)}}},
         "/api/account/data": {"get": {
             "summary": "everything kept about the logged-in account, as a JSON file",
             "responses": {"200": _answer("the data", {"type": "object"}), **_refusals(401)}}},

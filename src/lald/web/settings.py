@@ -124,6 +124,14 @@ class Buckets:
         bucket = self.buckets.get(key)
         return bucket is None or bucket.ready(now)
 
+    def wait(self, key: str, now: float | None = None) -> float:
+        """Seconds until ``key``'s bucket has a token (0: it has one now)."""
+        now = time.monotonic() if now is None else now
+        bucket = self.buckets.get(key)
+        if bucket is None or bucket.ready(now):
+            return 0.0
+        return (1 - bucket.tokens) / bucket.rate
+
     def take(self, key: str, now: float | None = None) -> bool:
         """Take a token from ``key``'s bucket."""
         now = time.monotonic() if now is None else now

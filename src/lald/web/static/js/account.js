@@ -16,7 +16,11 @@ async function post(path, body) {
     toast(t("web_server_unreachable"));
     return null;
   }
-  if (!response.ok) { toast(refusal(data)); return null; }
+  if (!response.ok) {
+    toast(refusal(data));
+    if (data.code === "password_logged_out") { setSession({}); showAccount(); changed(); }
+    return null;
+  }
   return data;
 }
 
@@ -38,6 +42,7 @@ async function enter(path) {
   form.password.value = "";
   showAccount();
   changed();
+  if (data.failed_logins > 0) toast(t("web_account_failed_logins", { count: data.failed_logins }));
 }
 
 export async function initAccount(onChange) {

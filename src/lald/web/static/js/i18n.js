@@ -81,6 +81,8 @@ const REFUSALS = {
   login: "web_refused_login", login_limit: "web_refused_login_limit", name_taken: "web_refused_name_taken",
   name_rules: "web_refused_name_rules", name_refused: "web_refused_name_refused",
   password_rules: "web_refused_password_rules", password_wrong: "web_refused_password_wrong",
+  password_limit: "web_refused_password_limit", password_logged_out: "web_refused_password_logged_out",
+  name_character: "web_refused_name_character", name_marks: "web_refused_name_marks",
   csrf: "web_refused_csrf", register_limit: "web_refused_register_limit", not_logged_in: "web_refused_not_logged_in",
   rated_public: "web_refused_rated_public", rated_rules: "web_refused_rated_rules", no_player: "web_player_missing",
 };
