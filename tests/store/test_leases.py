@@ -169,3 +169,75 @@ def test_the_servers_of_another_database_are_not_counted(store: Store, postgres:
         a.die()
     finally:
         other.close()
+
+
+def test_a_batch_that_can_never_be_committed_is_dropped_and_its_lease_given_up(store: Store) -> None:
+    """A server that lost a table while the database was away (b took it and played on),
+    then took it again without loading what b committed, holds a batch whose action is
+    at a place b's already fills: it can never be committed. It is recognised, dropped
+    with the table's other writes of the batch, and the lease given up in the same
+    transaction (so that the table is loaded afresh); the batch's other tables commit."""
+    a, b = Server(store, "w1"), Server(store, "w2")
+    a.leases.write([NewTable(table("t1")), NewTable(table("t2"))])
+    act = {"seat": 0, "type": "lie_down"}
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE lald_leases SET expires = 0 WHERE table_id = 't1'"))
+    assert b.leases.claim(["t1"]) == {"t1"}
+    assert b.leases.write([NewAction("t1", 0, 0, act, "bot")]) == set()
+    with store.engine.begin() as conn:  # and b's lease lapsed in turn: a took t1 back
+        conn.execute(text("UPDATE lald_leases SET expires = 0 WHERE table_id = 't1'"))
+    assert a.leases.claim(["t1"]) == {"t1"}
+    batch = [NewAction("t1", 0, 0, {"seat": 0, "type": "x"}, "human"), NewAction("t1", 0, 1, act, "human"),
+             NewAction("t2", 0, 0, act, "human")]
+    assert a.leases.write(batch, mark=("a", 1)) == {"t1"}
+    tables = {t.id: t for t in store.load_tables()}
+    assert [s for _, s in tables["t1"].actions[0]] == ["bot"]
+    assert [s for _, s in tables["t2"].actions[0]] == ["human"]
+    assert set(a.leases.where(["t1", "t2"])) == {"t2"}  # t1's lease given up: free for its holder
+    assert b.leases.claim(["t1"]) == {"t1"}
+    a.die()
+    b.die()
+
+
+def _waiting_for_a_lock(store: Store) -> bool:
+    with store.engine.connect() as conn:
+        return bool(conn.execute(text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'")).scalar())
+
+
+@pytest.mark.parametrize("step", ["renew", "write", "release", "claim"])
+def test_leases_are_locked_in_the_order_of_their_tables(store: Store, step: str) -> None:
+    """Every statement that locks lease rows locks them in table order, as a claim does:
+    two servers renewing, writing under, giving up and taking overlapping leases at once
+    then never deadlock (they did at 1,000 tables: ``_renew failed ... DeadlockDetected``).
+    Shown without timing: another session locks t2 (stored before t1); the step, made to
+    wait for t2, holds t1 already."""
+    a = Server(store, "w1")
+    a.leases.write([NewTable(table("t2"))])
+    a.leases.write([NewTable(table("t1"))])
+    act = {"seat": 0, "type": "lie_down"}
+    b = Server(store, "w2")
+    with store.engine.begin() as conn:  # free for b's claim
+        conn.execute(text("UPDATE lald_leases SET expires = 0"))
+    batch = [NewAction("t2", 0, 0, act, "bot"), NewAction("t1", 0, 0, act, "bot")]
+    run = {"renew": a.leases.renew,
+           "write": lambda: a.leases.write(batch),
+           "release": a.leases.release,
+           "claim": lambda: b.leases.claim(["t2", "t1"])}[step]
+    other = psycopg.connect(conninfo(store.url))
+    try:
+        other.execute("SELECT 1 FROM lald_leases WHERE table_id = 't2' FOR UPDATE")
+        done: list[Any] = []
+        worker = threading.Thread(target=lambda: done.append(run()))
+        worker.start()
+        assert soon(lambda: _waiting_for_a_lock(store), 30.0)
+        with pytest.raises(psycopg.errors.LockNotAvailable):
+            other.execute("SELECT 1 FROM lald_leases WHERE table_id = 't1' FOR UPDATE NOWAIT")
+        other.rollback()
+        worker.join(30)
+        assert done and not worker.is_alive()
+    finally:
+        other.close()
+        a.die()
+        b.die()

@@ -56,6 +56,7 @@ from sqlalchemy import (
     false,
     insert,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -396,6 +397,20 @@ class Store:
             else:
                 conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
         return True
+
+    def clashes(self, conn: Connection, writes: Sequence[Write]) -> set[str]:
+        """The tables of ``writes`` with a new action at a place (table, deal, seq) the
+        database holds already: a batch with it can never be committed (another writer
+        played the table meanwhile)."""
+        places = sorted({(w.table_id, w.deal, w.seq) for w in writes if isinstance(w, NewAction)})
+        if not places:
+            return set()
+        found: set[str] = set()
+        for i in range(0, len(places), 1000):
+            query = select(_Action.table_id).distinct().where(
+                tuple_(_Action.table_id, _Action.deal, _Action.seq).in_(places[i:i + 1000]))
+            found.update(conn.execute(query).scalars())
+        return found
 
     def create_table(self, data: TableData) -> None:
         """Store a new table and its seats."""

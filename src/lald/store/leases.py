@@ -25,6 +25,16 @@ batch finds the lease gone. So a table is never played by two servers, and no ac
 applied twice: an action is written at its place in its deal, ``(table, deal, seq)``,
 which the database keeps unique.
 
+A batch that holds an action at a place the database has filled already can never be
+committed: its table was played by another server while this one could not tell (the
+database restarted, both servers lost their life locks, and this one took the table back
+without loading it). The batch is not retried for ever: its clashing tables are found,
+their writes dropped and their leases given up in the batch's transaction, and the rest
+is committed; the table is then loaded afresh from what was committed, by whichever
+server takes it. Every statement that locks lease rows locks them in the order of their
+tables (a claim by its ``ORDER BY``, the others through :data:`_MINE`), so that servers
+renewing, writing under, giving up and taking overlapping leases at once never deadlock.
+
 The statements are PostgreSQL's (advisory locks, ``pg_locks``, ``ON CONFLICT``); one
 server on SQLite needs no lease.
 """
@@ -39,6 +49,7 @@ from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from . import NewTable, Store, Write
 
@@ -66,13 +77,26 @@ RETURNING l.table_id""")
 _WHERE = text(f"""
 SELECT l.table_id, l.owner, l.route, {_HELD} AS held FROM lald_leases l WHERE l.table_id = ANY(:ids)""")
 
-_RENEW = text("""
-UPDATE lald_leases SET expires = extract(epoch from clock_timestamp()) + :ttl
- WHERE owner = :owner AND table_id = ANY(:ids) RETURNING table_id""")
+#: This server's lease rows (of the tables ``:ids``, or all), locked in table order: every
+#: statement that locks lease rows locks them in that one order, as :data:`_CLAIM` does, so
+#: that two servers renewing, writing under, giving up and taking overlapping sets of leases
+#: at once never deadlock.
+_MINE = """WITH mine AS (SELECT table_id FROM lald_leases WHERE owner = :owner{ids}
+                ORDER BY table_id FOR UPDATE)"""
 
-_RENEW_ALL = text("""
-UPDATE lald_leases SET expires = extract(epoch from clock_timestamp()) + :ttl
- WHERE owner = :owner RETURNING table_id""")
+_RENEW = text(_MINE.format(ids=" AND table_id = ANY(:ids)") + """
+UPDATE lald_leases l SET expires = extract(epoch from clock_timestamp()) + :ttl
+  FROM mine WHERE l.table_id = mine.table_id AND l.owner = :owner RETURNING l.table_id""")
+
+_RENEW_ALL = text(_MINE.format(ids="") + """
+UPDATE lald_leases l SET expires = extract(epoch from clock_timestamp()) + :ttl
+  FROM mine WHERE l.table_id = mine.table_id AND l.owner = :owner RETURNING l.table_id""")
+
+_RELEASE = text(_MINE.format(ids=" AND table_id = ANY(:ids)") + """
+DELETE FROM lald_leases l USING mine WHERE l.table_id = mine.table_id AND l.owner = :owner""")
+
+_RELEASE_ALL = text(_MINE.format(ids="") + """
+DELETE FROM lald_leases l USING mine WHERE l.table_id = mine.table_id AND l.owner = :owner""")
 
 _ORPHANS = text(f"""
 SELECT t.id FROM lald_tables t LEFT JOIN lald_leases l ON l.table_id = t.id
@@ -174,16 +198,33 @@ class Leases:
     def write(self, writes: Sequence[Write], mark: tuple[str, int] | None = None) -> set[str]:
         """Commit ``writes`` (:meth:`Store.write <lald.store.Store.write>`) but only those
         of tables this server still holds, renewing their leases in the same transaction;
-        a new table's lease is taken with it. Returns the tables lost: held by another
-        server now, their writes dropped."""
+        a new table's lease is taken with it. Returns the tables lost, their writes dropped:
+        held by another server now, or played by another meanwhile (an action of the batch
+        is at a place the database holds already: the batch could never be committed); the
+        lease of such a table is given up with the batch, so that the table is loaded
+        afresh, here or elsewhere, from what was committed."""
+        clashed: set[str] = set()
+        while True:
+            try:
+                return self._write(writes, mark, clashed)
+            except IntegrityError:
+                with self.store.engine.connect() as conn:
+                    found = self.store.clashes(conn, writes) - clashed
+                if not found:
+                    raise
+                clashed |= found
+
+    def _write(self, writes: Sequence[Write], mark: tuple[str, int] | None, clashed: set[str]) -> set[str]:
         tables = {w.data.id if isinstance(w, NewTable) else w.table_id for w in writes}
         new = {w.data.id for w in writes if isinstance(w, NewTable)}
         with self.store.engine.begin() as conn:
             held = self._renew(conn, tables - new)
-            lost = tables - new - held
+            lost = tables - new - held | clashed
             kept = [w for w in writes if (w.data.id if isinstance(w, NewTable) else w.table_id) not in lost]
             if not self.store.write_in(conn, kept, mark):
                 return set()
+            if clashed:
+                conn.execute(_RELEASE, {"owner": self.owner, "ids": sorted(clashed)})
             if new:
                 taken = {r[0] for r in conn.execute(_CLAIM, self._params(new))}
                 if taken != new:  # a table id just made cannot be held by another: refuse it all
@@ -198,12 +239,9 @@ class Leases:
 
     def release(self, ids: Sequence[str] | None = None) -> int:
         """Give up these leases (None: every one this server holds); returns how many."""
-        query = "DELETE FROM lald_leases WHERE owner = :owner"
-        params: dict[str, Any] = {"owner": self.owner}
-        if ids is not None:
-            if not ids:
-                return 0
-            query += " AND table_id = ANY(:ids)"
-            params["ids"] = list(ids)
+        if ids is not None and not ids:
+            return 0
         with self.store.engine.begin() as conn:
-            return conn.execute(text(query), params).rowcount
+            if ids is None:
+                return conn.execute(_RELEASE_ALL, {"owner": self.owner}).rowcount
+            return conn.execute(_RELEASE, {"owner": self.owner, "ids": sorted(ids)}).rowcount
