@@ -31,7 +31,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup system lint
-	$(BIN)/pytest -q
+	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q
 
 bench: setup
 	$(BIN)/python bench/engine.py

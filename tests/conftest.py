@@ -1,5 +1,8 @@
-"""Shared test settings: Hypothesis profiles (CI runs the thorough one), free ports, and a
-throw-away PostgreSQL server for the tests of every part that keeps data (the store, the web)."""
+"""Shared test settings: Hypothesis profiles (CI runs the thorough one), free ports, a
+throw-away PostgreSQL server for the tests of every part that keeps data (the store, the web),
+and ``LALD_REQUIRE_COMPILED=1`` (``make test`` sets it), under which a test of a compiled twin
+(the kernel, the vector tables) that would skip because its extension is missing or does
+not load fails instead: a run cannot go green with "C equals Python" untested."""
 
 from __future__ import annotations
 
@@ -21,6 +24,22 @@ settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+REQUIRE_COMPILED = os.environ.get("LALD_REQUIRE_COMPILED", "").strip() == "1"
+#: Words of the skips of the compiled twins' tests (their extension missing or not loading).
+TWIN_SKIPS = ("is not built", "is not loaded", "do not play", "LALD_KERNEL=python")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Under ``LALD_REQUIRE_COMPILED=1``, a compiled twin's test that skipped fails."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if REQUIRE_COMPILED and report.skipped:
+        reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr)
+        if any(words in reason for words in TWIN_SKIPS):
+            report.outcome = "failed"
+            report.longrepr = f"LALD_REQUIRE_COMPILED=1, but a compiled twin's test would skip: {reason}"
 
 
 def free_port() -> int:

@@ -393,3 +393,42 @@ def test_a_deal_shuffle_that_shuffles_otherwise_is_not_played(
     finally:
         rollout._SHUFFLE_CHECKED.clear()
         assert rollout.check_shuffle(PortableRandom, shuffle_py)  # configured again for the other tests
+
+
+@needs_kernel
+def test_pure_path_in_one_thread_leaves_the_kernel_to_the_others() -> None:
+    """Two threads each in ``pure_path()``, entered and left crosswise (A in, B in, A out,
+    B out), switched the kernel off for the whole process while ``lald --version`` said
+    "compiled"; now each thread's block is its own."""
+    import threading
+
+    if rollout.compiled_kernel() is None:
+        pytest.skip(f"the compiled kernel is not loaded: {rollout.kernel_status()}")
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, Any] = {}
+
+    def first() -> None:
+        with rollout.pure_path():
+            seen["a inside"] = rollout.compiled_kernel()
+            a_in.set()
+            b_in.wait(10)
+        a_out.set()
+
+    def second() -> None:
+        a_in.wait(10)
+        seen["b while a inside"] = rollout.compiled_kernel()
+        with rollout.pure_path():
+            b_in.set()
+            a_out.wait(10)
+            seen["b inside"] = rollout.kernel_name()
+        seen["b after"] = rollout.compiled_kernel()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert seen["a inside"] is None and seen["b inside"] == "python"
+    assert seen["b while a inside"] is not None and seen["b after"] is not None
+    assert rollout.kernel_name() == "compiled" and rollout.compiled_kernel() is not None
+    assert rollout.kernel_status() == "compiled"

@@ -49,6 +49,7 @@ import os
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import product
 from math import comb, floor, inf
 from operator import getitem
@@ -654,28 +655,32 @@ def _prepare(rules: Rules) -> object:
     return packed
 
 
+_PURE: ContextVar[bool] = ContextVar("lald_pure_path", default=False)
+"""Whether this context plays the pure path (:func:`pure_path`); the kernel stays loaded."""
+
+
 @contextmanager
 def pure_path() -> Iterator[None]:
     """Within the block, every dispatch of this module (and of the modules that dispatch
-    through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this process;
-    afterwards the kernel plays again.  A bot seated with ``kernel=python`` decides in
-    it, so that one process can seat a bot on each path (both then see the same load)."""
-    global _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world
+    through it) plays the pure path, as ``LALD_KERNEL=python`` would, in this thread or
+    task only (a context variable: other threads go on playing the kernel); afterwards
+    the kernel plays again.  A bot seated with ``kernel=python`` decides in it, so that one
+    process can seat a bot on each path (both then see the same load)."""
     if _status is None:
         _load()
-    saved = _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world
-    _compiled = _scored = _sample = _plausible = _shuffle = _search = _draw_world = None
+    token = _PURE.set(True)
     try:
         yield
     finally:
-        _compiled, _scored, _sample, _plausible, _shuffle, _search, _draw_world = saved
+        _PURE.reset(token)
 
 
 def compiled_kernel() -> KernelFunction | None:
-    """The compiled play-out, if it is loaded and its self-check passed (else None)."""
+    """The compiled play-out, if it is loaded and its self-check passed, and this context
+    is not in :func:`pure_path` (else None)."""
     if _status is None:
         _load()
-    return _compiled
+    return None if _PURE.get() else _compiled
 
 
 def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, ShuffleFunction | None,
@@ -685,6 +690,8 @@ def compiled_draws() -> tuple[SampleFunction | None, PlausibleFunction | None, S
     :func:`pure_path`)."""
     if _status is None:
         _load()
+    if _PURE.get():
+        return None, None, None, None
     return _sample, _plausible, _shuffle, _draw_world
 
 
@@ -707,14 +714,14 @@ def compiled_search() -> SearchFunctions | None:
     """The compiled search in one world (see :func:`compiled_draws`)."""
     if _status is None:
         _load()
-    return _search
+    return None if _PURE.get() else _search
 
 
 def compiled_shuffle() -> ShuffleFunction | None:
     """The compiled deal shuffle, or None (see :func:`compiled_draws`)."""
     if _status is None:
         _load()
-    return _shuffle
+    return None if _PURE.get() else _shuffle
 
 
 def kernel_name() -> str:
@@ -726,7 +733,7 @@ def kernel_status() -> str:
     """:func:`kernel_name`, with the reason when it is the pure path."""
     compiled_kernel()
     assert _status is not None
-    return _status
+    return "python (pure_path in this context)" if _PURE.get() and _compiled is not None else _status
 
 
 def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
@@ -737,7 +744,7 @@ def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | Non
     Random, ``LALD_KERNEL=python``, a machine with no compiler)."""
     if _status is None:
         _load()
-    if _compiled is not None:
+    if _compiled is not None and not _PURE.get():
         out = _compiled(fs, rng, claim_p, trace)
         if out is not None:
             return out
@@ -782,7 +789,7 @@ def scored_outcome(
     changed in place once played."""
     if _status is None:
         _load()
-    if _scored is not None:
+    if _scored is not None and not _PURE.get():
         out = _scored(fs, best, trail_key, choose_claim, trace)
         if out is not None:
             return out
