@@ -33,6 +33,7 @@ GOOD = [
     Record.from_state(_played(Rules.make("survivor", 3, ["modern-laugh"]), 3, 30)).to_json(),
     Record.from_state(_played(Rules.make("last-capture", 5, ["low-stakes"], {"prize": 7}), 4, 12),
                       layout=True).to_json(),
+    Record.from_state(_played(Rules.make("survivor", 3), 5, 20), names=["Zoe", "Ben", "Ünal Ö"]).to_json(),
 ]
 for _obj in GOOD:
     load(json.dumps(_obj))  # each is good as it stands
@@ -41,7 +42,8 @@ for _obj in GOOD:
 WORDS = ["format", "rules", "dealer", "hands", "table", "seed", "pot", "actions", "preset",
          "players", "variants", "options", "seat", "type", "play", "take", "cards", "card",
          "capture", "claim", "lie_down", "trail", "survivor", "last-capture", "modern-laugh",
-         "prize", "deals", "rounding", "on", "off", "QS", "10h", "T♠", "lald-record/1", "-"]
+         "prize", "deals", "rounding", "on", "off", "QS", "10h", "T♠", "lald-record/1", "-", "names",
+         "Zoe"]
 
 long_text = st.builds(lambda c, n: c * n, st.characters(), st.integers(0, 5000))
 odd_text = st.text(st.characters(), max_size=40) | st.sampled_from(WORDS) | long_text
@@ -85,7 +87,8 @@ many_digits = st.integers(21, 6000).map(lambda n: "9" * n)
 TEXT_LINES = st.one_of(
     st.builds(lambda name, value: f'[{name} "{value}"]',
               st.sampled_from(["Format", "Preset", "Players", "Variants", "Dealer", "Pot", "Seed",
-                               "Table", "Hand0", "Hand1", "Hand4", "Hand²", "Option", "Weather"])
+                               "Table", "Hand0", "Hand1", "Hand4", "Hand²", "Option", "Weather", "Name0",
+                               "Name1", "Name2", "Name4"])
               | many_digits.map(lambda digits: "Hand" + digits),
               st.sampled_from(["lald-text/1", "5", "3", "-1", "²", "QS QH", "survivor", "silent low-stakes"])
               | many_digits | st.text(st.characters(exclude_characters='"\n\r'), max_size=30)),

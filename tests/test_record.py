@@ -245,3 +245,51 @@ def test_a_record_over_the_limit_is_refused_unread() -> None:
         load(padded)
     with pytest.raises(RecordError, match="over 1,048,576 bytes"):
         load(padded.encode())
+
+
+# -- issue 30, item 14: the seats' names, an optional field --------------------------------------
+
+
+def test_the_seats_names_are_kept_in_both_forms_and_are_optional() -> None:
+    state = State.deal(Rules.make(players=3), seed=4)
+    state.apply(state.turn_actions()[0])
+    named = Record.from_state(state, names=["Zoe", "Ben", "Cis"])
+    assert named.to_json()["names"] == ["Zoe", "Ben", "Cis"]
+    assert Record.parse(named.dumps()) == Record.parse(named.to_text()) == named
+    assert '[Name0 "Zoe"]' in named.to_text() and '[Name2 "Cis"]' in named.to_text()
+    unnamed = Record.from_state(state)  # a record without names is as good as ever
+    assert "names" not in unnamed.to_json() and "Name0" not in unnamed.to_text()
+    assert Record.parse(unnamed.dumps()).names is None
+
+
+def test_a_name_is_made_one_a_record_keeps_when_written() -> None:
+    state = State.deal(Rules.make(players=3), seed=4)
+    record = Record.from_state(state, names=['Zo"e', "  #1 fan ", "x" * 60 + "\n"])
+    assert record.names == ("Zo e", "1 fan", "x" * 40)
+    assert Record.from_state(state, names=["", "\t", "B"]).names == ("Seat 0", "Seat 1", "B")
+    assert Record.parse(record.to_text()) == record
+
+
+@pytest.mark.parametrize(("names", "words"), [
+    (["Zoe", "Ben"], "'names' has 2 names for 3 seats"),
+    ("Zoe", "'names' must be a list"),
+    (["Zoe", 7, "Cis"], "'names' must be a list"),
+    (["Zoe", "", "Cis"], "the name of seat 1"),
+    (["Zoe", "Ben ", "Cis"], "no space at either end"),
+    (["Zoe", 'B"n', "Cis"], "the name of seat 1"),
+    (["Zoe", "Ben", "C\x00s"], "the name of seat 2"),
+    (["Zoe", "Ben", "C" * 41], "1 to 40 printable characters"),
+])
+def test_bad_names_are_refused_in_one_line(names: Any, words: str) -> None:
+    doc = {"format": "lald-record/1", "seed": 4, "rules": {"players": 3}, "names": names}
+    with pytest.raises(RecordError) as info:
+        Record.parse(json.dumps(doc))
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_text_notation_needs_a_name_for_every_seat_or_none() -> None:
+    text = Record.from_state(State.deal(Rules.make(players=3), seed=4), names=["A", "B", "C"]).to_text()
+    with pytest.raises(RecordError, match="Name0 to Name2"):
+        Record.parse(text.replace('[Name1 "B"]\n', ""))
+    with pytest.raises(RecordError, match="the name of seat 0"):
+        Record.parse(text.replace('[Name0 "A"]', '[Name0 ""]'))

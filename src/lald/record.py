@@ -68,7 +68,9 @@ SEED_RANGE = range(-(1 << 63), 1 << 64)
 MAX_DIGITS = 20
 #: Error messages quote at most this many characters of what the record said.
 _QUOTE = 60
-_KEYS = {"format", "rules", "dealer", "hands", "table", "seed", "pot", "actions"}
+_KEYS = {"format", "rules", "dealer", "hands", "table", "seed", "pot", "names", "actions"}
+#: The longest seat name a record keeps, in characters.
+MAX_NAME = 40
 _RULE_KEYS = {"preset", "players", "variants", "options"}
 
 
@@ -88,7 +90,7 @@ class RecordError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class Record:
     """One deal: rules, dealer, the layout (by seed or by cards), the pot carried in,
-    and the actions in order."""
+    the seats' names if it has them, and the actions in order."""
 
     rules: Rules
     dealer: int = 0
@@ -97,15 +99,23 @@ class Record:
     hands: tuple[tuple[Card, ...], ...] | None = None
     table: tuple[Card, ...] | None = None
     actions: tuple[Action, ...] = ()
+    names: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.names is not None:
+            _check_names(self.rules, self.names)
 
     # -- building -----------------------------------------------------------------------
 
     @classmethod
-    def from_state(cls, state: State, *, layout: bool = False) -> Record:
+    def from_state(cls, state: State, *, layout: bool = False,
+                   names: tuple[str, ...] | list[str] | None = None) -> Record:
         """The record of a deal so far (by seed when it was dealt from one, unless
-        ``layout``)."""
+        ``layout``), with the seats' ``names`` if given (each made a name a record
+        keeps: :func:`record_name`)."""
         by_seed = state.seed is not None and not layout
         return cls(
+            names=None if names is None else tuple(record_name(n, s) for s, n in enumerate(names)),
             rules=state.rules,
             dealer=state.dealer,
             pot=state.pot_before,
@@ -149,6 +159,8 @@ class Record:
             out["table"] = [str(c) for c in self.table]
         if self.pot:
             out["pot"] = self.pot
+        if self.names is not None:
+            out["names"] = list(self.names)
         out["actions"] = [a.to_json() for a in self.actions]
         return out
 
@@ -193,6 +205,7 @@ class Record:
             hands = tuple(_card_list(h, f"hands[{i}]") for i, h in enumerate(obj["hands"]))
             table = _card_list(obj["table"], "table")
             _check_layout(rules, hands, table)
+        names = _names_from_json(rules, obj["names"]) if "names" in obj else None
         actions_raw = obj.get("actions", [])
         if not isinstance(actions_raw, list):
             raise RecordError("'actions' must be a list")
@@ -202,7 +215,7 @@ class Record:
                 actions.append(action_from_json(a))
             except ActionSyntaxError as e:
                 raise RecordError(str(e), i) from None
-        return cls(rules, dealer, pot, seed, hands, table, tuple(actions))
+        return cls(rules, dealer, pot, seed, hands, table, tuple(actions), names)
 
     # -- text ---------------------------------------------------------------------------
 
@@ -225,6 +238,8 @@ class Record:
             assert self.hands is not None and self.table is not None
             lines += [f'[Hand{i} "{format_cards(h)}"]' for i, h in enumerate(self.hands)]
             lines.append(f'[Table "{format_cards(self.table)}"]')
+        if self.names is not None:
+            lines += [f'[Name{i} "{name}"]' for i, name in enumerate(self.names)]
         lines.append("")
         lines += [str(a) for a in self.actions]
         return "\n".join(lines) + "\n"
@@ -235,6 +250,7 @@ class Record:
         tags: dict[str, str] = {}
         options: dict[str, str] = {}
         hands: dict[int, tuple[Card, ...]] = {}
+        names: dict[int, str] = {}
         actions: list[Action] = []
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip()
@@ -253,6 +269,8 @@ class Record:
                     options[value] = extra
                 elif name.startswith("Hand") and _WHOLE.fullmatch(name[4:]):
                     hands[int(name[4:])] = _parse_cards_text(value, f"line {number}")
+                elif name.startswith("Name") and _WHOLE.fullmatch(name[4:]) and len(name) < 10:
+                    names[int(name[4:])] = value
                 elif name in _TEXT_TAGS:
                     tags[name] = value
                 else:
@@ -285,7 +303,14 @@ class Record:
             table = _parse_cards_text(tags["Table"], "Table")
             _check_layout(rules, hand_list, table)
         _check_dealer(rules, dealer)
-        return cls(rules, dealer, pot, seed, hand_list, table, tuple(actions))
+        name_list = None
+        if names:
+            if sorted(names) != list(range(rules.players)):
+                raise RecordError("the seats' names need one tag for each seat, "
+                                  f"Name0 to Name{rules.players - 1}")
+            name_list = tuple(names[i] for i in range(rules.players))
+            _check_names(rules, name_list)
+        return cls(rules, dealer, pot, seed, hand_list, table, tuple(actions), name_list)
 
     @classmethod
     def parse(cls, text: str | bytes | Any) -> Record:
@@ -420,6 +445,31 @@ def _rules_from_json(spec: Any) -> Rules:
         return Rules.make(preset, players, variants, options)
     except RulesError as e:
         raise RecordError(str(e)) from None
+
+
+def record_name(name: str, seat: int) -> str:
+    """A seat's name as a record keeps it: printable characters but ``"`` and ``#`` (the
+    text notation's quote and comment), a space for each other, no space at either end,
+    at most :data:`MAX_NAME` characters; ``Seat N`` (from 0) if nothing is left."""
+    kept = "".join(c if c.isprintable() and c not in '"#' else " " for c in name).strip()
+    return kept[:MAX_NAME].strip() or f"Seat {seat}"
+
+
+def _names_from_json(rules: Rules, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise RecordError("'names' must be a list of the seats' names, one string for each seat")
+    names = tuple(value)
+    _check_names(rules, names)
+    return names
+
+
+def _check_names(rules: Rules, names: tuple[str, ...]) -> None:
+    if len(names) != rules.players:
+        raise RecordError(f"'names' has {len(names)} names for {rules.players} seats")
+    for seat, name in enumerate(names):
+        if record_name(name, seat) != name:
+            raise RecordError(f"the name of seat {seat}, {_quote(name)}, is not a name a record keeps: "
+                              f"1 to {MAX_NAME} printable characters, no '\"' or '#', no space at either end")
 
 
 def _card_list(value: Any, where: str) -> tuple[Card, ...]:
