@@ -59,6 +59,8 @@ KEYS |= {"private_table": "web_refused_private_table", "rated_login": "web_refus
 KEYS |= {"name_character": "web_refused_name_character", "name_marks": "web_refused_name_marks",
          "password_limit": "web_refused_password_limit",
          "password_logged_out": "web_refused_password_logged_out"}
+#: A title refused for a character names it (issue 30, item 8).
+KEYS |= {"title_character": "web_refused_title_character"}
 
 
 def refusals(tmp_path: Path) -> list[dict[str, Any]]:
@@ -115,12 +117,17 @@ def refusals(tmp_path: Path) -> list[dict[str, Any]]:
         r = client.post("/api/account/password", json={"old": "not his!", "new": "correct horse 2"},
                         headers={"X-CSRF-Token": made.json()["csrf"]})
         bodies.append((r.status_code, r.json()))
+        client.cookies.clear()
+        r = client.post("/api/tables", json={"players": 3, "public": True, "title": "Friday\u202enight"})
+        bodies.append((r.status_code, r.json()))
     assert [(status, body.get("code")) for status, body in bodies] == [
         (403, "other_site"), (400, "name"), (409, "table_closed"), (403, "host_link"),
         (429, "too_many_tables"), (404, "no_table"), (404, "no_deal"), (500, "server_error"),
-        (400, "name_character"), (400, "name_marks"), (401, "password_logged_out"), (429, "password_limit")]
+        (400, "name_character"), (400, "name_marks"), (401, "password_logged_out"), (429, "password_limit"),
+        (400, "title_character")]
     assert bodies[8][1]["char"] == "U+034F" and bodies[9][1]["most"] == 4
     assert bodies[10][1]["most"] == 5 and bodies[11][1]["count"] >= 1
+    assert bodies[12][1]["char"] == "U+202E"
     for _status, body in bodies:
         assert isinstance(body["error"], str) and body["error"].isascii()
     assert bodies[1][1] | {"error": ""} == {"error": "", "code": "name", "seat": 0, "most": 40}

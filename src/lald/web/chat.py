@@ -64,9 +64,22 @@ def clean_line(text: Any) -> str:
     if not isinstance(text, str):
         raise Refused("malformed", "web_error_chat_text", most=MAX_CHAT)
     line: str = text.strip()
-    if not line or len(line) > MAX_CHAT or not clean_text(line):
+    bad = forbidden(line)
+    if bad is not None:
+        raise Refused("malformed", "web_error_chat_character", char=bad)
+    if not line or len(line) > MAX_CHAT:
         raise Refused("malformed", "web_error_chat_text", most=MAX_CHAT)
     return line
+
+
+def forbidden(text: str) -> str | None:
+    """The first character of ``text`` that a line, a title or a name may not hold (a
+    control, a bidirectional override, a lone surrogate: :func:`.wire.clean_text`), named
+    as people can look it up (``U+202E``); None if there is none."""
+    for c in text:
+        if not clean_text(c):
+            return f"U+{ord(c):04X}"
+    return None
 
 
 class Talk:

@@ -22,6 +22,7 @@ from ..core import Rules, RulesError
 from ..core.rules import RANGES
 from ..i18n import LANGUAGES
 from ..store import SeatData, TableData, token_hash
+from .chat import forbidden
 from .lesson import Lesson
 from .wire import clean_text, shown
 
@@ -45,7 +46,7 @@ class LobbyError(ValueError):
     A refusal a person can meet through the pages also has a ``code`` and its ``values``,
     which the pages word in their own language (:func:`lald.web.http.refuse`)."""
 
-    def __init__(self, message: str, code: str | None = None, **values: int) -> None:
+    def __init__(self, message: str, code: str | None = None, **values: int | str) -> None:
         super().__init__(message)
         self.code, self.values = code, values
 
@@ -161,6 +162,10 @@ def _rated(request: dict[str, Any], seats: list[SeatData], public: bool,
 def _lobby_fields(request: dict[str, Any], public: bool) -> dict[str, Any]:
     """A table's title, language and wait for players, checked."""
     title = request.get("title")
+    bad = forbidden(title) if isinstance(title, str) else None
+    if bad is not None:
+        raise LobbyError(f"a title may not hold the invisible or control character {bad}: take it out",
+                         "title_character", char=bad)
     if title is not None and (not isinstance(title, str) or len(title.strip()) > MAX_TITLE
                               or not clean_text(title)):
         raise LobbyError(f"a title is text of at most {MAX_TITLE} characters", "title", most=MAX_TITLE)

@@ -11,6 +11,7 @@ several recipients are serialised once per change of the table
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
@@ -96,8 +97,11 @@ def level_name(level: str, catalog: Catalog) -> str:
 class Frames:
     """The frames, summary and lobby row of one :class:`~lald.web.tables.Table`."""
 
-    def __init__(self, table: Framed) -> None:
+    def __init__(self, table: Framed, clock: Callable[[], float] = time.time) -> None:
         self.table = table
+        self.clock = clock
+        """The wall clock (seconds since the epoch) a frame says as ``now``: the page counts
+        down to ``fill_at`` from it and its own clock (a test gives its own)."""
         self._parts: dict[tuple[Any, ...], str] = {}
         self._parts_epoch = 0
 
@@ -232,6 +236,7 @@ class Frames:
             "can_next": (human and table.status == "playing" and state is not None and state.over
                          and not table.session.over),
             "turn_deadline": table.deadline(),
+            "now": self.clock(),
             **table.absent(),
             "reset": reset,
             "log": [self.render(e, seat, catalog, names) for e in entries],

@@ -77,7 +77,7 @@ const REFUSALS = {
   no_table: "web_no_such_table", no_deal: "web_refused_no_deal",
   private_table: "web_refused_private_table", rated_login: "web_refused_rated_login",
   seated: "web_refused_seated", no_free_seat: "web_refused_no_free_seat", guest_name: "web_refused_guest_name",
-  title: "web_refused_title", too_many_seats: "web_refused_too_many_seats",
+  title: "web_refused_title", title_character: "web_refused_title_character", too_many_seats: "web_refused_too_many_seats",
   login: "web_refused_login", login_limit: "web_refused_login_limit", name_taken: "web_refused_name_taken",
   name_rules: "web_refused_name_rules", name_refused: "web_refused_name_refused",
   password_rules: "web_refused_password_rules", password_wrong: "web_refused_password_wrong",
