@@ -93,7 +93,7 @@ def test_legal_lists_turn_actions_and_claims() -> None:
     other = (state.eldest + 1) % 5
     listed = json.loads(lald("legal", "-", "--seat", str(other), "--json", stdin=text).stdout)
     assert all(a["type"] == "claim" for a in listed)
-    assert lald("legal", "-", "--seat", "9", stdin=text).returncode == 1
+    assert lald("legal", "-", "--seat", "9", stdin=text).returncode == 2  # a usage mistake
 
 
 def test_legal_is_empty_once_over() -> None:
@@ -232,8 +232,8 @@ def test_a_seed_beyond_64_bits_is_refused_everywhere() -> None:
 
 @pytest.mark.parametrize("level", ["nope", "human", "cmd:foo"])
 def test_demo_with_a_bot_that_is_no_level_is_one_line(level: str) -> None:
-    line = one_line_error(lald("demo", "--seed", "1", "--bot", level))
-    assert level in line and "greedy" in line
+    line = one_line_error(lald("demo", "--seed", "1", "--bot", level), status=2)  # a usage mistake
+    assert line.startswith("lald demo: ") and level in line and "greedy" in line
     if level == "human":
         assert "lald play" in line
     if level.startswith("cmd:"):
@@ -424,3 +424,80 @@ def test_legal_says_why_a_seat_has_nothing_to_do() -> None:
     out = lald("legal", "-", "--seat", str(other), stdin=Record.from_state(state).dumps())
     assert out.returncode == 0 and out.stderr == ""
     assert out.stdout.splitlines() == [f"Seat {other} may do nothing now: seat {state.to_move} is to move."]
+
+
+# -- issue 30, items 12 and 13: usage mistakes exit 2 naming the command, with the nearest name -------
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["play", "--seat", "9=expert", "--no-setup"], "--seat '9=expert': seats are 0 to 4"),
+    (["play", "--seat", "x", "--plain"], "write N=KIND"),
+    (["play", "--learn", "--resume"], "--learn starts the lesson"),
+    (["review", str(GOLDEN / "survivor-5-plain-00-1.json"), "--seat", "0", "--worlds", "0"], "--worlds 0"),
+    (["review", str(GOLDEN / "survivor-5-plain-00-1.json"), "--seat", "7"], "there is no seat 7"),
+    (["tournament", "--bot", "nope"], "unknown bot 'nope'"),
+    (["tournament"], "name the bots"),
+    (["demo", "--bot", "human"], "every seat is a bot"),
+    (["deal", "--seed", "1", "--dealer", "7"], "--dealer 7"),
+    (["legal", str(GOLDEN / "survivor-5-plain-00-1.json"), "--seat", "5"], "--seat 5"),
+])
+def test_every_usage_mistake_exits_2_naming_the_command(argv: list[str], words: str) -> None:
+    """Seen before: these exited 1 and began "lald:", where argparse's own say "lald play:"."""
+    status, out, err = _run_in_process(argv, b"")
+    assert status == 2 and out == "" and err.count("\n") == 1, (status, err)
+    assert err.startswith(f"lald {argv[0]}: ") and words in err and f"lald {argv[0]} --help" in err, err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["play", "--hnits"], "unrecognized arguments: --hnits: did you mean --hints?"),
+    (["play", "--variant", "sillent"], "unknown variant 'sillent': did you mean silent? choose"),
+    (["play", "--preset", "survivr"], "did you mean survivor?"),
+    (["deal", "--seed", "1", "--option", "prize_rul=last_capture"], "did you mean prize_rule?"),
+    (["deal", "--seed", "1", "--option", "prize_rule=last_captur"], "did you mean last_capture?"),
+    (["deal", "--seed", "1", "--option", "laugh=of"], "did you mean off?"),
+    (["play", "--seat", "1=exprt", "--plain"], "unknown bot level 'exprt': did you mean expert?"),
+    (["play", "--seat", "1=hman", "--plain"], "did you mean human?"),
+    (["demo", "--bot", "gredy"], "did you mean greedy?"),
+    (["review", "-", "--seat", "0", "--lang", "dee"], "did you mean de?"),
+    (["--verison"], "did you mean --version?"),
+])
+def test_a_mistyped_name_is_answered_with_the_nearest(argv: list[str], words: str) -> None:
+    status, out, err = _run_in_process(argv, b"")
+    assert status == 2 and out == "" and err.count("\n") == 1, (status, err)
+    assert words in err, err
+
+
+def test_an_option_before_the_command_says_where_it_goes() -> None:
+    """Seen before: lald --lang de play took de for the command and offered demo."""
+    status, _, err = _run_in_process(["--lang", "de", "play"], b"")
+    assert status == 2 and "demo" not in err, err
+    assert err.startswith("lald: --lang is an option of lald play: put it after the command "
+                          "(lald play --lang de)"), err
+    status, _, err = _run_in_process(["--colour", "red", "play"], b"")
+    assert status == 2 and "unrecognized arguments: --colour" in err and "demo" not in err, err
+
+
+# -- issue 30, item 14: lald review finds a seat by the name its record keeps ---------------------
+
+
+def _named_deal() -> str:
+    import random
+
+    from lald.bots import make_bot
+    from lald.play.loop import play_deal
+
+    rules = Rules.make(players=3)
+    state = State.deal(rules, 11)
+    play_deal(state, [make_bot("random", s, rules, random.Random(s)) for s in range(3)])
+    return Record.from_state(state, names=["Zoe", "Ben", "Cis"]).dumps()
+
+
+def test_review_finds_a_seat_by_the_name_its_record_keeps() -> None:
+    """Seen before: "no seat named 'Zoe'", and the heading said "Seat 0"."""
+    deal = _named_deal().encode()
+    status, out, err = _run_in_process(["review", "-", "--seat", "zoe", "--worlds", "2"], deal)
+    assert status == 0, err
+    assert out.startswith("Review of Zoe's decisions."), out[:200]
+    status, out, err = _run_in_process(["review", "-", "--seat", "Zo", "--worlds", "2"], deal)
+    assert status == 2 and out == "" and err.startswith("lald review: "), err
+    assert "did you mean Zoe?" in err and "Zoe, Ben, Cis" in err

@@ -16,12 +16,24 @@ from lald.cli import main
 
 
 def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    """A mistake that is no usage mistake: status 1, one line."""
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("lald: ") and words in err, err
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    """A usage mistake: status 2, one line naming the command (issue 30: these exited 1)."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("lald readings: ") and words in err, err
+    assert "lald readings --help" in err
 
 
 @pytest.mark.parametrize(("extra", "words"), [
@@ -36,16 +48,21 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     # (seen before: 14 GB taken before the first deal)
     (["survivor", "--deals", "1000000000"], "from 1 to 1,000,000"),
     (["survivor", "--skill-deals", "1000000000"], "--skill-deals 1000000000"),
-    (["survivor", "--out", "/proc/nope/x"], "cannot write the results there"),  # (was "[Errno 2] ...")
     (["survivor", "--skill-deals", "50"], "no table has a stronger bot"),  # (was ignored, unsaid)
     (["survivor", "--jobs", "0"], "--jobs 0"),
     (["survivor", "last-capture", "--base", "survivor/3"], "not among those played"),
     (["survivor", "--address", "127.0.0.1:1"], "add --backend ray"),
 ])
-def test_bad_arguments_exit_1_with_one_line(
+def test_bad_arguments_are_usage_mistakes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
 ) -> None:
-    _fails(capsys, ["readings", "--out", str(tmp_path), "--quiet", *extra], words)
+    _refused(capsys, ["readings", "--out", str(tmp_path), "--quiet", *extra], words)
+
+
+def test_a_folder_that_cannot_be_written_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    # (seen before: "[Errno 2] ...")
+    _fails(capsys, ["readings", "survivor", "--out", "/proc/nope/x", "--quiet"],
+           "cannot write the results there")
 
 
 def test_a_missing_ray_is_one_line_saying_how_to_install_it(

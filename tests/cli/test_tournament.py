@@ -23,12 +23,24 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    """A mistake that is no usage mistake: status 1, one line."""
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("lald: ") and words in err, err
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    """A usage mistake: status 2, one line naming the command (issue 30: these exited 1)."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("lald tournament: ") and words in err, err
+    assert "lald tournament --help" in err
 
 
 @pytest.mark.parametrize(("extra", "words"), [
@@ -40,15 +52,28 @@ def _fails(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> N
     (["--bots", "random", "--deals", "0"], "--deals 0"),
     # (seen before: a MemoryError's traceback, the deals' list built before the first)
     (["--bots", "random", "--deals", "1000000000"], "from 1 to 1,000,000"),
-    (["--bots", "random", "--out", "/proc/nope/x"], "cannot write the results there"),
     (["--bots", "random", "--timeout", "0"], "--timeout"),
     (["--bots", "random", "--jobs", "0"], "--jobs 0"),
     (["--bots", "random", "--address", "127.0.0.1:1"], "add --backend ray"),
 ])
-def test_bad_arguments_exit_1_with_one_line(
+def test_bad_arguments_are_usage_mistakes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
 ) -> None:
-    _fails(capsys, ["tournament", "--out", str(tmp_path), "--quiet", *extra], words)
+    _refused(capsys, ["tournament", "--out", str(tmp_path), "--quiet", *extra], words)
+
+
+def test_a_folder_that_cannot_be_written_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    _fails(capsys, ["tournament", "--bots", "random", "--out", "/proc/nope/x", "--quiet"],
+           "cannot write the results there")
+
+
+def test_a_misspelt_bot_suggests_the_nearest_level(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _refused(capsys, ["tournament", "--out", str(tmp_path), "--bots", "exprt,random"],
+             "unknown bot 'exprt': did you mean expert? choose")
+    _refused(capsys, ["tournament", "--out", str(tmp_path), "--bot", "random", "--bot", "medum:-deny"],
+             "did you mean medium?")
 
 
 @pytest.mark.parametrize(("extra", "words"), [
@@ -174,7 +199,7 @@ def test_a_bot_that_refuses_the_rules_is_refused_before_play(
 
     real = ismcts.game_for
     monkeypatch.setattr(ismcts, "game_for", refuse)
-    _fails(capsys, ["tournament", "--bot", "ismcts", "--bot", "random", "--option", "prize=7",
-                    "--players", "3", "--deals", "1", "--jobs", "1", "--quiet", "--out", str(tmp_path)],
-           "bot 'ismcts': this ismcts plays only a prize of 5")
+    _refused(capsys, ["tournament", "--bot", "ismcts", "--bot", "random", "--option", "prize=7",
+                      "--players", "3", "--deals", "1", "--jobs", "1", "--quiet", "--out", str(tmp_path)],
+             "bot 'ismcts': this ismcts plays only a prize of 5")
     assert not (tmp_path / "results.json").exists()

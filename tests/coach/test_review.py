@@ -389,13 +389,15 @@ def test_review_text_in_words(record_file: Path) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--seat", "9"], "lald: there is no seat 9: seats are 0 to 4"),
-    (["--seat", "1", "--worlds", "0"], "lald: --worlds 0: use 1 to 20000 sampled deals per decision"),
-    (["--seat", "1", "--lang", "fr"], "lald: unknown language 'fr': choose en, de, pt, es"),
+    (["--seat", "9"], "lald review: --seat 9: there is no seat 9: seats are 0 to 4"),
+    (["--seat", "1", "--worlds", "0"], "lald review: --worlds 0: use 1 to 20000 sampled deals per decision"),
+    (["--seat", "1", "--lang", "fr"], "lald review: argument --lang: invalid choice 'fr': choose en, de, pt, es"),
 ])
 def test_bad_arguments_get_one_line(record_file: Path, args: list[str], message: str) -> None:
+    """Usage mistakes: status 2, the command named (issue 30: they exited 1, "lald:")."""
     out = lald("review", str(record_file), *args)
-    assert out.returncode == 1 and out.stdout == "" and out.stderr == message + "\n"
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == message + " (see lald review --help)\n"
 
 
 def test_the_seat_may_be_named_as_the_terminal_names_it(record_file: Path) -> None:
@@ -405,9 +407,9 @@ def test_the_seat_may_be_named_as_the_terminal_names_it(record_file: Path) -> No
         by_name = lald("review", str(record_file), "--seat", name, "--json", "--worlds", "10")
         assert by_name.returncode == 0 and by_name.stdout == by_number.stdout, (name, by_name.stderr)
     out = lald("review", str(record_file), "--seat", "Zoe")
-    assert out.returncode == 1 and out.stdout == ""
-    assert out.stderr == ("lald: there is no seat named 'Zoe': seats are 0 to 4, "
-                          "or Anne, Ben, Cis, Dick, Eve\n")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == ("lald review: --seat: there is no seat named 'Zoe': seats are 0 to 4, "
+                          "or Anne, Ben, Cis, Dick, Eve (see lald review --help)\n")
 
 
 def test_bad_records_get_one_line(tmp_path: Path) -> None:

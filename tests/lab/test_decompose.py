@@ -117,7 +117,7 @@ def test_the_command_decomposes_and_refuses_other_readings_in_one_line(
         b = "last-capture/4" if not extra else "last-capture"
         with pytest.raises(SystemExit) as info:
             main(["readings", "--decompose", "survivor", b, *extra, "--out", str(tmp_path / "x"), "--quiet"])
-        assert info.value.code == 1
+        assert info.value.code == 2  # a usage mistake
         out, err = capsys.readouterr()
         assert err.count("\n") == 1 and words in err, err
 

@@ -662,4 +662,4 @@ def test_lald_play_learn_plain_and_leaving_it(tmp_path: Path) -> None:
     assert lines[-1] == pt.t("lesson_left")
     assert list(tmp_path.iterdir()) == []
     wrong = _lald(["--learn", "--resume"], "", tmp_path)
-    assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1 and "--learn" in wrong.stderr
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--learn" in wrong.stderr  # usage

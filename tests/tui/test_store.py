@@ -66,6 +66,17 @@ def test_closing_keeps_every_deal_as_a_record(tmp_path: Path) -> None:
     assert len(list((tmp_path / "records").glob("session-5-deal-*.json"))) == len(game.session.deals)
 
 
+def test_an_exported_record_keeps_the_seats_names(tmp_path: Path) -> None:
+    """Issue 30, item 14: records carried no names, so lald review --seat Zoe found nobody."""
+    from lald.record import load
+
+    store = Store(tmp_path)
+    game = game_of(5)
+    finish(game, deals=1)
+    record, _ = load(store.export(game, game.session.deals[0]).read_bytes())
+    assert record.names == ("P0", "P1", "P2")
+
+
 def test_a_save_folder_that_is_a_file_moves_the_save_and_the_game_goes_on(tmp_path: Path) -> None:
     # issue 10: --save-dir naming a file crashed the table on "s" and the game was lost
     blocker = tmp_path / "a-file"

@@ -26,12 +26,15 @@ from .args import (
     RULES_DOC,
     ArgumentParser,
     SubcommandParser,
-    fail,
+    UsageError,
+    command_parser,
     levels_text,
     load_record,
     rules_arguments,
     rules_from_args,
     seed_arg,
+    usage,
+    with_guess,
 )
 
 #: Modules that add sub-commands with ``register(subparsers)``.
@@ -68,7 +71,7 @@ def cmd_legal(args: argparse.Namespace) -> None:
     """List every action a seat may take now."""
     record, state = load_record(args.file)
     if not 0 <= args.seat < state.n:
-        fail(f"there is no seat {args.seat}: seats are 0 to {state.n - 1}")
+        usage(f"--seat {args.seat}: there is no such seat: the deal's seats are 0 to {state.n - 1}")
     actions = state.legal_actions(args.seat)
     if args.json:
         print(json.dumps([a.to_json() for a in actions]))
@@ -85,7 +88,7 @@ def cmd_deal(args: argparse.Namespace) -> None:
     """Deal from a seed and print the layout as a record."""
     rules = rules_from_args(args)
     if not 0 <= args.dealer < rules.players:
-        fail(f"there is no seat {args.dealer} to deal: seats are 0 to {rules.players - 1}")
+        usage(f"--dealer {args.dealer}: there is no such seat to deal: seats are 0 to {rules.players - 1}")
     state = State.deal(rules, args.seed, dealer=args.dealer)
     record = Record.from_state(state, layout=True)
     print(record.to_text() if args.text else record.dumps(), end="")
@@ -137,11 +140,11 @@ def _check_demo_bot(level: str) -> None:
         return
     choose = f"choose {', '.join(LEVELS)}"
     if level.strip() == "human":
-        fail(f"--bot human: in a demo every seat is a bot ({choose}); to play, run lald play")
+        usage(f"--bot human: in a demo every seat is a bot ({choose}); to play, run lald play")
     if level.startswith("cmd:"):
-        fail(f"--bot {level!r}: a demo plays the built-in levels ({choose}); an outside program "
-             "plays in lald tournament --bot 'cmd:PROGRAM'")
-    fail(f"--bot {level!r}: unknown bot level; {choose}")
+        usage(f"--bot {level!r}: a demo plays the built-in levels ({choose}); an outside program "
+              "plays in lald tournament --bot 'cmd:PROGRAM'")
+    usage("--bot: " + with_guess(f"unknown bot level {level!r}: {choose}", level, LEVELS))
 
 
 class VersionAction(argparse.Action):
@@ -205,11 +208,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``lald`` console script: a mistake is one line on standard
-    error (exit status 1, 2 for usage: a flag or value the command cannot take), and Ctrl+C
-    ends quietly (status 130)."""
+    error (exit status 1; 2 for usage, a flag or value the command cannot take, the line
+    naming the command), and Ctrl+C ends quietly (status 130)."""
     try:
-        args = build_parser().parse_args(argv)
-        args.func(args)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        try:
+            args.func(args)
+        except UsageError as e:
+            command_parser(parser, args.command).error(str(e))
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     except BrokenPipeError:

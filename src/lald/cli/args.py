@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import enum
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -69,11 +70,39 @@ RULES_DOC = "docs/rules.md"
 RECORD_DOC = "docs/record.md"
 
 
-def fail(message: str, status: int = 1) -> NoReturn:
-    """Print one line on standard error and exit with ``status`` (1; 2 for a usage
-    mistake that only the command can judge)."""
+def fail(message: str) -> NoReturn:
+    """Print one line on standard error and exit with status 1: a bad record, a save or a
+    folder that cannot be read or written, a server out of reach (a mistake on the command
+    line is :func:`usage`)."""
     print(f"lald: {_one_line(message)}", file=sys.stderr)
-    raise SystemExit(status)
+    raise SystemExit(1)
+
+
+class UsageError(Exception):
+    """A flag or value the command cannot take, found by the command itself (argparse
+    finds the others): :func:`lald.cli.main` says it as the command's parser says its
+    own, ``lald play: ... (see lald play --help)``, with exit status 2."""
+
+
+def usage(message: str) -> NoReturn:
+    """Refuse the command line: one line naming the command, exit status 2."""
+    raise UsageError(message)
+
+
+def nearest(word: str, names: Iterable[str]) -> str | None:
+    """The name nearest ``word`` (difflib's judgement), or None if none is near."""
+    near = difflib.get_close_matches(word, list(names), n=1)
+    return near[0] if near else None
+
+
+def with_guess(message: str, word: str, names: Iterable[str]) -> str:
+    """``message`` ("unknown variant 'sillent': choose ...") with the name nearest
+    ``word`` offered after its first clause ("...: did you mean silent? choose ...")."""
+    guess = nearest(word, names)
+    if guess is None:
+        return message
+    head, sep, tail = message.partition(": ")
+    return f"{head}: did you mean {guess}? {tail}" if sep else f"{message}: did you mean {guess}?"
 
 
 def _one_line(message: str, limit: int = 1000) -> str:
@@ -93,7 +122,7 @@ def _quoted(text: str, limit: int = 40) -> str:
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on standard error (exit status 2) that
     names the problem and where the help is, not the whole usage text; a word that is
-    not one of the choices (a command's name, say) is answered with the nearest."""
+    not one of the choices (a command's name, an option's) is answered with the nearest."""
 
     def error(self, message: str) -> NoReturn:
         """Print the one-line usage error and exit with status 2."""
@@ -105,13 +134,61 @@ class ArgumentParser(argparse.ArgumentParser):
             super()._check_value(action, value)
             return
         names = [str(c) for c in choices]
-        near = difflib.get_close_matches(value, names, n=1)
-        guess = f"did you mean {near[0]}? " if near else ""
+        guess = nearest(value, names)
+        said = f"did you mean {guess}? " if guess else ""
         if isinstance(action, argparse._SubParsersAction):
             raise argparse.ArgumentError(
-                None, f"unknown command {_quoted(value)}: {guess}the commands are {', '.join(names)}")
+                None, f"unknown command {_quoted(value)}: {said}the commands are {', '.join(names)}")
         raise argparse.ArgumentError(
-            action, f"invalid choice {_quoted(value)}: {guess}choose {', '.join(names)}")
+            action, f"invalid choice {_quoted(value)}: {said}choose {', '.join(names)}")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Parse; an option put before the command (``lald --lang de play``) is refused
+        saying where it goes, not read as if its value were the command."""
+        argv = list(sys.argv[1:] if args is None else args)
+        commands = self._commands()
+        if commands:
+            self._check_before_command(argv, commands)
+        parsed, extras = super().parse_known_args(argv, namespace)
+        return parsed, extras
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Parse, refusing any argument left over with the nearest option it may mean."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error(self.unrecognized(extras))
+        return parsed
+
+    def unrecognized(self, extras: list[str]) -> str:
+        """The sentence for arguments nobody took, offering the option nearest the first
+        unknown one (``--hnits``: did you mean --hints?)."""
+        said = f"unrecognized arguments: {' '.join(extras)}"
+        option = next((e.partition("=")[0] for e in extras if e.startswith("--")), None)
+        guess = nearest(option, self._long_options()) if option else None
+        return f"{said}: did you mean {guess}?" if guess else said
+
+    def _long_options(self) -> list[str]:
+        return [o for o in self._option_string_actions if o.startswith("--")]
+
+    def _commands(self) -> dict[str, argparse.ArgumentParser]:
+        sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        return dict(sub.choices) if sub is not None else {}
+
+    def _check_before_command(self, argv: list[str], commands: dict[str, argparse.ArgumentParser]) -> None:
+        for i, word in enumerate(argv):
+            if word == "--" or not word.startswith("-") or word == "-":
+                return
+            option = word.partition("=")[0]
+            if option in self._option_string_actions:
+                continue
+            command = next((w for w in argv[i + 1:] if w in commands), None)
+            if command is None:
+                self.error(self.unrecognized([word]))
+            before = argv[i:argv.index(command)]
+            if option in commands[command]._option_string_actions:
+                self.error(f"{option} is an option of {self.prog} {command}: put it after the "
+                           f"command ({self.prog} {command} {' '.join(before)})")
+            self.error(self.unrecognized([word]))
 
 
 class SubcommandParser(ArgumentParser):
@@ -123,8 +200,14 @@ class SubcommandParser(ArgumentParser):
         """Parse, refusing any argument left over."""
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            self.error(self.unrecognized(extras))
         return parsed, extras
+
+
+def command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``parser``'s sub-command ``command``."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[command]  # type: ignore[no-any-return]
 
 
 def levels_text() -> str:
@@ -137,17 +220,19 @@ def levels_text() -> str:
     return text
 
 
-def _judged_by_the_rules(make: Callable[[], object]) -> None:
-    """Run ``make``; the engine's sentence for a bad name or value becomes a usage error."""
+def _judged_by_the_rules(make: Callable[[], object], word: str = "",
+                         names: Iterable[str] = ()) -> None:
+    """Run ``make``; the engine's sentence for a bad name or value becomes a usage error,
+    offering the one of ``names`` nearest ``word``."""
     try:
         make()
     except RulesError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        raise argparse.ArgumentTypeError(with_guess(str(e), word, names)) from None
 
 
 def preset_arg(text: str) -> str:
     """``--preset``: a preset's name (the engine's sentence otherwise)."""
-    _judged_by_the_rules(lambda: Rules.make(text))
+    _judged_by_the_rules(lambda: Rules.make(text), text, PRESET_NAMES)
     return text
 
 
@@ -160,7 +245,7 @@ def players_arg(text: str) -> int:
 
 def variant_arg(text: str) -> str:
     """``--variant``: a variant's name."""
-    _judged_by_the_rules(lambda: Rules.make(variants=[text]))
+    _judged_by_the_rules(lambda: Rules.make(variants=[text]), text, VARIANT_NAMES)
     return text
 
 
@@ -180,8 +265,20 @@ def option_arg(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep:
         raise argparse.ArgumentTypeError(f"{_quoted(text)}: write NAME=VALUE, e.g. prize=7")
-    _judged_by_the_rules(lambda: parse_option(name.strip(), value.strip()))
-    return name.strip(), value.strip()
+    name, value = name.strip(), value.strip()
+    if name in OPTION_NAMES:
+        _judged_by_the_rules(lambda: parse_option(name, value), value, option_values(name))
+    else:
+        _judged_by_the_rules(lambda: parse_option(name, value), name, OPTION_NAMES)
+    return name, value
+
+
+def option_values(name: str) -> list[str]:
+    """The words option ``name`` takes (none for a number)."""
+    default = getattr(Rules(), name)
+    if isinstance(default, bool):
+        return ["on", "off"]
+    return [str(m.value) for m in type(default)] if isinstance(default, enum.Enum) else []
 
 
 def rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -203,7 +300,27 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     try:
         return Rules.make(args.preset, args.players, args.variant, dict(args.option))
     except RulesError as e:
-        fail(str(e), status=2)
+        usage(str(e))
+
+
+def check_workers(args: argparse.Namespace) -> None:
+    """The worker flags' usage mistakes (``--jobs 0``, ``--address`` without Ray), before
+    :func:`lald.play.batch.workers_from_args` looks for Ray."""
+    if args.jobs is not None and args.jobs < 1:
+        usage(f"--jobs {args.jobs}: use at least one worker")
+    if args.address and args.backend != "ray":
+        usage("--address names a Ray cluster: add --backend ray")
+
+
+def bot_guess(message: str, specs: Iterable[str]) -> str:
+    """The sentence refusing a bot spec, offering the level nearest an unknown one."""
+    from ..bots import FRIENDLY, find_level, level_names
+
+    for spec in specs:
+        head = spec.strip().partition(":")[0].strip()
+        if head and head != "cmd" and find_level(head) is None:
+            return with_guess(message, head, [*level_names(), *FRIENDLY, "cmd"])
+    return message
 
 
 def read_record(path: str) -> bytes:

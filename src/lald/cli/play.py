@@ -11,14 +11,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import level_of
-from ..coach.hints import best_level
+from ..bots import FRIENDLY, level_of
+from ..coach.hints import best_level, playable_levels
 from ..core import Rules
 from ..i18n import LANGUAGES, Catalog, detect_language
 from ..tui.game import HUMAN, Game, SeatSpec, TableSettings
 from ..tui.store import SaveError, Store, save_dir
 from ..tui.words import default_names
-from .args import fail, in_range, rules_arguments, rules_from_args
+from .args import fail, in_range, rules_arguments, rules_from_args, usage, with_guess
 
 
 def register(subparsers: Any) -> None:
@@ -76,6 +76,12 @@ def parse_seats(items: Sequence[str], rules: Rules, catalog: Catalog) -> list[Se
             raise ValueError(f"--seat {item!r}: seats are 0 to {rules.players - 1}")
         kind, _, name = body.partition(":")
         kind = level_of(kind.strip())
+        if kind and kind != HUMAN and kind not in playable_levels():
+            friendly = [name for name, level in FRIENDLY.items() if level in playable_levels()]
+            known = [HUMAN, *playable_levels(), *friendly]
+            raise ValueError(f"--seat {item!r}: " + with_guess(
+                f"unknown bot level {kind!r}: choose {HUMAN}, {', '.join(playable_levels())} "
+                f"(or {', '.join(friendly)})", kind, known))
         seats[seat] = SeatSpec(kind or seats[seat].kind, name.strip() or seats[seat].name)
     return seats
 
@@ -100,7 +106,7 @@ def cmd_play(args: argparse.Namespace) -> None:
         except OnlineError as e:
             fail(str(e))
     if args.learn and args.resume is not None:
-        fail("--learn starts the lesson, a deal of its own: it cannot resume a saved session "
+        usage("--learn starts the lesson, a deal of its own: it cannot resume a saved session "
              "(run lald play --resume without --learn)")
     store = Store(save_dir(args.save_dir))
     if store.root.exists() and not store.root.is_dir():
@@ -129,6 +135,9 @@ def cmd_play(args: argparse.Namespace) -> None:
         rules = rules_from_args(args)
         try:
             seats = parse_seats(args.seat, rules, catalog)
+        except ValueError as e:
+            usage(str(e))
+        try:
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
             game = Game.new(rules, seats, seed)
         except ValueError as e:

@@ -85,7 +85,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
     from ..lab.measure import Plan, tables_of
     from ..lab.reading import STANDARD, parse_reading, parse_readings
     from ..play.batch import MAX_DEALS, BackendError, CheckpointError, with_progress, workers_from_args
-    from .args import fail, out_dir
+    from .args import check_workers, fail, out_dir, usage
 
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
     decomposition = None
@@ -93,25 +93,25 @@ def cmd_readings(args: argparse.Namespace) -> None:
         from ..lab.decompose import decompose
 
         if texts:
-            fail("--decompose A B plays its own readings: name no others (and no --standard)")
+            usage("--decompose A B plays its own readings: name no others (and no --standard)")
         if args.base is not None:
-            fail("--decompose A B compares every reading with A: leave out --base")
+            usage("--decompose A B compares every reading with A: leave out --base")
         try:
             decomposition = decompose(args.decompose[0], args.decompose[1], sessions=args.sessions)
         except ValueError as e:
-            fail(str(e))
+            usage(str(e))
         texts = [r.text for r in decomposition.readings()]
     if not texts:
-        fail("name the readings (e.g. survivor last-capture/4), or --standard")
+        usage("name the readings (e.g. survivor last-capture/4), or --standard")
     try:
         readings = parse_readings(texts)
         tables = tables_of(args.bots or ["heuristic"])
     except ValueError as e:
-        fail(str(e))
+        usage(str(e))
     if not 1 <= args.deals <= MAX_DEALS:  # (10**9 filled 14 GB before its first deal)
-        fail(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
+        usage(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
     if args.skill_deals is not None and not 1 <= args.skill_deals <= MAX_DEALS:
-        fail(f"--skill-deals {args.skill_deals}: give a number of deals from 1 to {MAX_DEALS:,}")
+        usage(f"--skill-deals {args.skill_deals}: give a number of deals from 1 to {MAX_DEALS:,}")
     base: str | None = FIRST
     if args.base == "all":
         base = None
@@ -119,13 +119,14 @@ def cmd_readings(args: argparse.Namespace) -> None:
         try:
             base = parse_reading(args.base).text
         except ValueError as e:
-            fail(str(e))
+            usage(str(e))
         if base not in [r.text for r in readings]:
-            fail(f"--base {args.base}: that reading is not among those played")
+            usage(f"--base {args.base}: that reading is not among those played")
     if args.skill_deals is not None and all(t.hero is None for t in tables):
         # (seen before: ignored without a word)
-        fail(f"--skill-deals {args.skill_deals}: no table has a stronger bot among weaker ones "
+        usage(f"--skill-deals {args.skill_deals}: no table has a stronger bot among weaker ones "
              "(give one with --bots, e.g. expert,heuristic)")
+    check_workers(args)
     backend, jobs, address = workers_from_args(args, fail)
     plan = Plan(tuple(readings), tables, args.seed, args.sessions)
     out = out_dir(Path(args.out) if args.out else Path("readings") / plan.key())

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 
 def register(sub: Any) -> None:
     """Add ``review`` to the ``lald`` command."""
     from ..coach.review import DEFAULT_WORLDS
+    from ..i18n import LANGUAGES
 
     p = sub.add_parser(
         "review", help="what the expert thinks of every decision a seat made in a finished deal",
@@ -22,13 +24,14 @@ def register(sub: Any) -> None:
                     "decisions, each with a reason. The same record and --seed give the same review.")
     p.add_argument("file", help="a finished deal's record (JSON or text notation); - reads standard input")
     p.add_argument("--seat", required=True, metavar="SEAT",
-                   help="the seat whose decisions are reviewed: its number from 0, or its name at the "
-                        "terminal's table (Anne, Ben, Cis, Dick, Eve in English; any language's)")
+                   help="the seat whose decisions are reviewed: its number from 0, its name in the record "
+                        "(the names given at the terminal's table, which its exported records keep), or "
+                        "a default seat name (Anne, Ben, Cis, Dick, Eve in English; any language's)")
     p.add_argument("--json", action="store_true", help="print the review as one JSON object (docs/review.md)")
     p.add_argument("--seed", type=int, default=0, help="names the sampled deals (default 0)")
     p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="N",
                    help=f"sampled deals per decision (default {DEFAULT_WORLDS}; more is slower and surer)")
-    p.add_argument("--lang", default=None, help="en, de, pt or es (default: the locale's)")
+    p.add_argument("--lang", default=None, choices=LANGUAGES, help="en, de, pt or es (default: the locale's)")
     p.set_defaults(func=cmd_review)
 
 
@@ -37,21 +40,21 @@ def cmd_review(args: argparse.Namespace) -> None:
     from ..coach.review import MAX_WORLDS, review_deal
     from ..coach.words import review_json, review_lines
     from ..i18n import Catalog, detect_language
-    from .args import fail, load_record
+    from .args import fail, load_record, usage, with_guess
 
-    try:
-        lang = detect_language(args.lang)
-    except ValueError as e:
-        fail(str(e))
+    lang = detect_language(args.lang)
     if not 1 <= args.worlds <= MAX_WORLDS:
-        fail(f"--worlds {args.worlds}: use 1 to {MAX_WORLDS} sampled deals per decision")
-    _, state = load_record(args.file)
-    seat = seat_of(args.seat, state.n)
+        usage(f"--worlds {args.worlds}: use 1 to {MAX_WORLDS} sampled deals per decision")
+    record, state = load_record(args.file)
+    seat = seat_of(args.seat, state.n, record.names)
     if seat is None and args.seat.strip().isdigit():
-        fail(f"there is no seat {args.seat.strip()}: seats are 0 to {state.n - 1}")
+        usage(f"--seat {args.seat.strip()}: there is no seat {args.seat.strip()}: "
+              f"seats are 0 to {state.n - 1}")
     if seat is None:
-        fail(f"there is no seat named {args.seat.strip()!r}: seats are 0 to {state.n - 1}, "
-             f"or {', '.join(_names('en', state.n))}")
+        known = list(record.names or _names("en", state.n))
+        usage("--seat: " + with_guess(f"there is no seat named {args.seat.strip()!r}: seats are 0 to "
+                                       f"{state.n - 1}, or {', '.join(known)}", args.seat.strip(),
+                                       known))
     args.seat = seat
     if not state.over:
         fail(f"the deal is not over (seat {state.to_move} is to move): a review needs a finished deal")
@@ -65,9 +68,9 @@ def cmd_review(args: argparse.Namespace) -> None:
         print("lald: review interrupted", file=sys.stderr)
         raise SystemExit(130) from None
     if args.json:
-        print(json.dumps(review_json(review, catalog), ensure_ascii=False))
+        print(json.dumps(review_json(review, catalog, record.names), ensure_ascii=False))
     else:
-        print("\n".join(review_lines(review, catalog)))
+        print("\n".join(review_lines(review, catalog, record.names)))
 
 
 def _names(lang: str, players: int) -> list[str]:
@@ -77,16 +80,17 @@ def _names(lang: str, players: int) -> list[str]:
     return names[:players]
 
 
-def seat_of(text: str, players: int) -> int | None:
-    """The seat ``text`` names: a number from 0, or a seat's name at the terminal's table
-    in any catalog language (any case); None if neither."""
+def seat_of(text: str, players: int, names: Sequence[str] | None = None) -> int | None:
+    """The seat ``text`` names: a number from 0, a name the record gives its seats
+    (``names``), or a seat's name at the terminal's table in any catalog language (any
+    case); None if none."""
     from ..i18n import LANGUAGES
 
     text = text.strip()
     if text.isascii() and text.isdigit():
         return int(text) if int(text) < players else None
-    for lang in LANGUAGES:
-        folded = [n.casefold() for n in _names(lang, players)]
+    for known in ([list(names)] if names else []) + [_names(lang, players) for lang in LANGUAGES]:
+        folded = [n.casefold() for n in known]
         if text.casefold() in folded:
             return folded.index(text.casefold())
     return None

@@ -45,20 +45,21 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from ..play.spec import parse_specs
     from ..tournament import report as rep
     from ..tournament.duplicate import Checkpoint, Tournament
-    from .args import fail, out_dir, rules_from_args
+    from .args import bot_guess, check_workers, fail, out_dir, rules_from_args, usage
 
     rules = rules_from_args(args)
     if not args.bots and not args.bot:
-        fail("name the bots: --bots greedy,random, or --bot SPEC (repeatable)")
+        usage("name the bots: --bots greedy,random, or --bot SPEC (repeatable)")
     try:
         bots = parse_specs(args.bot, args.bots, rules)
     except ValueError as e:
-        fail(str(e))
+        usage(bot_guess(str(e), [*args.bot, *",".join(args.bots).split(",")]))
     if not 1 <= args.deals <= MAX_DEALS:
-        fail(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
+        usage(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
     timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
     if not timeout > 0:
-        fail(f"--timeout {args.timeout}: give a positive number of seconds")
+        usage(f"--timeout {args.timeout}: give a positive number of seconds")
+    check_workers(args)
     backend, jobs, address = workers_from_args(args, fail)
     t = Tournament(rules, tuple(bots), args.seed, timeout)
     out = out_dir(Path(args.out) if args.out else Path("tournaments") / t.key())

@@ -175,7 +175,7 @@ class Store:
         """Write a finished deal as a game record; its path."""
         number = game.session.deals.index(deal) + 1
         path = self.root / "records" / f"session-{game.session.seed}-deal-{number}.json"
-        return self._write(path, Record.from_state(deal).dumps())
+        return self._write(path, Record.from_state(deal, names=game.names).dumps())
 
     def close(self, game: Game) -> Path:
         """Keep a finished session as its records and remove its save; the records' folder."""
