@@ -145,3 +145,21 @@ def test_an_explicit_save_folder_is_named_in_full(tmp_path: Path) -> None:
                                  "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
                             timeout=120, check=False)
     assert second.returncode == 0 and f"Saved to {save}." in second.stdout, second.stderr
+
+
+def test_a_session_resumed_from_a_named_file_is_saved_back_to_it(tmp_path: Path) -> None:
+    """Issue 30, item 15: lald play --resume DIR/session-78.json, then q, wrote the save
+    folder's session-78.json and left the named file stale."""
+    folder, elsewhere = tmp_path / "saves", tmp_path / "elsewhere"
+    first = lald(["--players", "3", "--seed", "78", *BOTS], "q\n", tmp_path, LALD_SAVE_DIR=str(folder))
+    assert first.returncode == 0, first.stderr
+    elsewhere.mkdir()
+    named = elsewhere / "mine.json"
+    (folder / "session-78.json").rename(named)
+    before = Store.load(named).session.deals[0].actions
+    second = lald(["--resume", "elsewhere/mine.json"], "1\nq\n", tmp_path, LALD_SAVE_DIR=str(folder))
+    assert second.returncode == 0, second.stderr
+    assert not (folder / "session-78.json").exists()
+    after = Store.load(named).session.deals[0].actions
+    assert len(after) > len(before) and after[:len(before)] == before
+    assert EN.t("saved_to", path=str(named), command=f"lald play --resume {named}") in second.stdout

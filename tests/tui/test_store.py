@@ -211,3 +211,19 @@ def test_plain_play_with_a_save_folder_that_is_a_file_says_so_and_goes_on(tmp_pa
     assert "is a file, not a folder" in out.stderr and "Traceback" not in out.stderr
     moved = tmp_path / "tmp" / "lald-saves" / "session-6.json"
     assert moved.exists() and f"Saved to {moved}." in out.stdout
+
+
+def test_a_game_kept_in_a_named_file_is_saved_there_and_moves_if_it_cannot_be(tmp_path: Path) -> None:
+    """Issue 30, item 15: the terminal table (full screen or plain) saves a session resumed
+    from a named file back to that file, and says how to resume it from there."""
+    from lald.i18n import Catalog
+
+    store = Store(tmp_path / "saves", fallback=tmp_path / "fallback")
+    game = game_of(78)
+    named = tmp_path / "elsewhere" / "mine.json"
+    store.keep_in(game, named)
+    assert store.save(game) == named and not (tmp_path / "saves").exists()
+    assert f"lald play --resume {named}" in store.saved_words(named, Catalog("en"))
+    (tmp_path / "blocked").write_text("a file")
+    store.keep_in(game, tmp_path / "blocked" / "mine.json")  # cannot be written: the fallback
+    assert store.save(game) == tmp_path / "fallback" / "session-78.json" and store.moved is not None

@@ -40,7 +40,8 @@ def register(subparsers: Any) -> None:
                    help="no full-screen table: lines of text and numbered choices on stdin")
     p.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
                    help="resume a saved session (default: the latest save), in its language and "
-                        "with its hints unless --lang or --hints says otherwise")
+                        "with its hints unless --lang or --hints says otherwise; a named FILE is "
+                        "saved back to")
     p.add_argument("--save-dir", default=None, metavar="DIR",
                    help="where saves and exported records go (default: $LALD_SAVE_DIR, else "
                         "the user's data folder, e.g. ~/.local/share/lald/saves)")
@@ -121,6 +122,8 @@ def cmd_play(args: argparse.Namespace) -> None:
             game = Store.load(path)
         except ValueError as e:
             fail(str(e))
+        if args.resume:
+            store.keep_in(game, path)  # saved back where it was resumed from
         if game.session.over:
             try:
                 records = store.close(game)
@@ -152,7 +155,7 @@ def cmd_play(args: argparse.Namespace) -> None:
     if args.plain:
         from ..tui.plain import run_plain
 
-        raise SystemExit(run_plain(lesson or game, catalog, sys.stdin, sys.stdout, store.root,
+        raise SystemExit(run_plain(lesson or game, catalog, sys.stdin, sys.stdout, store,
                                    args.export, hints=hints, after_lesson=game))
     from ..tui.app import TableApp
 

@@ -407,12 +407,13 @@ HELP_KEYS = ("help_title", "help_goal", "help_deal", "help_capture", "help_claim
              "help_lie_down", "help_end", "help_session", "help_options")
 
 
-def run_plain(game: Game, catalog: Catalog, inp: TextIO, out: TextIO, save_dir: Path,
+def run_plain(game: Game, catalog: Catalog, inp: TextIO, out: TextIO, save_dir: Path | Store,
               export: bool = False, *, hints: bool = False, after_lesson: Game | None = None,
               review_worlds: int = DEFAULT_WORLDS) -> int:
-    """Play ``game`` on text streams; the exit status.  After a lesson the learner asked
-    to go on from, ``after_lesson`` is played with hints on."""
-    store = Store(save_dir)
+    """Play ``game`` on text streams, saving in ``save_dir`` (a folder, or a store); the
+    exit status.  After a lesson the learner asked to go on from, ``after_lesson`` is
+    played with hints on."""
+    store = save_dir if isinstance(save_dir, Store) else Store(save_dir)
     table = PlainTable(game, catalog, inp, out, store, export, hints=hints,
                        review_worlds=review_worlds)
     status = table.run()

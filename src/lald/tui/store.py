@@ -80,16 +80,23 @@ def fallback_dir() -> Path:
 
 class Store:
     """Saves and records of one save directory; if that cannot be written, saves move to
-    ``fallback`` and :attr:`moved` says from where and why."""
+    ``fallback`` and :attr:`moved` says from where and why. A session resumed from a file
+    named on the command line is saved back to that file (:meth:`keep_in`)."""
 
     def __init__(self, root: Path, fallback: Path | None = None) -> None:
         self.root = root
         self.fallback = fallback if fallback is not None else fallback_dir()
         self.moved: SaveError | None = None
+        self._files: dict[int, Path] = {}
 
     def save_path(self, game: Game) -> Path:
-        """The save file of ``game`` (one per session seed)."""
-        return self.root / f"session-{game.session.seed}.json"
+        """The save file of ``game``: the file it was resumed from if one was named, else
+        one per session seed in the save folder."""
+        return self._files.get(game.session.seed) or self.root / f"session-{game.session.seed}.json"
+
+    def keep_in(self, game: Game, path: Path) -> None:
+        """Save ``game`` to ``path`` (the file it was resumed from), named whole."""
+        self._files[game.session.seed] = path.expanduser().absolute()
 
     def _write(self, path: Path, text: str) -> Path:
         try:
@@ -109,9 +116,9 @@ class Store:
         try:
             return self._write(self.save_path(game), text)
         except SaveError as e:
-            if self.root == self.fallback:
+            if self.root == self.fallback and not self._files:
                 raise
-            self.moved, self.root = e, self.fallback
+            self.moved, self.root, self._files = e, self.fallback, {}
             return self._write(self.save_path(game), text)
 
     def saved_words(self, path: Path, catalog: Catalog) -> str:
@@ -123,6 +130,8 @@ class Store:
 
     def resume_command(self, path: Path) -> str:
         """The command that resumes the save at ``path``, from any directory."""
+        if path in self._files.values():
+            return f"lald play --resume {shlex.quote(str(path))}"
         if self.root == default_dir():
             return "lald play --resume"
         return f"lald play --save-dir {shlex.quote(str(self.root))} --resume"
