@@ -73,7 +73,7 @@ def test_a_private_tables_seats_are_taken_only_by_their_links(client: TestClient
     ({"public": True, "fill_seconds": 30.0}, "'fill_seconds' must be 0"),
     ({"public": True, "lang": "fr"}, "'lang' must be one of"),
     ({"public": True, "title": "x" * 61}, "a title is text of at most 60"),
-    ({"public": True, "title": "a\u202eb"}, "a title is text of at most 60"),
+    ({"public": True, "title": "a\u202eb"}, "a title may not hold the invisible or control character U+202E"),
     ({"public": True, "seats": [{"human": True}, {"open": True, "name": "Cis"}, {}]}, "named when taken"),
 ])
 def test_bad_lobby_fields_are_refused_in_one_line(client: TestClient, body: dict[str, Any],

@@ -480,3 +480,22 @@ class Accounts:
                                             .where(_Seat.account == account)
                                             .order_by(_Table.created.desc()).limit(200)).all()]
         return {"ratings": ratings, "history": history, "tables": tables}
+
+    def open_seats(self, account: int) -> list[dict[str, Any]]:
+        """The seats ``account`` plays at tables not yet over or closed, newest first: each
+        table's id, the seat, the table's status, title, rules and deals begun (no token,
+        no card: what a list of one's own tables shows)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(_Seat.table_id, _Seat.seat, _Table.status, _Table.created,
+                                       _Table.deals_started, _Table.config)
+                                .join(_Table, _Table.id == _Seat.table_id)
+                                .where(_Seat.account == account, _Seat.human.is_(True),
+                                       _Table.status.in_(("waiting", "playing")))
+                                .order_by(_Table.created.desc()).limit(50)).all()
+        out = []
+        for r in rows:
+            config = json.loads(r.config)
+            out.append({"table": r.table_id, "seat": r.seat, "status": r.status, "created": r.created,
+                        "deals": r.deals_started, "rules": config.get("rules"), "title": config.get("title"),
+                        "rated": bool(config.get("rated"))})
+        return out

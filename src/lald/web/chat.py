@@ -64,10 +64,10 @@ def clean_line(text: Any) -> str:
     if not isinstance(text, str):
         raise Refused("malformed", "web_error_chat_text", most=MAX_CHAT)
     line: str = text.strip()
-    bad = forbidden(line)
+    bad = None if "\n" in line or "\r" in line else forbidden(line)  # two lines: said as such
     if bad is not None:
         raise Refused("malformed", "web_error_chat_character", char=bad)
-    if not line or len(line) > MAX_CHAT:
+    if not line or len(line) > MAX_CHAT or not clean_text(line):
         raise Refused("malformed", "web_error_chat_text", most=MAX_CHAT)
     return line
 

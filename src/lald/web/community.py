@@ -232,6 +232,26 @@ async def api_data(request: Request) -> Response:
                                        "Cache-Control": "no-store"})
 
 
+async def api_my_seats(request: Request) -> Response:
+    """The logged-in account's seats at tables still to be played: which table and seat,
+    its status, title, rules; never a token (a seat's link stays in the browser that took
+    it) and nothing of any hand."""
+    account = await _sessions(request).current(request)
+    if account is None:
+        return refuse(401, "log in first", "not_logged_in")
+    seats = await asyncio.to_thread(_hub(request).accounts.open_seats, account.id)
+    live = _hub(request).tables
+    out = []
+    for seat in seats:
+        table = live.get(seat["table"])
+        if table is not None:  # the live table knows better than the last write
+            if not table.open:
+                continue
+            seat["status"], seat["deals"] = table.status, len(table.session.deals)
+        out.append(seat | {"watch": f"/play#w={seat['table']}"})
+    return JSONResponse({"seats": out}, headers={"Cache-Control": "no-store"})
+
+
 async def api_play_now(request: Request) -> Response:
     """Seat the person at the public table of their reading that most needs a player, or
     open one (then they are its host too)."""
@@ -386,19 +406,27 @@ async def api_chat(request: Request) -> Response:
 
 
 async def api_leaderboard(request: Request) -> Response:
-    """A reading's leaderboard (``?reading=survivor/5``, the default), the readings that have
-    one, and the bots' fixed ratings."""
+    """A reading's leaderboard (``?reading=survivor/5``; without one, the reading with the
+    most rated accounts), the readings that have one, and the bots' fixed ratings."""
     from .ratings import BOT_RATINGS, BOT_SIGMA, leaderboard_rows
 
-    reading = request.query_params.get("reading", "survivor/5")
-    if len(reading) > 64:
+    asked = request.query_params.get("reading")
+    if asked is not None and len(asked) > 64:
         return refuse(400, "a reading is a preset, players and variants, like survivor/5")
     accounts = _hub(request).accounts
-    rows = await asyncio.to_thread(leaderboard_rows, accounts, reading)
     readings = await asyncio.to_thread(accounts.readings)
+    reading: str = asked if asked else await asyncio.to_thread(_busiest, accounts, readings)
+    rows = await asyncio.to_thread(leaderboard_rows, accounts, reading)
     return JSONResponse({"reading": reading, "readings": readings, "players": rows,
                          "bots": [{"level": level, "mu": mu, "sigma": BOT_SIGMA}
                                   for level, mu in BOT_RATINGS.items()]})
+
+
+def _busiest(accounts: Any, readings: list[str]) -> str:
+    """The reading with the most rated accounts (survivor/5 when none has any, or on a
+    tie): the leaderboard opens on the one people play."""
+    counts = {r: len(accounts.leaderboard(r)) for r in readings}
+    return max(["survivor/5", *readings], key=lambda r: counts.get(r, 0))
 
 
 async def api_player(request: Request) -> Response:
@@ -444,6 +472,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/account/password", api_password, methods=["POST"]),
         Route("/api/account/delete", api_delete, methods=["POST"]),
         Route("/api/account/data", api_data),
+        Route("/api/account/seats", api_my_seats),
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/players/{name}", api_player),
         Route("/leaderboard", _page("leaderboard.html")),

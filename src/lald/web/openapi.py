@@ -374,8 +374,21 @@ def community_paths() -> dict[str, Any]:
         "/api/account/data": {"get": {
             "summary": "everything kept about the logged-in account, as a JSON file",
             "responses": {"200": _answer("the data", {"type": "object"}), **_refusals(401)}}},
+        "/api/account/seats": {"get": {
+            "summary": "the logged-in account's seats at tables still to be played (no token, no card)",
+            "responses": {"200": _answer("the seats", {
+                "type": "object", "required": ["seats"],
+                "properties": {"seats": {"type": "array", "items": {
+                    "type": "object", "required": ["table", "seat", "status", "watch"],
+                    "properties": {"table": {"type": "string"}, "seat": {"type": "integer"},
+                                   "status": {"type": "string"}, "watch": {"type": "string"},
+                                   "title": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                                   "rules": {"type": "object"}, "deals": {"type": "integer"},
+                                   "created": {"type": "number"}, "rated": {"type": "boolean"}}}}}}),
+                **_refusals(401)}}},
         "/api/leaderboard": {"get": {
-            "summary": "a reading's leaderboard (ratings of rated tables), and the bots' fixed ratings",
+            "summary": "a reading's leaderboard (ratings of rated tables; without a reading, the one "
+                       "with the most rated accounts), and the bots' fixed ratings",
             "parameters": [{"name": "reading", "in": "query", "required": False,
                             "schema": {"type": "string", "maxLength": 64}}],
             "responses": {"200": _answer("the leaderboard", {
