@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,110 @@ def test_a_page_is_never_dropped_between_its_pings(tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "--silent-seconds (20) must be more than --ping-seconds (20)" in done.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def worker(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "lald", "worker", *args], capture_output=True, text=True,
+                          timeout=60, env=os.environ | {"PYTHONWARNINGS": ""})
+
+
+def test_the_proxy_config_points_at_the_upstreams_given() -> None:
+    done = serve("--port", "80", "--host", "0.0.0.0", "--print-proxy-config",
+                 "--upstream", "w1=127.0.0.1:8001", "--upstream", "w2=127.0.0.1:8002")
+    assert done.returncode == 0, done.stderr
+    config = done.stdout
+    assert "listen 0.0.0.0:80;" in config
+    assert "upstream lald_w1 {\n    server 127.0.0.1:8001 max_fails=0;" in config
+    assert "upstream lald_w2 {\n    server 127.0.0.1:8002 max_fails=0;" in config
+    assert ":81 " not in config and ":82 " not in config
+    # without --upstream: the servers of lald serve --workers N, at the ports after --port
+    done = serve("--workers", "2", "--port", "8000", "--print-proxy-config")
+    assert done.returncode == 0 and "upstream lald_w2 {\n    server 127.0.0.1:8002 " in done.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--upstream", "127.0.0.1:8001"], "'127.0.0.1:8001' is not a server's name and address like "
+                                       "w1=127.0.0.1:8001"),
+    (["--upstream", "W1=127.0.0.1:8001"], "'W1': a server's name is lower-case letters and digits"),
+    (["--upstream", "w1=127.0.0.1"], "'127.0.0.1' is not an address and port"),
+    (["--upstream", "w1=127.0.0.1:99999"], "99999 is not a port number from 1 to 65535"),
+    (["--upstream", "w1=127.0.0.1:8001", "--upstream", "w1=127.0.0.1:8002"], "w1 is named twice"),
+    (["--upstream", "w1=127.0.0.1:8001", "--upstream", "w2=127.0.0.1:8001"], "127.0.0.1:8001 is given twice"),
+    (["--upstream", "w1=127.0.0.1:8001", "--workers", "3"], "--workers 3 but 1 --upstream"),
+])
+def test_an_upstream_it_cannot_use_is_a_usage_error(args: list[str], words: str) -> None:
+    done = serve("--print-proxy-config", *args)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert words in done.stderr.splitlines()[-1] and done.stderr.splitlines()[-1].startswith("lald serve: ")
+    assert "Traceback" not in done.stderr
+
+
+def test_upstreams_are_for_the_printed_config_only(tmp_path: Path) -> None:
+    done = serve("--upstream", "w1=127.0.0.1:8001", "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--upstream is for --print-proxy-config" in done.stderr.splitlines()[-1]
+    assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.parametrize("value", ["nginx", "10.0.0.300", "10.0.0.0/33", "127.0.0.1,,10.0.0.1"])
+def test_a_forwarded_allow_ips_it_cannot_read_is_a_usage_error(value: str, tmp_path: Path) -> None:
+    for run in (serve, worker):
+        extra = [] if run is serve else ["--name", "w1", "--port", "1"]
+        done = run("--forwarded-allow-ips", value, *extra, "--db", f"sqlite:///{tmp_path / 'x.db'}")
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        last = done.stderr.splitlines()[-1]
+        assert last.startswith(f"lald {run.__name__}: ") and "is not an IP address or network" in last, last
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_lald_worker_names_itself_in_its_messages() -> None:
+    done = worker("--name", "w1", "--port", "1", "--db", "postgresql+psycopg://someone:hunter2@127.0.0.1:1/x")
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("lald worker: cannot open the database") and "hunter2" not in done.stderr
+    done = worker("--name", "w1", "--port", "1", "--db", "postgresql+psycopg://x@127.0.0.1:1/x",
+                  "--ping-seconds", "20", "--silent-seconds", "20")
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("lald worker: --silent-seconds (20) must be more than --ping-seconds")
+
+
+def _started(proc: subprocess.Popen[str], base: str) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.returncode
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize(("trusted", "refused"), [(None, False), ("10.9.8.7", True), ("127.0.0.0/8", False)])
+def test_forwarded_allow_ips_says_whose_x_forwarded_for_counts(
+        trusted: str | None, refused: bool, tmp_path: Path) -> None:
+    """Two tables made from 127.0.0.1 for two different people (X-Forwarded-For) with a
+    burst of one table an address: both are made when 127.0.0.1 may say who the client is
+    (the default: nginx on this machine), the second refused when it may not."""
+    import httpx
+
+    from ..conftest import free_port
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    extra = [] if trusted is None else ["--forwarded-allow-ips", trusted]
+    env = {k: v for k, v in os.environ.items() if k != "FORWARDED_ALLOW_IPS"} | {"PYTHONWARNINGS": ""}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lald", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}",
+         "--tables-at-once", "1", "--log-level", "warning", *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        _started(proc, base)
+        body = {"seats": [{"human": True}] + [{"human": False}] * 4}
+        codes = [httpx.post(base + "/api/tables", json=body, headers={"X-Forwarded-For": who},
+                            timeout=10).status_code for who in ("203.0.113.1", "203.0.113.2")]
+        assert codes == ([201, 429] if refused else [201, 201])
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err

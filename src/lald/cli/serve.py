@@ -29,6 +29,47 @@ def _origin(text: str) -> str:
     return text.rstrip("/")
 
 
+def _upstream(text: str) -> tuple[str, str]:
+    from ..web.cluster import ROUTE
+
+    name, eq, address = text.partition("=")
+    if not eq:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a server's name and address like w1=127.0.0.1:8001")
+    if not ROUTE.fullmatch(name):
+        raise argparse.ArgumentTypeError(
+            f"{name!r}: a server's name is lower-case letters and digits, a letter first (w1)")
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"{address!r} is not an address and port like 127.0.0.1:8001")
+    in_range(int, 1, 65535, "a port number")(port)
+    return name, f"{host}:{int(port)}"
+
+
+def _trusted(text: str) -> str:
+    """``--forwarded-allow-ips``: comma-separated IP addresses and networks, or ``*``."""
+    import ipaddress
+
+    if text.strip() == "*":
+        return "*"
+    items = [item.strip() for item in text.split(",")]
+    for item in items:
+        try:
+            ipaddress.ip_network(item) if "/" in item else ipaddress.ip_address(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{item!r} is not an IP address or network (10.0.0.5, 10.0.0.0/8; * for any)") from None
+    return ",".join(items)
+
+
+def add_proxy_options(p: argparse.ArgumentParser) -> None:
+    """``--forwarded-allow-ips``: whose X-Forwarded-For a server believes."""
+    p.add_argument("--forwarded-allow-ips", type=_trusted, metavar="ADDRESSES",
+                   help="the proxies whose X-Forwarded-For and X-Forwarded-Proto headers say who the "
+                        "client is: IP addresses and networks, comma-separated, * for any (default "
+                        "127.0.0.1,::1, nginx on this machine, or $FORWARDED_ALLOW_IPS if set)")
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` sub-command."""
     p = subparsers.add_parser("serve", help="play online: run the web service (lobby, tables, bots)")
@@ -39,13 +80,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--upgrade", action="store_true",
                    help="upgrade a database of an older schema before serving (as lald db upgrade "
                         "does; a SQLite file is upgraded anyway, after a backup beside it)")
-    p.add_argument("--workers", type=in_range(int, 1, 64, "a number of servers"), default=1, metavar="N",
+    p.add_argument("--workers", type=in_range(int, 1, 64, "a number of servers"), metavar="N",
                    help="run N servers over one PostgreSQL database behind nginx, which listens on "
                         "--port; the servers listen on 127.0.0.1 at the next N ports (default 1: one "
                         "server, no proxy; docs/deploy.md)")
     p.add_argument("--print-proxy-config", action="store_true",
-                   help="print nginx's configuration for --workers N servers at the next N ports, "
-                        "and exit (docs/deploy.md)")
+                   help="print nginx's configuration for the servers given by --upstream (or else for "
+                        "--workers N servers at the next N ports, as lald serve --workers runs them), "
+                        "nginx listening on --host and --port, and exit (docs/deploy.md)")
+    p.add_argument("--upstream", action="append", default=[], type=_upstream, metavar="NAME=HOST:PORT",
+                   help="with --print-proxy-config: a server behind the proxy, its name (lald worker "
+                        "--name) and the address it listens on (repeatable: one for each server; "
+                        "w1=127.0.0.1:8001)")
+    add_proxy_options(p)
     add_settings(p)
     add_logging(p, "text")
     p.set_defaults(func=cmd_serve, parser=p)
@@ -126,9 +173,15 @@ def _settings(p: argparse.ArgumentParser) -> None:
                         "joined, before bots take its empty seats (default 60)")
 
 
-def _fail(message: str) -> None:
-    print(f"lald serve: {message}", file=sys.stderr)
+def _fail(message: str, command: str = "lald serve") -> None:
+    print(f"{command}: {message}", file=sys.stderr)
     raise SystemExit(1)
+
+
+def command_of(args: argparse.Namespace) -> str:
+    """The command's name as its messages begin (``lald serve``, ``lald worker``)."""
+    parser = getattr(args, "parser", None)
+    return parser.prog if parser is not None and parser.prog.startswith("lald ") else "lald serve"
 
 
 def shown_url(url: str) -> str:
@@ -142,10 +195,10 @@ def shown_url(url: str) -> str:
         return url
 
 
-def check_database(url: str, upgrade: bool = False) -> None:
+def check_database(url: str, upgrade: bool = False, command: str = "lald serve") -> None:
     """Open the database once (creating it, or updating its schema: a shared database only
     if ``upgrade``, a SQLite file always, after a backup); say what was done in one line;
-    a one-line error and exit status 1 if it cannot be used."""
+    a one-line error beginning with ``command`` and exit status 1 if it cannot be used."""
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     from ..store import Store, StoreError
@@ -155,12 +208,12 @@ def check_database(url: str, upgrade: bool = False) -> None:
         store = Store(url, upgrade=True if upgrade else None)
     except (ArgumentError, NoSuchModuleError):
         _fail(f"{shown!r} is not a database URL this server can use "
-              "(sqlite:///FILE or postgresql+psycopg://user@host/db)")
+              "(sqlite:///FILE or postgresql+psycopg://user@host/db)", command)
     except StoreError as e:
-        _fail(f"cannot use the database {shown}: {e}")
+        _fail(f"cannot use the database {shown}: {e}", command)
     except (SQLAlchemyError, OSError, ImportError) as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()
-        _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}")
+        _fail(f"cannot open the database {shown}: {reason[0] if reason else type(e).__name__}", command)
     store.close()
     if store.upgraded is not None and store.upgraded.before is not None:
         print(f"lald: {store.upgraded.describe(shown)}", flush=True)
@@ -172,7 +225,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
 
     if args.silent_seconds <= args.ping_seconds:
         _fail(f"--silent-seconds ({args.silent_seconds:g}) must be more than --ping-seconds "
-              f"({args.ping_seconds:g}), or a page would be dropped between its pings")
+              f"({args.ping_seconds:g}), or a page would be dropped between its pings", command_of(args))
     return Settings(bot_delay=args.bot_delay, claim_window=args.claim_window,
                     deal_pause=args.deal_pause, away_seconds=args.away_seconds,
                     ping_seconds=args.ping_seconds, pong_seconds=args.pong_seconds,
@@ -206,12 +259,16 @@ def uvicorn_options(args: argparse.Namespace, route: str | None = None) -> dict[
     """uvicorn's options for lald (the websocket's limits, the log)."""
     from ..web.ops import log_config
 
-    return {"host": args.host, "port": args.port, "log_level": args.log_level,
-            "log_config": log_config(args.log_format, args.log_level, route),
-            "ws": "websockets-sansio", "ws_ping_interval": 20, "ws_ping_timeout": 20,
-            "ws_max_size": MAX_WS_MESSAGE,
-            # Frames are small; compressing each one costs more CPU than it saves.
-            "ws_per_message_deflate": False}
+    options: dict[str, object] = {
+        "host": args.host, "port": args.port, "log_level": args.log_level,
+        "log_config": log_config(args.log_format, args.log_level, route),
+        "ws": "websockets-sansio", "ws_ping_interval": 20, "ws_ping_timeout": 20,
+        "ws_max_size": MAX_WS_MESSAGE,
+        # Frames are small; compressing each one costs more CPU than it saves.
+        "ws_per_message_deflate": False}
+    if args.forwarded_allow_ips is not None:  # else uvicorn's: 127.0.0.1,::1 or $FORWARDED_ALLOW_IPS
+        options["forwarded_allow_ips"] = args.forwarded_allow_ips
+    return options
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -220,20 +277,36 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
     from ..web.app import create_app
 
+    if args.upstream and not args.print_proxy_config:
+        args.parser.error("--upstream is for --print-proxy-config (lald serve --workers N starts its "
+                          "servers at the ports after --port)")
+    if args.upstream:
+        names, addresses = [n for n, _ in args.upstream], [a for _, a in args.upstream]
+        for what in (names, addresses):
+            twice = next((x for i, x in enumerate(what) if x in what[:i]), None)
+            if twice is not None:
+                args.parser.error(f"--upstream: {twice} is {'named' if what is names else 'given'} twice")
+        if args.workers is not None and args.workers != len(args.upstream):
+            args.parser.error(f"--workers {args.workers} but {len(args.upstream)} --upstream: give "
+                              "one --upstream for each server")
+    args.workers = args.workers or len(args.upstream) or 1
     if args.workers > 1 or args.print_proxy_config:
         from ..web.proxy import nginx_site
         from .site import run_site, site_servers
 
         if args.print_proxy_config:
-            print(nginx_site(site_servers(args), f"{args.host}:{args.port}"), end="")
+            servers = args.upstream or site_servers(args)
+            print(nginx_site(servers, f"{args.host}:{args.port}"), end="")
             return
         if not postgresql(args.db):
             _fail(f"--workers {args.workers} needs a PostgreSQL database (--db "
                   "postgresql+psycopg://user@host/db): a SQLite file is one server's")
         settings_of(args)  # its refusals, once, before any server starts
         check_database(args.db, args.upgrade)
-        run_site(args, ["--log-level", args.log_level, "--log-format", args.log_format, *settings_argv(args)],
-                 shown_url(args.db))
+        trusted = [] if args.forwarded_allow_ips is None else [
+            "--forwarded-allow-ips", args.forwarded_allow_ips]
+        run_site(args, ["--log-level", args.log_level, "--log-format", args.log_format, *trusted,
+                        *settings_argv(args)], shown_url(args.db))
         return
     settings = settings_of(args)
     check_database(args.db, args.upgrade)

@@ -9,7 +9,16 @@ import sys
 from typing import Any
 
 from .args import in_range
-from .serve import DB_HELP, add_logging, add_settings, check_database, postgresql, settings_of, shown_url
+from .serve import (
+    DB_HELP,
+    add_logging,
+    add_proxy_options,
+    add_settings,
+    check_database,
+    postgresql,
+    settings_of,
+    shown_url,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    metavar="SECONDS",
                    help="how long a table waits for a server that hangs before another takes it "
                         "(default 10; a server that dies gives its tables up at once)")
+    add_proxy_options(p)
     add_settings(p)
     add_logging(p, "json")
     p.set_defaults(func=cmd_worker, parser=p)
@@ -52,7 +62,7 @@ def cmd_worker(args: argparse.Namespace) -> None:
     if not ROUTE.fullmatch(args.name):
         _fail(f"--name {args.name!r}: a server's name is lower-case letters and digits, a letter first (w1)")
     settings = settings_of(args)
-    check_database(args.db, args.upgrade)
+    check_database(args.db, args.upgrade, "lald worker")
     app = create_app(args.db, settings, ClusterConfig(args.name, ttl=args.lease_seconds))
 
     class Server(uvicorn.Server):
