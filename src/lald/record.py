@@ -1,4 +1,5 @@
-"""Game records: the JSON form of RECORD.md (``lald-record/1``) and a text notation.
+"""Game records: the JSON form ``lald-record/1`` (docs/record.md#the-json-record-lald-record1) and a text
+notation.
 
 Loading a record replays it through the engine, so a stored game is re-checked.
 
@@ -149,7 +150,7 @@ class Record:
     # -- JSON ---------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON record of RECORD.md."""
+        """The JSON record of docs/record.md#the-json-record-lald-record1."""
         out: dict[str, Any] = {"format": FORMAT, "rules": self.rules.spec(), "dealer": self.dealer}
         if self.seed is not None:
             out["seed"] = self.seed
@@ -523,7 +524,7 @@ def load(text: str | bytes | Any) -> tuple[Record, State]:
 
 
 def replay_summary(state: State) -> dict[str, Any]:
-    """The object ``lald replay --json`` prints (RECORD.md)."""
+    """The object ``lald replay --json`` prints (docs/record.md#commands)."""
     won = [w.bit_count() for w in state.won]
     r = state.result
     if r is None:

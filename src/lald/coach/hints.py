@@ -216,7 +216,7 @@ def hint_text(hint: Hint, what: str, catalog: Catalog) -> str:
 
 
 def hint_json(hint: Hint) -> dict[str, Any]:
-    """The hint as plain data (the move in the record's form, RECORD.md)."""
+    """The hint as plain data (the move in the record's form, docs/record.md#actions)."""
     return {
         "seat": hint.seat,
         "action": None if hint.action is None else hint.action.to_json(),

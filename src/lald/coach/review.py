@@ -259,9 +259,9 @@ def decision_points(state: State, seat: int) -> Iterator[Point]:
     """Every decision ``seat`` made in the deal of ``state``, replayed from its start.
 
     A claim window counts where the seat had claims open and was asked, as the engine's
-    turn loop asks (RULES.md §5.3): the next action is its claim, a turn action (every seat
-    let the claims pass), or a claim by a seat after it in the claim order.  A turn counts
-    where the next action is the seat's own turn action."""
+    turn loop asks (docs/rules.md#5-claims, who is asked first): the next action is its
+    claim, a turn action (every seat let the claims pass), or a claim by a seat after it in
+    the claim order.  A turn counts where the next action is the seat's own turn action."""
     replay = start_of(state)
     for at, action in enumerate(state.actions):
         claims = replay.claims(seat)

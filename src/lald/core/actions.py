@@ -1,7 +1,7 @@
 """Actions a seat takes, and the operations a deal's history is made of.
 
 An *action* is what a player does: :class:`Capture`, :class:`Claim`, :class:`LieDown`,
-:class:`Trail`.  Each has a JSON form (RECORD.md) and a one-line text form::
+:class:`Trail`.  Each has a JSON form (docs/record.md#actions) and a one-line text form::
 
     1: QS x QH QD QC      a capture: cards played, then cards taken
     1: claim 7S 7H        a claim
@@ -34,7 +34,7 @@ class ActionSyntaxError(ValueError):
 
 @unique
 class CaptureKind(StrEnum):
-    """The four captures of RULES.md §4, by cards from hand and from table."""
+    """The four captures of docs/rules.md#4-turns, by cards from hand and from table."""
 
     SINGLE = "single"
     """One card takes one."""
@@ -48,7 +48,7 @@ class CaptureKind(StrEnum):
 
 @unique
 class ClaimKind(StrEnum):
-    """The three claims of RULES.md §5."""
+    """The three claims of docs/rules.md#5-claims."""
 
     HAND_SET = "hand_set"
     """A prial (two of its three) or a mournival set aside from the hand."""

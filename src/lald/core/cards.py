@@ -2,7 +2,7 @@
 
 A card is a small integer ``rank * 4 + suit`` (ace = rank 0, king = rank 12;
 suits S H D C = 0..3), wrapped in :class:`Card` so it prints and parses in the
-notation of RULES.md §1.  A set of cards is a 52-bit mask: bit ``card`` is set
+notation of docs/rules.md#1-cards-seats-and-words.  A set of cards is a 52-bit mask: bit ``card`` is set
 when the card is in the set, and the four cards of rank ``r`` are the nibble at
 bit ``4 * r``.
 

@@ -1,4 +1,4 @@
-"""The rules as data: every option of RULES.md, the presets, variants and layouts.
+"""The rules as data: every option of docs/rules.md#11-every-option, the presets, variants and layouts.
 
 >>> r = Rules.make("survivor", players=4)
 >>> (r.prize, r.hand_size, r.table_size, r.deals)
@@ -148,7 +148,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """Every option of RULES.md under its name. Build one with :meth:`make`."""
+    """Every option of docs/rules.md#11-every-option under its name. Build one with :meth:`make`."""
 
     preset: str = "survivor"
     players: int = 5
@@ -260,7 +260,7 @@ class Rules:
         return dataclasses.replace(self, **parsed)
 
     def describe(self) -> list[tuple[str, str]]:
-        """Every option with its value as text, in RULES.md order."""
+        """Every option with its value as text, in the order of docs/rules.md#11-every-option."""
         out = []
         for name in OPTION_NAMES:
             value = getattr(self, name)

@@ -1,4 +1,4 @@
-"""Settlement of a finished deal (RULES.md §6).
+"""Settlement of a finished deal (docs/rules.md#7-settlement).
 
 >>> from .rules import Rules
 >>> r = settle(Rules.make(), won=(16, 12, 10, 8, 6), dealer=0, survivor=2,

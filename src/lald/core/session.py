@@ -1,5 +1,5 @@
 """A session: deals in rotation, antes, the pot carried over, the ledger and the winner
-(RULES.md §2.1, §6.4, §7).
+(docs/rules.md#2-the-deal, docs/rules.md#7-settlement, docs/rules.md#8-the-session).
 
 >>> from .rules import Rules
 >>> session = Session(Rules.make(players=3), seed=5)

@@ -1,4 +1,4 @@
-"""One deal as a state machine (RULES.md §2–§6).
+"""One deal as a state machine (docs/rules.md#2-the-deal to docs/rules.md#6-the-end-of-a-deal).
 
 >>> from .rules import Rules
 >>> s = State.deal(Rules.make(), seed=1)
@@ -302,7 +302,8 @@ class State(Checks):
         return self._live
 
     def dead_ranks(self) -> list[int]:
-        """Ranks whose live cards all lie in one place, a hand or the table (RULES.md §3)."""
+        """Ranks whose live cards all lie in one place, a hand or the table
+        (docs/rules.md#3-live-ranks-and-dead-ranks)."""
         flags = self._dead | self._spotted
         return [r for r in range(NUM_RANKS) if flags >> 4 * r & 1]
 

@@ -1,4 +1,5 @@
-"""What one seat may know (RULES.md §9): the censored view bots and UIs draw from.
+"""What one seat may know (docs/rules.md#12-what-a-player-may-see): the censored view bots and UIs
+draw from.
 
 A :class:`PlayerView` is plain data. :func:`view` makes it from a :class:`Deal` (what
 :meth:`State.view <lald.core.state.State.view>` hands it), and :func:`censor` is how an
@@ -45,7 +46,7 @@ class PlayerView:
     statuses: tuple[Status, ...]
     last_capture: int | None
     claim_order: tuple[int, ...]
-    """The order open claims are offered in now (RULES.md §5.3)."""
+    """The order open claims are offered in now (docs/rules.md#5-claims, who is asked first)."""
     pot: int
     balances: tuple[int, ...]
     """Balances with this deal's chips so far (antes, and the settlement once over)."""

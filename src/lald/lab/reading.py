@@ -4,15 +4,16 @@ The notation (docs/readings/README.md repeats it for users)::
 
     PRESET [+VARIANT ...] [:OPTION=VALUE ...] [/PLAYERS]
 
-- ``PRESET`` is ``survivor`` or ``last-capture`` (RULES.md §8);
+- ``PRESET`` is ``survivor`` or ``last-capture`` (docs/rules.md#9-the-two-presets);
 - each ``+VARIANT`` is ``modern-laugh``, ``low-stakes`` or ``silent``;
-- each ``:OPTION=VALUE`` sets one option of RULES.md by its name (on/off options take
-  ``on`` or ``off``);
+- each ``:OPTION=VALUE`` sets one option of docs/rules.md#11-every-option by its name (on/off
+  options take ``on`` or ``off``);
 - ``/PLAYERS`` is 3, 4 or 5 (default 5).
 
 They apply in the rules' order of precedence: the preset, its player-count adaptation, the
-variants, then the options. The canonical form lists the variants in RULES.md's order and
-the options in RULES.md's order, drops options that change nothing and ``/5``:
+variants, then the options. The canonical form lists the variants in the order of
+docs/rules.md#10-variants and the options in the order of docs/rules.md#11-every-option, drops
+options that change nothing and ``/5``:
 
 >>> parse_reading("survivor").text, parse_reading("last-capture/4").rules.prize
 ('survivor', 5)

@@ -9,7 +9,7 @@ Definitions (docs/bot-protocol.md repeats them for the command's users):
 - *cards/deal*: the same for won cards above the quota; it is the strength under
   ``low-stakes``, where no chips move.
 - *session*: ``players`` consecutive deal groups played by one rotation's lineup, the
-  deal passing to the left, so every seat deals once, as in a session of RULES.md §7.
+  deal passing to the left, so every seat deals once, as in a session of docs/rules.md#8-the-session.
   The seats with the highest total (chips; under ``low-stakes`` deals won, then cards)
   win; a tie shares the win. A bot's *session win rate* is its seats' mean share of
   wins: ``1/players`` for bots of equal strength. Only complete sessions count.

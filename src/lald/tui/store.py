@@ -3,9 +3,9 @@ folder (platformdirs' ``user_data_path("lald") / "saves"``), so that a session s
 anywhere resumes from anywhere; ``--save-dir`` or ``LALD_SAVE_DIR`` chooses another.
 
 A save is the session's snapshot (replayed through the engine on resume) and the seats;
-an export is one finished deal as a game record (RECORD.md).  A finished session's save
-is *closed*: every deal is kept as its record and the save is removed, so that only
-sessions still in play are offered for resume.
+an export is one finished deal as a game record (docs/record.md#the-json-record-lald-record1).
+A finished session's save is *closed*: every deal is kept as its record and the save is
+removed, so that only sessions still in play are offered for resume.
 
 Nothing here stops a game: a save that cannot be written raises :class:`SaveError`,
 which the table shows in words while play goes on; a file that is no save (or a save of

@@ -291,7 +291,7 @@ async def api_table(request: Request) -> Response:
 
 
 async def api_record(request: Request) -> Response:
-    """A finished deal's record (RECORD.md), as JSON or (``?format=text``) text notation.
+    """A finished deal's record (docs/record.md), as JSON or (``?format=text``) text notation.
 
     The record gives the deal's layout (``hands`` and ``table``), never a seed.
     """

@@ -172,7 +172,7 @@ def spec() -> dict[str, Any]:
                 "responses": {"200": _answer("the table", {"$ref": "#/components/schemas/Table"}),
                               **_refusals(404)}}},
             "/api/tables/{table}/deals/{deal}/record": {"get": {
-                "summary": "a finished deal's record (RECORD.md): its layout and actions",
+                "summary": "a finished deal's record (docs/record.md): its layout and actions",
                 "parameters": [_path("table"), _path("deal", {"type": "integer", "minimum": 0}),
                                {"name": "format", "in": "query", "required": False,
                                 "schema": {"enum": ["json", "text"]}}],

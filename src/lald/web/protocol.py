@@ -7,7 +7,7 @@ Messages are JSON objects with a ``type``. From the page:
   page already on that seat is told ``taken_over`` and closed: a seat is played from one
   device at a time.
 - ``{"type": "watch", "table": ID}``: watch a table as a spectator (no hand is shown).
-- ``{"type": "act", "v": V, "action": {...}}``: an action in the record's form (RECORD.md),
+- ``{"type": "act", "v": V, "action": {...}}``: an action in the record's form (docs/record.md#actions),
   built on version V of the table; a claim may be sent at any moment.
 - ``{"type": "next_deal"}``, ``{"type": "take"}`` (a person takes the seat back from its
   bot), ``{"type": "leave"}`` (the seat's bot plays on), ``{"type": "lang", "lang": L}``,
