@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup system run test lint bench demo play
+.PHONY: setup system run test lint docs bench demo play
 
 $(BIN)/lald: pyproject.toml setup.py $(wildcard src/lald/*/*.c)
 	$(PY) -m venv $(VENV)
@@ -30,7 +30,11 @@ lint: setup
 	$(BIN)/ruff check src tests bench experiments
 	$(BIN)/mypy
 
-test: setup system lint
+# The documentation site (mkdocs.yml), strict: a broken link or anchor fails. Output in site/.
+docs: setup
+	$(BIN)/mkdocs build --strict --quiet
+
+test: setup system lint docs
 	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q
 
 bench: setup

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from enum import StrEnum
 from pathlib import Path
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 RECORD = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PLAYING = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
 
 
 def _blocks(text: str, language: str = "") -> list[str]:
@@ -76,10 +78,11 @@ def test_record_doc_json_example_replays_and_the_text_example_is_the_same_deal()
     assert by_seed.replay().dealt_hands == state.dealt_hands
 
 
-def test_the_readmes_text_notation_example_replays() -> None:
-    """Seen before: its notes had no #, so its first action did not parse, and its claim
-    was not possible in the deal of seed 42."""
-    text = next(b for b in _blocks(README) if b.startswith('[Format "lald-text/1"]'))
+def test_the_playing_docs_text_notation_example_replays() -> None:
+    """docs/playing.md's example (the README's until issue 32). Seen before: its notes had
+    no #, so its first action did not parse, and its claim was not possible in the deal of
+    seed 42."""
+    text = next(b for b in _blocks(PLAYING) if b.startswith('[Format "lald-text/1"]'))
     record, state = load(text)
     assert record.seed == 42 and len(state.actions) == len(record.actions) >= 4
 
@@ -106,13 +109,47 @@ def test_readme_links_the_project_s_own_docs() -> None:
     assert "../shared" not in README and "RULES.md" not in README and "RECORD.md" not in README
 
 
+def _headings(text: str) -> list[str]:
+    """The Markdown headings of ``text``, fenced code left out (a shell comment is no heading)."""
+    headings, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and (m := re.match(r"#{1,6} (.*?)#*\s*$", line)):
+            headings.append(m.group(1))
+    return headings
+
+
+def _plain(heading: str) -> str:
+    """A heading's text as rendered: no code marks, emphasis or link targets."""
+    return re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", heading).replace("`", "").replace("*", "")
+
+
 def _slug(heading: str) -> str:
-    text = heading.strip().lower().replace("`", "")
+    """GitHub's anchor for a heading."""
+    text = _plain(heading).strip().lower()
     text = re.sub(r"[^\w\- ]", "", text)
     return text.replace(" ", "-")
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/rules.md", "docs/record.md"])
+def _mkdocs_slug(heading: str) -> str:
+    """MkDocs' anchor for a heading (Python-Markdown's ``toc`` slugify)."""
+    text = unicodedata.normalize("NFKD", _plain(heading)).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def _anchors(path: Path) -> set[str]:
+    """The anchors a heading of ``path`` makes both on GitHub and on the MkDocs site."""
+    headings = _headings(path.read_text(encoding="utf-8"))
+    return {_slug(h) for h in headings} & {_mkdocs_slug(h) for h in headings}
+
+
+SOURCE = {".py", ".pyi", ".c", ".js", ".html", ".json"}
+DOCS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))
+
+
+@pytest.mark.parametrize("path", ["README.md", *DOCS])
 def test_links_lead_somewhere(path: str) -> None:
     source = ROOT / path
     text = source.read_text(encoding="utf-8")
@@ -123,8 +160,31 @@ def test_links_lead_somewhere(path: str) -> None:
         linked = (source.parent / file).resolve() if file else source
         assert linked.exists(), f"{path} links {target}"
         if anchor and linked.suffix == ".md":
-            headings = re.findall(r"^#+ (.*)$", linked.read_text(encoding="utf-8"), re.M)
-            assert anchor in {_slug(h) for h in headings}, f"{path} links {target}"
+            assert anchor in _anchors(linked), f"{path} links {target}"
+
+
+def _cited_anchors() -> list[tuple[str, str, str]]:
+    """Every ``docs/FILE.md#anchor`` cited in the source (docstrings, comments, the page's
+    scripts) and in the README and the docs: (where, file, anchor)."""
+    cited = []
+    files = [p for p in (ROOT / "src").rglob("*") if p.suffix in SOURCE and p.is_file()]
+    files += [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for file, anchor in re.findall(r"\bdocs/([\w./-]+\.md)#([\w-]+)", text):
+            cited.append((str(path.relative_to(ROOT)), file, anchor))
+    return cited
+
+
+def test_every_cited_docs_anchor_is_a_heading() -> None:
+    """Docstrings once cited RULES.md and RECORD.md, files outside the repository, by
+    section numbers that were not docs/rules.md's (issue 32): a citation names a section of a
+    file in docs/ by its anchor, and the anchor must be one a heading of that file makes."""
+    cited = _cited_anchors()
+    assert any(where.startswith("src/") for where, _, _ in cited)
+    wrong = [f"{where}: docs/{file}#{anchor}" for where, file, anchor in cited
+             if not (ROOT / "docs" / file).exists() or anchor not in _anchors(ROOT / "docs" / file)]
+    assert not wrong, f"these cite a section that does not exist: {wrong}"
 
 
 def test_the_licence_is_an_spdx_expression_with_its_text() -> None:

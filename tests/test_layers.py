@@ -1,4 +1,4 @@
-"""The house is layered (README "The code"): the core, the players on it, the capabilities
+"""The house is layered (docs/architecture.md#the-code): the core, the players on it, the capabilities
 (one package for each person served), the faces, and the command on top. A module may import
 only what lies in a lower layer, or its own part: nothing upward, nothing sideways (no face
 imports another face, no capability another capability). Read from the source itself, every

@@ -298,7 +298,7 @@ def test_usage_mistakes_are_one_line_with_status_2(argv: list[str]) -> None:
 
 
 def test_rules_mistakes_are_one_line_with_status_2() -> None:
-    """A bad rules flag is a usage mistake, as README says (issue 26: they exited 1)."""
+    """A bad rules flag is a usage mistake, as docs/record.md#commands says (issue 26: they exited 1)."""
     for argv in (["--players", "6"], ["--variant", "loud"], ["--option", "jokers=2"],
                  ["--option", "prize"], ["--option", "prize=²"], ["--option", "prize=--5"],
                  ["--option", "prize=" + "9" * 5000], ["--option", "prize=700"],

@@ -83,7 +83,7 @@ def test_a_misspelt_bot_suggests_the_nearest_level(
 def test_bad_rules_flags_are_usage_mistakes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], words: str
 ) -> None:
-    """A rules flag with a bad name or value exits 2, as README says usage mistakes do."""
+    """A rules flag with a bad name or value exits 2, as docs/record.md#commands says usage mistakes do."""
     with pytest.raises(SystemExit) as info:
         main(["tournament", "--out", str(tmp_path), "--quiet", "--bots", "random", *extra])
     assert info.value.code == 2
