@@ -391,7 +391,8 @@ def test_review_text_in_words(record_file: Path) -> None:
 @pytest.mark.parametrize("args, message", [
     (["--seat", "9"], "lald review: --seat 9: there is no seat 9: seats are 0 to 4"),
     (["--seat", "1", "--worlds", "0"], "lald review: --worlds 0: use 1 to 20000 sampled deals per decision"),
-    (["--seat", "1", "--lang", "fr"], "lald review: argument --lang: invalid choice 'fr': choose en, de, pt, es"),
+    (["--seat", "1", "--lang", "fr"],
+     "lald review: argument --lang: invalid choice 'fr': choose en, de, pt, es"),
 ])
 def test_bad_arguments_get_one_line(record_file: Path, args: list[str], message: str) -> None:
     """Usage mistakes: status 2, the command named (issue 30: they exited 1, "lald:")."""

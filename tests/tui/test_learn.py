@@ -583,7 +583,8 @@ def test_the_lesson_in_plain_end_to_end(lang: str, tmp_path: Path) -> None:
     refusals = [i for i, line in enumerate(lines) if line.startswith(try_prefix)]
     assert len(refusals) == 4
     for i in refusals:
-        assert lines[i + 1] in (t("prompt_turn", name=names[0]), t("prompt_claim", name=names[0]))
+        assert lines[i + 1] in (t("prompt_turn", name=names[0]), t("prompt_claim", name=names[0]),
+                                t("prompt_set_aside", name=names[0]))
     # then the normal deal, hints on, saved as a normal session when the player quits
     start = lines.index(t("plain_lesson_next"))
     rest = lines[start + 1:]

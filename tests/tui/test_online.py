@@ -109,3 +109,53 @@ def test_a_spectators_line_is_marked_and_the_laugh_is_said() -> None:
     table.entry({"kind": "chat", "name": "Zuschauer·in 2", "spectator": True, "text": "hi"})
     table.entry({"kind": "laughs", "text": "Ann lacht!"})
     assert out.getvalue().splitlines() == ["> Zuschauer·in 2 (schaut zu): hi", "Ann lacht!"]
+
+
+# -- issue 30, item 16 ----------------------------------------------------------------------------
+
+
+def _capture(play: str, take: str) -> dict[str, object]:
+    return {"seat": 0, "type": "capture", "play": [play], "take": [take]}
+
+
+def test_captures_that_differ_only_in_suit_are_one_entry_that_names_the_other() -> None:
+    """Seen before: "1) 3♣ takes 3♠" and "2) 3♣ takes 3♥", the same capture offered twice."""
+    out, sent = io.StringIO(), []
+    table = OnlineTable(Catalog("en"), out, sent.append)
+    legal = [_capture("3C", "3S"), _capture("3C", "3H"), _capture("9S", "9D")]
+    table.handle({"type": "state", "v": 4, "you": 0, "log": [], "can_next": False,
+                  "view": {"hand": ["3C", "9S"], "table": ["3S", "3H", "9D"]},
+                  "legal": legal, "kinds": ["single"] * 3})
+    moves = [line for line in out.getvalue().splitlines() if line.startswith("  ")]
+    assert moves == ["  1) 3♣ takes 3♠ (the same move as 3♣ takes 3♥: suits never matter)",
+                     "  2) 9♠ takes 9♦"]
+    table.answer("2")
+    assert sent == [{"type": "act", "v": 4, "action": legal[2]}]
+
+
+class _Quiet:
+    """A websocket on which nothing comes: each wait for a message ends at once."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, object]] = []
+
+    def recv(self, timeout: float) -> str:
+        raise TimeoutError
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+@pytest.mark.parametrize("hello", [{"type": "watch", "table": "abc"}, {"type": "join", "token": "t"}])
+def test_a_spectator_is_greeted_as_one_and_q_says_goodbye(hello: dict[str, str]) -> None:
+    """Seen before: a spectator was told to "type a move's number", and q printed nothing."""
+    from lald.tui.online import _play
+
+    en, out, ws = Catalog("en"), io.StringIO(), _Quiet()
+    status = _play(ws, hello, en, io.StringIO("hello\nq\n"), out, 60, ConnectionError)
+    lines = out.getvalue().splitlines()
+    watching = hello["type"] == "watch"
+    assert status == 0 and ws.sent[0] == hello | {"lang": "en"}
+    help_ = en.t("online_help_watch" if watching else "online_help")
+    assert lines == [help_, help_, en.t("online_left_watch" if watching else "online_left")]
+    assert ("number" in help_) is not watching

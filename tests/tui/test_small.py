@@ -255,7 +255,7 @@ def test_a_small_terminal_shows_the_choices(tmp_path: Path) -> None:
         assert isinstance(app, TableApp)
         shown = "\n".join(screen_lines(app))
         assert screen.prompt is not None and len(screen.menu) >= 2
-        assert prompt_title(screen.prompt, screen.game.names, EN) in shown, shown
+        assert prompt_title(screen.prompt, screen.game.names, EN, screen.game.state) in shown, shown
         for i, choice in enumerate(screen.menu[:3], start=1):
             assert f"{i}. {choice.label}" in shown, shown
 

@@ -6,10 +6,12 @@ The URL is a link the site gave: a seat's (``…/play#t=TOKEN``) or a table's to
 (:mod:`lald.web.protocol`, over the network: nothing of the server is imported) and prints
 what a page shows: the log in the chosen language (moves, the laugh, the settlement), the
 chat (a spectator's line marked), and, when this seat has a decision, the table, its hand
-and its moves numbered, in words.
+and its moves numbered, in words: one number a move, captures that differ only in suits
+being one move (the others named beside it).
 Answers, one a line: a number plays that move; ``say TEXT`` says a line in the chat;
-``laugh`` laughs at the one who just lay down; ``next`` deals the next deal; ``q`` leaves
-(the seat stays yours: its bot stands in while you are away, as at the web table).
+``laugh`` laughs at the one who just lay down; ``next`` deals the next deal; ``q`` leaves,
+saying so (the seat stays yours: its bot stands in while you are away, as at the web
+table). A spectator is told only what a spectator may type.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from ..core import action_from_json, parse_cards
+from ..core import action_from_json, mask_of, parse_cards
+from ..core.codes import code_of
 from ..i18n import Catalog
 from .words import groups_text, move_words
 
@@ -59,12 +62,19 @@ def _lines(inp: TextIO, into: queue.Queue[str | None]) -> None:
 class OnlineTable:
     """One seat (or a spectator) of a web table, in lines of text."""
 
-    def __init__(self, catalog: Catalog, out: TextIO, send: Callable[[dict[str, Any]], None]) -> None:
-        self.catalog, self.out, self.send = catalog, out, send
+    def __init__(self, catalog: Catalog, out: TextIO, send: Callable[[dict[str, Any]], None],
+                 watching: bool = False) -> None:
+        """``watching``: a spectator's table (no moves to number, nothing to play)."""
+        self.catalog, self.out, self.send, self.watching = catalog, out, send, watching
         self.t = catalog.t
         self.frame: dict[str, Any] | None = None
         self.menu: list[dict[str, Any]] = []
         self.shown_menu = -1
+
+    @property
+    def help(self) -> str:
+        """What may be typed: a seat's answers, or a spectator's."""
+        return self.t("online_help_watch" if self.watching else "online_help")
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -99,19 +109,30 @@ class OnlineTable:
         f = self.frame
         if f is None or f.get("you") is None or self.shown_menu == f.get("v"):
             return
-        self.menu = list(f.get("legal", []))
-        if not self.menu and not f.get("can_next"):
+        legal = list(f.get("legal", []))
+        if not legal and not f.get("can_next"):
             return
         self.shown_menu = f["v"]
         view = f.get("view") or {}
         hand = parse_cards(view.get("hand", []))
-        if self.menu:
-            self.say(self.t("plain_table", cards=groups_text(parse_cards(view.get("table", [])))
-                            or self.t("empty")))
+        table = parse_cards(view.get("table", []))
+        if legal:
+            self.say(self.t("plain_table", cards=groups_text(table) or self.t("empty")))
             self.say(self.t("plain_hand", cards=groups_text(hand) or self.t("empty")))
-        kinds = f.get("kinds") or [None] * len(self.menu)
-        for i, (action, kind) in enumerate(zip(self.menu, kinds, strict=True), 1):
-            self.say(f"  {i}) {move_words(action_from_json(action), kind, hand, self.catalog)}")
+        kinds = f.get("kinds") or [None] * len(legal)
+        # one entry a move: captures that differ only in suits are one move in play (as at the
+        # terminal's own table); the others are named beside it, so no two lines look alike
+        moves: dict[int, list[tuple[dict[str, Any], str]]] = {}
+        for action, kind in zip(legal, kinds, strict=True):
+            parsed = action_from_json(action)
+            words = move_words(parsed, kind, hand, self.catalog)
+            moves.setdefault(code_of(parsed, mask_of(table)), []).append((action, words))
+        self.menu = [same[0][0] for same in moves.values()]
+        for i, same in enumerate(moves.values(), 1):
+            line = f"  {i}) {same[0][1]}"
+            if len(same) > 1:
+                line += " " + self.t("same_move_as", moves=" / ".join(words for _, words in same[1:]))
+            self.say(line)
         if f.get("can_next"):
             self.say(f"  next) {self.t('web_next_deal')}")
 
@@ -119,6 +140,7 @@ class OnlineTable:
         """One line typed; False to leave."""
         words = line.strip()
         if words in ("q", "quit"):
+            self.say(self.t("online_left_watch" if self.watching else "online_left"))
             return False
         if words.startswith("say "):
             self.send({"type": "chat", "text": words[4:]})
@@ -129,7 +151,7 @@ class OnlineTable:
         elif words.isdigit() and self.frame is not None and 1 <= int(words) <= len(self.menu):
             self.send({"type": "act", "v": self.frame["v"], "action": self.menu[int(words) - 1]})
         elif words:
-            self.say(self.t("online_help"))
+            self.say(self.help)
         return True
 
 
@@ -159,8 +181,8 @@ def _play(ws: Any, hello: dict[str, str], catalog: Catalog, inp: TextIO, out: Te
     def send(message: dict[str, Any]) -> None:
         ws.send(json.dumps(message))
 
-    table = OnlineTable(catalog, out, send)
-    table.say(catalog.t("online_help"))
+    table = OnlineTable(catalog, out, send, watching=hello.get("type") == "watch")
+    table.say(table.help)
     send(hello | {"lang": catalog.lang})
     stop = None if seconds is None else time.monotonic() + seconds
     pinged = time.monotonic()

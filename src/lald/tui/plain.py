@@ -28,6 +28,7 @@ from .lesson import DO, NEXT, LessonGame
 from .store import SaveError, Store
 from .words import (
     Choice,
+    answer_words,
     choices,
     cut_lines,
     groups_text,
@@ -308,7 +309,7 @@ class PlainTable:
         elif self.hints:
             self.say(self._hint(state, prompt, menu))
         while True:
-            self.say(prompt_title(prompt, game.names, self.catalog))
+            self.say(prompt_title(prompt, game.names, self.catalog, state))
             answer = self._numbered(labels, commands=True)
             if isinstance(answer, str):
                 if self._command(answer, state, prompt, menu):
@@ -329,21 +330,28 @@ class PlainTable:
 
     def _confirmed(self, choice: Choice, menu: Sequence[Choice]) -> bool:
         """Whether the choice stands: a lie-down is asked again, "1" always lies down
-        when nothing else is possible and goes back when a claim could come first."""
+        when nothing else is possible and goes back when a claim could come first; a yes
+        or a no in words (``y``, ``n``, the language's own: ``j`` in German) answers too."""
         t = self.t
         if not choice.confirm:
             return True
         forced = all(c.confirm for c in menu if c.action is not None)
         self.say(t("confirm_lie_down"))
         answers = [t("yes_lie_down"), t("no_go_back")] if forced else [t("no_go_back"), t("yes_lie_down")]
-        return self._numbered(answers) == (0 if forced else 1)
+        answer = self._numbered(answers, yes_no=answer_words(self.catalog))
+        if isinstance(answer, bool):
+            return answer
+        return answer == (0 if forced else 1)
 
     def _do(self, prompt: Prompt, action: Action) -> Operation:
         self._move_words = None
         op = self.game.act(prompt, action)
         return op
 
-    def _numbered(self, labels: Sequence[str], commands: bool = False) -> int | str:
+    def _numbered(self, labels: Sequence[str], commands: bool = False,
+                  yes_no: tuple[frozenset[str], frozenset[str]] | None = None) -> int | str | bool:
+        """The index of the label answered by its number; a letter command (``commands``);
+        or True or False for a word of ``yes_no`` (the yes words, the no words)."""
         for i, label in enumerate(labels, start=1):
             self.say(f"{i:>3}. {label}")
         if commands:
@@ -352,6 +360,8 @@ class PlainTable:
             answer = self.ask()
             if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return int(answer) - 1
+            if yes_no is not None and answer.casefold() in yes_no[0] | yes_no[1]:
+                return answer.casefold() in yes_no[0]
             if answer.lower() == "q":
                 raise _Quit
             if commands and answer.lower() in ("h", "u", "s", "?"):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -26,7 +26,7 @@ from .game import HUMAN, Game, SeatSpec
 from .lesson import LessonGame
 from .plain import HELP_KEYS, RULES_DOC
 from .widgets import LedgerView, LinesView
-from .words import Ledger, default_names, level_label, options_lines
+from .words import Ledger, default_names, level_label, levels_list, options_lines
 
 #: Every key of the table and of the screens over it, as the help lists them: the keys'
 #: names as Textual binds them, how the help shows them (a catalog key ending in
@@ -137,9 +137,13 @@ class ConfirmScreen(Closing, ModalScreen[bool]):
                 Binding("left,right,up,down,tab", "other_answer", show=False),
                 Binding("q", "app.save_quit", show=False)]
 
-    def __init__(self, question: str, yes: str, no: str, keys: str, default: bool) -> None:
+    def __init__(self, question: str, yes: str, no: str, keys: str, default: bool,
+                 answers: tuple[frozenset[str], frozenset[str]] = (frozenset("y"), frozenset("n"))) -> None:
+        """``answers``: the letters that say yes and no besides ``y`` and ``n`` (the
+        language's own, ``j`` in German: :func:`lald.tui.words.answer_words`)."""
         super().__init__(id="confirm")
         self.question, self.yes, self.no, self.keys, self.default = question, yes, no, keys, default
+        self.answers = answers
 
     def compose(self) -> ComposeResult:
         """The question, two buttons and the keys."""
@@ -165,6 +169,15 @@ class ConfirmScreen(Closing, ModalScreen[bool]):
     def action_answer(self, yes: bool) -> None:
         """Answer by key."""
         self.close(yes)
+
+    def on_key(self, event: events.Key) -> None:
+        """The language's own letters answer too."""
+        letter = (event.character or "").casefold()
+        for yes, words in ((True, self.answers[0]), (False, self.answers[1])):
+            if len(letter) == 1 and letter in words:
+                event.stop()
+                self.close(yes)
+                return
 
 
 class SettlementScreen(Closing, Screen[None]):
@@ -332,7 +345,7 @@ class SetupScreen(Closing, Screen[Game]):
                     yield Static(Text(t("seat_name", seat=s)), classes="label")
                     yield Select(self._kinds(), value=spec.kind, allow_blank=False, id=f"kind-{s}")
                     yield Input(spec.name, placeholder=t("setup_name"), id=f"name-{s}")
-            yield Static(Text(t("setup_levels")), classes="setup-note")
+            yield Static(Text(levels_list(self.catalog, playable_levels()[::-1])), classes="setup-note")
             yield Static(id="setup-error")
             yield Button(t("setup_start"), id="start", variant="primary")
         yield KeyBar(Text(t("keys_setup")), classes="keys")

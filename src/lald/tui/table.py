@@ -49,6 +49,7 @@ from .widgets import (
 )
 from .words import (
     Choice,
+    answer_words,
     choices,
     cut_lines,
     ledger,
@@ -311,7 +312,8 @@ class TableScreen(Screen[None]):
         lines: seen at 80×24, "(2" / "seconds left)")."""
         prompt = self.prompt
         assert prompt is not None
-        pieces = words_pieces(Text(prompt_title(prompt, self.game.names, self.catalog), style="bold"))
+        title = prompt_title(prompt, self.game.names, self.catalog, self.game.state)
+        pieces = words_pieces(Text(title, style="bold"))
         if self._ticker is not None:
             left = max(0, math.ceil(self._deadline - get_time()))
             pieces.append((" ", Text(self.catalog.t("claim_seconds_left", count=left), style="bold")))
@@ -566,8 +568,8 @@ class TableScreen(Screen[None]):
             if yes and self.prompt is prompt:
                 self._do(action)
 
-        self.app.push_screen(ConfirmScreen(t("confirm_lie_down"), t("yes_lie_down"),
-                                           t("no_go_back"), keys, default=forced), answered)
+        self.app.push_screen(ConfirmScreen(t("confirm_lie_down"), t("yes_lie_down"), t("no_go_back"), keys,
+                                           default=forced, answers=answer_words(self.catalog)), answered)
 
     def _do(self, action: Action) -> None:
         prompt = self.prompt

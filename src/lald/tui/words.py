@@ -114,7 +114,8 @@ def move_words(action: Action, kind: str | None, hand: Iterable[Card], catalog: 
             return t("act_claim_set", cards=glyphs(action.cards))
         return t(f"act_claim_{_CLAIM_WORDS[kind]}", cards=glyphs(action.cards))
     if isinstance(action, LieDown):
-        return t("act_lie_down", cards=glyphs(hand))
+        held = list(hand)
+        return t("act_lie_down_count", cards=glyphs(held), count=len(held))
     return t("act_trail", card=action.card.glyph)
 
 
@@ -175,11 +176,32 @@ def note_text(note: Note, state: State, names: Sequence[str], catalog: Catalog) 
     return catalog.t(note.key, name=name, cards=glyphs(note.cards), move=move)
 
 
-def prompt_title(prompt: Prompt, names: Sequence[str], catalog: Catalog) -> str:
-    """The line above the menu."""
+def prompt_title(prompt: Prompt, names: Sequence[str], catalog: Catalog, state: State | None = None) -> str:
+    """The line above the menu. A claim prompt offering only hand sets (``state`` tells)
+    says "set aside", the word the menu uses, not "claim", which a learner meets later."""
     if prompt.kind is PromptKind.CLAIM:
+        claims = [a for a in prompt.actions if isinstance(a, Claim)]
+        if state is not None and claims and all(claim_kind(state, c) is ClaimKind.HAND_SET for c in claims):
+            return catalog.t("prompt_set_aside", name=names[prompt.seat])
         return catalog.t("prompt_claim", name=names[prompt.seat])
     return catalog.t("prompt_turn", name=names[prompt.seat])
+
+
+def answer_words(catalog: Catalog) -> tuple[frozenset[str], frozenset[str]]:
+    """The words (and letters) that answer a yes/no question: yes, then no, in the
+    catalog's language and in English (``y`` and ``n`` are the keys every table shows)."""
+    def words(key: str) -> frozenset[str]:
+        return frozenset(catalog.t(key).casefold().split()) | frozenset(Catalog("en").t(key).split())
+    return words("yes_words"), words("no_words")
+
+
+def levels_list(catalog: Catalog, levels: Sequence[str]) -> str:
+    """The bot levels, easiest first, by the names the seat menus give them ("beginner",
+    from "bot: beginner (plays at random)")."""
+    def short(level: str) -> str:
+        label = level_label(level, catalog)
+        return label.partition(": ")[2].partition(" (")[0] or label
+    return catalog.t("setup_levels_list", levels=", ".join(short(lv) for lv in levels))
 
 
 # -- the table in words ----------------------------------------------------------------
