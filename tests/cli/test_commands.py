@@ -440,6 +440,7 @@ def test_legal_says_why_a_seat_has_nothing_to_do() -> None:
     (["demo", "--bot", "human"], "every seat is a bot"),
     (["deal", "--seed", "1", "--dealer", "7"], "--dealer 7"),
     (["legal", str(GOLDEN / "survivor-5-plain-00-1.json"), "--seat", "5"], "--seat 5"),
+    (["play", "--online", "nota-link"], "--online: 'nota-link' is not a table's link"),
 ])
 def test_every_usage_mistake_exits_2_naming_the_command(argv: list[str], words: str) -> None:
     """Seen before: these exited 1 and began "lald:", where argparse's own say "lald play:"."""
@@ -460,6 +461,9 @@ def test_every_usage_mistake_exits_2_naming_the_command(argv: list[str], words: 
     (["demo", "--bot", "gredy"], "did you mean greedy?"),
     (["review", "-", "--seat", "0", "--lang", "dee"], "did you mean de?"),
     (["--verison"], "did you mean --version?"),
+    (["readings", "survivr"], "unknown preset 'survivr': did you mean survivor? choose"),
+    (["readings", "survivor:prize_rul=x"], "unknown option 'prize_rul': did you mean prize_rule? choose"),
+    (["readings", "survivor", "--bots", "heuristc"], "did you mean heuristic? choose"),
 ])
 def test_a_mistyped_name_is_answered_with_the_nearest(argv: list[str], words: str) -> None:
     status, out, err = _run_in_process(argv, b"")

@@ -16,6 +16,7 @@ import argparse
 import difflib
 import enum
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -93,6 +94,23 @@ def nearest(word: str, names: Iterable[str]) -> str | None:
     """The name nearest ``word`` (difflib's judgement), or None if none is near."""
     near = difflib.get_close_matches(word, list(names), n=1)
     return near[0] if near else None
+
+
+_UNKNOWN = re.compile(r"unknown (?:\w+ )?(\w+) '([^']*)': choose (.+)$")
+
+
+def with_nearest(message: str) -> str:
+    """A sentence of the engine's or a lower layer's form, "... unknown preset 'survivr':
+    choose survivor or last-capture", offering the choice nearest the unknown word."""
+    match = _UNKNOWN.search(message)
+    if match is None or "did you mean" in message:
+        return message
+    names = [n.partition(":")[0] for n in re.split(r", | or ", match.group(3).rstrip("."))]
+    guess = nearest(match.group(2), names)
+    if guess is None:
+        return message
+    at = match.start(3) - len("choose ")
+    return f"{message[:at]}did you mean {guess}? {message[at:]}"
 
 
 def with_guess(message: str, word: str, names: Iterable[str]) -> str:

@@ -100,8 +100,12 @@ def cmd_play(args: argparse.Namespace) -> None:
         fail(str(e))
     catalog = Catalog(lang)
     if args.online is not None:
-        from ..tui.online import OnlineError, run_online
+        from ..tui.online import OnlineError, endpoint, run_online
 
+        try:
+            endpoint(args.online)
+        except OnlineError as e:
+            usage(f"--online: {e}")
         try:
             raise SystemExit(run_online(args.online, catalog, sys.stdin, sys.stdout))
         except OnlineError as e:

@@ -85,7 +85,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
     from ..lab.measure import Plan, tables_of
     from ..lab.reading import STANDARD, parse_reading, parse_readings
     from ..play.batch import MAX_DEALS, BackendError, CheckpointError, with_progress, workers_from_args
-    from .args import check_workers, fail, out_dir, usage
+    from .args import check_workers, fail, out_dir, usage, with_nearest
 
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
     decomposition = None
@@ -99,7 +99,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
         try:
             decomposition = decompose(args.decompose[0], args.decompose[1], sessions=args.sessions)
         except ValueError as e:
-            usage(str(e))
+            usage(with_nearest(str(e)))
         texts = [r.text for r in decomposition.readings()]
     if not texts:
         usage("name the readings (e.g. survivor last-capture/4), or --standard")
@@ -107,7 +107,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
         readings = parse_readings(texts)
         tables = tables_of(args.bots or ["heuristic"])
     except ValueError as e:
-        usage(str(e))
+        usage(with_nearest(str(e)))
     if not 1 <= args.deals <= MAX_DEALS:  # (10**9 filled 14 GB before its first deal)
         usage(f"--deals {args.deals}: give a number of deals from 1 to {MAX_DEALS:,}")
     if args.skill_deals is not None and not 1 <= args.skill_deals <= MAX_DEALS:
@@ -119,7 +119,7 @@ def cmd_readings(args: argparse.Namespace) -> None:
         try:
             base = parse_reading(args.base).text
         except ValueError as e:
-            usage(str(e))
+            usage(with_nearest(str(e)))
         if base not in [r.text for r in readings]:
             usage(f"--base {args.base}: that reading is not among those played")
     if args.skill_deals is not None and all(t.hero is None for t in tables):
