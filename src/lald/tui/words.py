@@ -307,10 +307,10 @@ class Ledger:
 
 
 def ledger(game: Game, catalog: Catalog) -> Ledger:
-    """What RULES.md keeps for the session: under chips, each deal's chips per seat (the
-    deal in play with its antes so far) and the balance, the pot after each deal; under
-    card-count scoring, each deal's won cards with its winners marked, then deals won
-    and cards won."""
+    """What docs/rules.md#8-the-session keeps for the session: under chips, each deal's chips
+    per seat (the deal in play with its antes so far) and the balance, the pot after each
+    deal; under card-count scoring, each deal's won cards with its winners marked, then
+    deals won and cards won."""
     session, names, t = game.session, game.names, catalog.t
     n = game.rules.players
     numbers = [str(i) for i in range(1, len(session.deals) + 1)]
