@@ -75,7 +75,8 @@ def test_lobby_host_view_takeover_and_practice_under_the_csp(tmp_path: Path) -> 
             expect(p.locator("#practice")).to_be_visible()
             expect(p.locator("#practice")).to_contain_text("Practice table")
             lobby.goto(server.base + "/")
-            expect(lobby.locator("#tables li", has_text=practice["table"]["id"])).to_contain_text("practice")
+            row = lobby.locator(f"#tables li[data-table='{practice['table']['id']}']")
+            expect(row).to_contain_text("practice")
             r = page()
             r.goto(server.base + "/replay")
             expect(r.locator("#loader")).to_be_visible()  # the paste box itself starts folded

@@ -34,6 +34,15 @@ export function showAccount() {
   }
 }
 
+// The form the focus was in is gone: the focus goes to what took its place, and a live
+// region says what happened (a screen reader heard nothing of the form's going).
+function arrived(id, words) {
+  const el = $(id);
+  el.tabIndex = -1;
+  el.focus();
+  $("account-said").textContent = words;
+}
+
 async function enter(path) {
   const form = $("login-form");
   const data = await post(path, { name: form.name.value, password: form.password.value });
@@ -42,6 +51,8 @@ async function enter(path) {
   form.password.value = "";
   showAccount();
   changed();
+  const name = data.account.name;
+  arrived("account-who", path.endsWith("register") ? t("web_account_created", { name }) : t("web_account_who", { name }));
   if (data.failed_logins > 0) toast(t("web_account_failed_logins", { count: data.failed_logins }));
 }
 
@@ -51,7 +62,12 @@ export async function initAccount(onChange) {
   $("login-form").addEventListener("submit", (event) => { event.preventDefault(); enter("/api/account/login"); });
   $("register").addEventListener("click", () => enter("/api/account/register"));
   $("logout").addEventListener("click", async () => {
-    if (await post("/api/account/logout", {})) { setSession({}); showAccount(); changed(); }
+    if (await post("/api/account/logout", {})) {
+      setSession({});
+      showAccount();
+      changed();
+      arrived("h-account", t("web_account_logged_out"));
+    }
   });
   $("password-form").addEventListener("submit", async (event) => {
     event.preventDefault();

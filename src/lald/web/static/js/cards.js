@@ -1,4 +1,6 @@
 // Cards drawn as SVG: rank and suit in the corners, pips or a court panel in the middle.
+import { t } from "./i18n.js";
+
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "A23456789TJQK";
 const NS = "http://www.w3.org/2000/svg";
@@ -7,6 +9,15 @@ export function rankOf(code) { return RANKS.indexOf(code[0]); }
 export function rankText(code) { return code[0] === "T" ? "10" : code[0]; }
 export function glyph(code) { return rankText(code) + SUITS[code[1]]; }
 export function glyphs(codes) { return codes.map(glyph).join(" "); }
+// A card in words, for a screen reader (which reads "5♠" badly, or a digit before it as
+// part of a number): "5 of spades", "Pik 5"; the glyph where the catalog has no words.
+export function spoken(code) {
+  const rank = "AJQK".includes(code[0]) ? t("web_rank_" + code[0]) : rankText(code);
+  const suit = t("web_suit_" + code[1]);
+  if (suit === "web_suit_" + code[1]) return glyph(code);
+  return t("web_card_words", { rank, suit });
+}
+export function spokenList(codes) { return codes.map(spoken).join(", "); }
 export function sortCards(codes) {
   return [...codes].sort((a, b) => rankOf(a) - rankOf(b) || "SHDC".indexOf(a[1]) - "SHDC".indexOf(b[1]));
 }
@@ -43,7 +54,7 @@ function faceSVG(code) {
       + `<text x="50" y="62" font-size="34" font-weight="700" text-anchor="middle" dominant-baseline="central">${label}</text>`
       + `<text x="50" y="94" font-size="24" text-anchor="middle" dominant-baseline="central">${suit}</text>`;
   }
-  return `<svg xmlns="${NS}" viewBox="0 0 100 140" role="img" aria-label="${glyph(code)}">`
+  return `<svg xmlns="${NS}" viewBox="0 0 100 140" role="img" aria-label="${spoken(code)}">`
     + `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fffdf8" stroke="#555" stroke-width="2"/>`
     + `<g fill="${colour}" font-family="Georgia, 'DejaVu Serif', serif">`
     + `<text x="10" y="22" font-size="21" font-weight="700" text-anchor="middle">${label}</text>`

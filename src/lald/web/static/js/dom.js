@@ -6,6 +6,8 @@ export function escapeHtml(s) {
 }
 
 export const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
+// A number with the same minus sign as ``signed`` (the pot beside the balances), no plus.
+export const minus = (v) => (v < 0 ? "−" : "") + Math.abs(v);
 
 // A message at the bottom of the screen for a few seconds (also read out: #toast is an alert).
 export function toast(message, ms = 4000) {

@@ -6,8 +6,10 @@ import { readingName } from "./leaderboard-names.js";
 const fixed = (x) => Number(x).toFixed(1);
 
 async function show() {
-  const reading = new URLSearchParams(location.hash.slice(1)).get("reading") || "survivor/5";
-  const data = await (await fetch(`/api/leaderboard?reading=${encodeURIComponent(reading)}`)).json();
+  // No reading asked for: the server's choice, the reading with the most rated players.
+  const asked = new URLSearchParams(location.hash.slice(1)).get("reading");
+  const data = await (await fetch(asked ? `/api/leaderboard?reading=${encodeURIComponent(asked)}` : "/api/leaderboard")).json();
+  const reading = data.reading;
   const select = $("reading");
   select.textContent = "";
   for (const r of new Set([reading, ...data.readings])) select.append(new Option(readingName(r), r, false, r === reading));

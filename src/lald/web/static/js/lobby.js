@@ -3,6 +3,7 @@ import { applyStatic, initialLang, LANG_NAMES, LANGS, lang, langSelect, levelNam
 import { $, copyText, countText, escapeHtml, toast } from "./dom.js";
 import { initAccount, showAccount } from "./account.js";
 import { postHeaders, session } from "./session.js";
+import { forgetSeat, mySeats, seatAt } from "./seats.js";
 
 let levels = [];
 // The level a seat gets unless chosen: one a newcomer enjoys playing against (the
@@ -255,19 +256,18 @@ function badge(text) {
 function tableItem(table) {
   const li = document.createElement("li");
   li.dataset.table = table.id;
-  const code = document.createElement("code");
-  code.textContent = table.id;
-  const parts = [code];
+  // The row begins with words (its title, its rules), not the table's id, which means nothing.
+  const parts = [];
   if (table.title) {
     const b = document.createElement("b");
     b.className = "table-title";
     b.textContent = table.title;
-    parts.push(" ", b);
+    parts.push(b, " ");
   }
   const people = table.seats.filter((s) => s.human && (s.joined || s.name || s.erased)).map((s) => (s.erased ? t("web_deleted_player") : s.name || t("seat_name", { seat: s.seat })));
   const state = table.status === "waiting" ? countText(t, "web_seats_free", table.public ? table.free : table.seats.filter((s) => s.human && !s.joined).length)
     : t("deal_of", { number: table.deal, deals: table.deals });
-  parts.push(" ", rulesText(table.rules), " — ", state);
+  parts.push(rulesText(table.rules), " — ", state);
   if (people.length) parts.push(" — ", people.join(", "));
   parts.push(" — ", LANG_NAMES[table.lang] || table.lang);
   if (table.turn_seconds) parts.push(" — ", t("web_turn_badge", { seconds: table.turn_seconds }));
@@ -281,21 +281,106 @@ function tableItem(table) {
     fill.dataset.at = table.fill_at;
     parts.push(" — ", fill);
   }
-  if (table.public && table.free > 0 && !(table.rated && !account)) {
+  const mine = seatAt(table.id);  // this browser's seat there: the way back, not another seat
+  if (table.public && table.free > 0 && !mine && !(table.rated && !account)) {
     const sit = document.createElement("button");
     sit.type = "button";
     sit.className = "sit";
     sit.textContent = t("web_sit");
-    sit.setAttribute("aria-label", `${t("web_sit")}: ${table.title || table.id}`);
+    sit.setAttribute("aria-label", `${t("web_sit")}: ${table.title || rulesText(table.rules)}`);
     sit.addEventListener("click", () => seat("/api/sit", { table: table.id, ...guestName() }));
     parts.push(" ", sit);
   }
+  if (mine) parts.push(" ", backLink(mine));
   const watch = document.createElement("a");
   watch.href = `/play#w=${encodeURIComponent(table.id)}`;
   watch.textContent = t("web_watch");
   parts.push(" — ", watch);
   li.append(...parts);
   return li;
+}
+
+// -- the seats this browser (or this account) has taken and not finished ---------------------
+
+function backLink(seat) {
+  const a = document.createElement("a");
+  a.className = "back-to-table button primary";
+  a.href = `/play#t=${encodeURIComponent(seat.token)}`;
+  a.textContent = t("web_back_to_table");
+  return a;
+}
+
+// What the front page knows of each remembered table: its public summary (asked by its id;
+// the seat's token stays in this browser), or null once it is over, closed or gone.
+const known = new Map();
+let accountSeats = [];
+
+async function tableSummary(id) {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(id)}`);
+    if (response.status === 404) return null;
+    if (!response.ok) return undefined;
+    return await response.json();
+  } catch {
+    return undefined;  // the server away: the seat is kept and shown as remembered
+  }
+}
+
+async function loadMySeats() {
+  const local = mySeats();
+  await Promise.all(local.map(async (seat) => {
+    const summary = await tableSummary(seat.table);
+    if (summary === null || (summary && ["over", "closed"].includes(summary.status))) {
+      forgetSeat(seat.token);
+      known.delete(seat.table);
+    } else if (summary) {
+      known.set(seat.table, summary);
+    }
+  }));
+  accountSeats = [];
+  if (account) {
+    try {
+      const response = await fetch("/api/account/seats", { cache: "no-store" });
+      if (response.ok) accountSeats = (await response.json()).seats;
+    } catch { /* the server away: this browser's own seats only */ }
+  }
+  renderMySeats();
+  renderTables();
+}
+
+function renderMySeats() {
+  const ul = $("my-seats-list");
+  ul.textContent = "";
+  const local = mySeats();
+  for (const seat of local) {
+    const summary = known.get(seat.table);
+    const li = document.createElement("li");
+    li.dataset.table = seat.table;
+    const title = document.createElement("b");
+    title.textContent = (summary && summary.title) || seat.title || rulesText((summary && summary.rules) || seat.rules);
+    li.append(title);
+    if (summary) {
+      li.append(" — ", summary.status === "waiting" ? t("web_my_seat_waiting")
+        : t("deal_of", { number: summary.deal, deals: summary.deals }));
+    }
+    li.append(" ", backLink(seat));
+    ul.append(li);
+  }
+  // The account's seats taken in another browser: their links are there; here, watch.
+  for (const seat of accountSeats.filter((s) => !local.some((l) => l.table === s.table))) {
+    const li = document.createElement("li");
+    li.dataset.table = seat.table;
+    const title = document.createElement("b");
+    title.textContent = seat.title || rulesText(seat.rules);
+    const watch = document.createElement("a");
+    watch.className = "watch";
+    watch.href = seat.watch;
+    watch.textContent = t("web_watch");
+    li.append(title, " — ", t(seat.status === "waiting" ? "web_my_seat_waiting" : "web_status_playing"),
+      " — ", t("web_my_seat_elsewhere"), " — ", watch);
+    ul.append(li);
+  }
+  $("my-seats").hidden = !ul.children.length;
 }
 
 function renderTables() {
@@ -357,7 +442,9 @@ function playNow(event) {
 let account = null;
 
 function accountChanged() {
+  const before = account;
   account = session().account;
+  if ((before && before.id) !== (account && account.id)) loadMySeats();
   for (const el of document.querySelectorAll(".account-only")) {
     el.hidden = !account || (el.classList.contains("public-only") && !$("create").public.checked);
   }
@@ -375,9 +462,10 @@ function showPublic() {
 await loadCatalog(initialLang());
 levels = await (await fetch("/api/levels")).json();
 applyStatic();
-$("lang-slot").append(langSelect(() => { seatRows(); renderTables(); showAccount(); if (hosted) showHost(hosted); }));
+$("lang-slot").append(langSelect(() => { seatRows(); renderTables(); renderMySeats(); showAccount(); if (hosted) showHost(hosted); }));
 await initAccount(accountChanged);
 accountChanged();
+if (!account) loadMySeats();  // (a logged-in page's were loaded as its account came)
 for (const l of LANGS) $("table-lang").append(new Option(LANG_NAMES[l], l, false, l === lang));
 $("close-table").addEventListener("click", () => host("/api/host/close"));
 $("create").players.addEventListener("change", seatRows);

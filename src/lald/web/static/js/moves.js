@@ -1,6 +1,6 @@
 // Moves in words: what a legal action does, its key, and the form the server takes back.
 import { t } from "./i18n.js";
-import { glyph, glyphs } from "./cards.js";
+import { glyph, glyphs, spoken, spokenList } from "./cards.js";
 
 // The keys of the moves in their order: 1-9, 0, then the letters (h is the hint's, n the
 // next deal's).
@@ -38,6 +38,15 @@ export function moveLabel(a, kind, hand) {
   if (a.type === "claim") return t(CLAIM[kind] ?? "act_claim_spot", { cards: glyphs(a.cards) });
   if (a.type === "trail") return t("act_trail", { card: glyph(a.card) });
   return t("act_lie_down", { cards: glyphs(hand) });
+}
+
+// The same line with the cards in words (a button's accessible name: a screen reader
+// reads "5♠" badly).
+export function moveWords(a, kind, hand) {
+  if (a.type === "capture") return t(CAPTURE[kind] ?? "act_single", { play: spokenList(a.play), take: spokenList(a.take) });
+  if (a.type === "claim") return t(CLAIM[kind] ?? "act_claim_spot", { cards: spokenList(a.cards) });
+  if (a.type === "trail") return t("act_trail", { card: spoken(a.card) });
+  return t("act_lie_down", { cards: spokenList(hand) });
 }
 
 // What the move does, for a newcomer (claims and lying down; captures say it themselves).

@@ -1,10 +1,11 @@
 // The table page: one websocket, frames in (each the seat's own view), actions out.
 import { applyStatic, initialLang, lang, langSelect, levelName, loadCatalog, refusal, t } from "./i18n.js";
 import { backEl, cardEl, glyphs, rankOf, sortCards } from "./cards.js";
-import { $, countText, escapeHtml, signed, toast } from "./dom.js";
-import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, recordForm } from "./moves.js";
+import { $, countText, escapeHtml, minus, signed, toast } from "./dom.js";
+import { actionCards, actionId, keyOf, moveHelp, moveLabel, moveOfKey, moveWords, recordForm } from "./moves.js";
 import { chatLine, clearChat, initChat, mayLaugh, renderChat } from "./chat.js";
 import { loadSession, postHeaders } from "./session.js";
+import { forgetSeat, rememberSeat } from "./seats.js";
 
 const params = new URLSearchParams(location.hash.slice(1));
 let token = params.get("t");
@@ -57,6 +58,13 @@ let hintWaiting = false;
 // catalog key: said in the hint's own place, not in a toast, since a hint also comes
 // unasked; Hint asks again.
 let hintRefused = null;
+// The server's clock minus this page's (seconds), from the frame's ``now``: the countdown to
+// the bots' taking a public table's empty seats (its ``fill_at``) is counted with it.
+let clockSkew = 0;
+// What the status line last said that is worth saying aloud (by key), and what is to be
+// said at the end of this task: one live region (#announce) says each change once.
+let statusSaid = new Set();
+let toSay = [];
 
 // -- connection -------------------------------------------------------------------------
 
@@ -192,6 +200,8 @@ function onMessage(msg) {
       wentOn = false;
     }
     frame = msg;
+    if (typeof msg.now === "number") clockSkew = msg.now - Date.now() / 1000;
+    remember();
     deadline = msg.turn_deadline == null ? null : Date.now() + msg.turn_deadline * 1000;
     const w = msg.waiting_for;
     absent = w == null ? null : {
@@ -204,6 +214,7 @@ function onMessage(msg) {
     if (!frame.lesson && ((frame.legal.length > 0 && !wasChoosing) || (over && !wasOver))) {
       requestAnimationFrame(revealTable);
     }
+    if (over && !wasOver && !msg.reset) focusSettlement();
     // Hints on: on this seat's turn the hint comes by itself (once a version).
     if (canHint() && frame.view.to_move === frame.you && hintAsked !== frame.v) askHint();
   } else if (msg.type === "hint") {
@@ -222,6 +233,7 @@ function onMessage(msg) {
       return;
     }
     if (hintWaiting) { hintWaiting = false; if (frame) render(); }
+    if (token && (FATAL[msg.code] || msg.code === "reissued")) forgetSeat(token);
     if (FATAL[msg.code] || ["taken_over", "reissued", "flooding"].includes(msg.code)) {
       showNotice(FATAL[msg.code] ? t(FATAL[msg.code]) : msg.message);
       ws.close();
@@ -277,6 +289,22 @@ function played(action) {
     && (action.type === "lie_down" ? e.op.kind === "lie_down" : key(e.op.cards || []) === cards));
 }
 
+// This browser remembers the seat while its table is still to be played (the front page
+// offers the way back); a table over or closed is forgotten. A lesson is not remembered.
+function remember() {
+  if (!token || !frame || frame.you === null || frame.table.lesson) return;
+  const table = frame.table;
+  if (["over", "closed"].includes(table.status)) { forgetSeat(token); return; }
+  rememberSeat({ token, table: table.id, seat: frame.you, title: table.title || null, rules: table.rules });
+}
+
+// Said once by the live region, with whatever else this task says (a move, a status).
+function say(text) {
+  if (!text) return;
+  if (!toSay.length) queueMicrotask(() => { $("announce").textContent = toSay.join(" "); toSay = []; });
+  toSay.push(text);
+}
+
 // -- what just happened -----------------------------------------------------------------
 
 function noteMoves(list, live) {
@@ -294,7 +322,7 @@ function noteMoves(list, live) {
   for (const entry of list) if (entry.kind === "laugh" || entry.kind === "laughs") laugh(entry.text);
   for (const entry of list) if (entry.kind === "laugh") mayLaugh(entry, frame);
   const said = list.filter((e) => ["op", "laugh", "laughs", "timer", "away", "winner", "tie"].includes(e.kind)).map((e) => e.text);
-  if (said.length) $("announce").textContent = said.join(" ");
+  for (const text of said) say(text);
 }
 
 // -- actions ----------------------------------------------------------------------------
@@ -367,13 +395,16 @@ function render() {
   if (!frame) return;
   renderChat(frame);
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+  // Focus in the player's panel or the settlement: kept there when its button goes.
+  const had = document.activeElement;
+  const inPanel = Boolean(had && had !== document.body && ($("me").contains(had) || $("settlement").contains(had)));
   const view = frame.view;
   const table = frame.table;
   const me = frame.you;
   const mine = me !== null ? table.seats[me] : null;
   const n = table.seats.length;
   $("deal-info").textContent = view ? t("deal_of", { number: frame.deal + 1, deals: table.deals }) : "";
-  $("pot-label").textContent = t("pot_line", { pot: view ? view.pot : frame.session.pot });
+  $("pot-label").textContent = t("pot_line", { pot: minus(view ? view.pot : frame.session.pot) });
   $("pot-label").title = t("web_pot_help");
   const showFlash = flash && Date.now() < flash.until;
 
@@ -411,13 +442,14 @@ function render() {
       const leaving = document.createElement("div");
       leaving.className = "leaving";
       leaving.setAttribute("aria-hidden", "true");
-      leaving.style.animationDelay = `-${elapsed}ms`;
+      leaving.style.setProperty("--delay", `-${elapsed}ms`);
       for (const code of sortCards(flash.cards.filter((c) => !onTable.has(c)))) {
         const el = cardEl(code);
         el.classList.add("gone");
         leaving.append(el);
       }
       const to = document.createElement("span");
+      to.className = "to";
       to.textContent = "→ " + names()[flash.seat];
       leaving.append(to);
       tableEl.append(leaving);
@@ -491,6 +523,8 @@ function render() {
       || (focused.startsWith("move:") && document.querySelector("#moves button"));
     if (again) again.focus();
   }
+  const active = document.activeElement;
+  if ((inPanel && (!active || active === document.body)) || (active === $("status") && firstMove())) parkFocus();
   // For scripts and tests driving the page: what the page is showing now.
   Object.assign(document.body.dataset, {
     v: frame.v, toMove: view && view.to_move !== null ? view.to_move : "", over: view && view.over ? "1" : "0",
@@ -579,7 +613,8 @@ function moveSpec(a, i, position, view, helpId) {
   // A move chosen that the table has not shown yet says so in words.
   const waiting = !queued ? null : !online ? t("web_move_waiting") : pending.slow ? t("web_move_sent") : null;
   const spec = { id, i, kind, type: a.type, cards: actionCards(a).join(" "), key: keyOf(position),
-    label: moveLabel(a, kind, view ? view.hand : []), marks, queued, waiting, helpId };
+    label: moveLabel(a, kind, view ? view.hand : []), words: moveWords(a, kind, view ? view.hand : []),
+    marks, queued, waiting, helpId };
   spec.sig = JSON.stringify(spec);
   spec.action = a;
   return spec;
@@ -593,8 +628,11 @@ function moveButton(spec) {
   if (spec.kind) b.dataset.what = spec.kind;
   if (spec.queued) b.classList.add("queued");
   if (spec.key) {
+    // The key is said apart (aria-keyshortcuts), not run into the card: "4", then
+    // "5 of spades takes 5 of hearts", not "45♠ takes 5♥".
     const kbd = document.createElement("kbd");
     kbd.textContent = spec.key;
+    kbd.setAttribute("aria-hidden", "true");
     b.append(kbd);
     b.setAttribute("aria-keyshortcuts", spec.key);
   }
@@ -616,6 +654,7 @@ function moveButton(spec) {
     note.textContent = spec.waiting;
     b.append(note);
   }
+  b.setAttribute("aria-label", [spec.words, ...spec.marks.map(([, words]) => words), spec.waiting].filter(Boolean).join(" "));
   if (spec.helpId) b.setAttribute("aria-describedby", spec.helpId);
   b.addEventListener("click", () => { if (b.action) act(b.action); });
   return b;
@@ -723,45 +762,63 @@ function seatBox(s, view, table, showFlash) {
   return box;
 }
 
+// The status line. It is not a live region itself (it is drawn again at every frame and
+// every half second of a countdown): what is new in it, by key, is said once by #announce.
 function renderStatus() {
   const el = $("status");
   if (fatal) return;
   const view = frame.view;
   const table = frame.table;
   const me = frame.you;
-  const parts = [];
-  if (!online) parts.push(t("web_offline_status"));
-  if (pending && !online) parts.push(t("web_offline_queued"));
-  if (me === null) parts.push(t("web_spectating"));
-  else if (!table.seats[me].human) parts.push(t("web_bot_plays"));
+  const parts = [];  // [key to say it once by, or null: not said aloud; text]
+  if (!online) parts.push(["offline", t("web_offline_status")]);
+  if (pending && !online) parts.push(["queued", t("web_offline_queued")]);
+  if (me === null) parts.push(["spectating", t("web_spectating")]);
+  else if (!table.seats[me].human) parts.push(["bot", t("web_bot_plays")]);
   if (table.status === "waiting") {
     const waiting = table.seats.filter((s) => s.human && !s.joined).map((s) => table.names[s.seat]);
-    parts.push(t("web_waiting", { names: waiting.join(", ") }));
+    parts.push(["waiting:" + waiting.join(","), t("web_waiting", { names: waiting.join(", ") })]);
   } else if (table.status === "over") {
-    parts.push(t(table.lesson ? "web_deal_over" : "web_session_over"));
+    parts.push(["over", t(table.lesson ? "web_deal_over" : "web_session_over")]);
   } else if (table.status === "closed") {
-    parts.push(t("web_table_closed"));
+    parts.push(["closed", t("web_table_closed")]);
   } else if (view && view.over) {
-    parts.push(t("web_deal_over"));
+    parts.push(["deal_over:" + frame.deal, t("web_deal_over")]);
   } else if (view) {
     if (isOut(view, me)) {
-      parts.push(t(view.statuses[me] === "lain_down" ? "web_out_lain_down" : "web_out_empty"));
-      if (frame.legal.length) parts.push(t("web_out_may_claim"));
+      parts.push(["out:" + frame.deal, t(view.statuses[me] === "lain_down" ? "web_out_lain_down" : "web_out_empty")]);
+      if (frame.legal.length) parts.push(["may_claim", t("web_out_may_claim")]);
     }
     const mover = view.to_move;
-    parts.push(mover === me ? t("web_your_turn") : t("web_turn_of", { name: table.names[mover] }));
+    const standIn = mover !== me && (frame.stand_ins || []).includes(mover);
+    const away = absent && absent.seat === mover;
+    // A name once: whoever is away says so with their name, and that they are to move.
+    if (mover === me) parts.push(["turn", t("web_your_turn")]);
+    else if (standIn) parts.push([null, t("web_turn_of_stand_in", { name: table.names[mover] })]);
+    else if (!away) parts.push([null, t("web_turn_of", { name: table.names[mover] })]);
     if (deadline !== null) {
       const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      parts.push(countText(t, "web_seconds_left", seconds, { seconds }));
+      parts.push([null, countText(t, "web_seconds_left", seconds, { seconds })]);
     }
-    parts.push(...absence(table, mover));
+    parts.push(...absence(table, mover).map((text) => [null, text]));
   }
-  el.textContent = parts.join(" ");
+  el.textContent = parts.map(([, text]) => text).join(" ");
   el.classList.toggle("mine", Boolean(view && view.to_move === me && !view.over));
+  // The bots' countdown at a public table waiting for people, and what happens then.
+  const note = $("fill-note");
+  const fill = table.status === "waiting" && table.fill_at ? Math.round(table.fill_at - (Date.now() / 1000 + clockSkew)) : null;
+  note.hidden = fill === null;
+  if (fill !== null) {
+    note.textContent = fill > 0 ? t("web_fill_note", { count: fill }) : t("web_fill_now");
+    parts.push([fill > 0 ? "fill" : "fill_now", note.textContent]);
+  }
+  const keys = new Set(parts.map(([key]) => key).filter(Boolean));
+  for (const [key, text] of parts) if (key && !statusSaid.has(key)) say(text);
+  statusSaid = keys;
 }
 
 // Whom the table waits for, gone without Leave, for how long and until their bot plays;
-// and for whom a bot plays until they are back.
+// and for whom a bot plays until they are back (the seat to move is said by the status).
 function absence(table, mover) {
   const out = [];
   if (absent && absent.seat === mover) {
@@ -775,9 +832,37 @@ function absence(table, mover) {
     }
   }
   for (const seat of frame.stand_ins || []) {
-    if (seat !== frame.you) out.push(t("web_away_stand_in", { name: table.names[seat] }));
+    if (seat !== frame.you && seat !== mover) out.push(t("web_away_stand_in", { name: table.names[seat] }));
   }
   return out;
+}
+
+// The first move offered, if any (a claim before the turn's moves, as shown).
+const firstMove = () => document.querySelector("#moves button.move");
+
+// The focus's place once the button it was on is gone (a move made, Next deal pressed):
+// the first move offered, else the status line, which says what the table waits for.
+function parkFocus() {
+  const move = firstMove();
+  if (move) { move.focus({ preventScroll: true }); return; }
+  const status = $("status");
+  status.tabIndex = -1;
+  status.focus({ preventScroll: true });
+}
+
+// The deal is over: Next deal takes the focus (it reads the settlement's heading and pot
+// as its description), or the settlement's heading where there is no next deal; unless
+// the person is elsewhere (the chat, the log).
+function focusSettlement() {
+  const active = document.activeElement;
+  if (active && active !== document.body && !$("me").contains(active) && !$("settlement").contains(active)) return;
+  const next = $("next-deal");
+  if (frame.can_next && !next.hidden) {
+    next.setAttribute("aria-describedby", "h-settlement settle-pot");
+    next.focus({ preventScroll: true });
+  } else if ($("h-settlement")) {
+    $("h-settlement").focus({ preventScroll: true });
+  }
 }
 
 // The deal's settlement: one row per player, one number per column, then the narration.
@@ -796,7 +881,7 @@ function renderSettlement() {
   const nm = names();
   if (el.hidden) $("laugh").hidden = true;  // a laugh that came with the deal's end covered its heading
   el.hidden = false;
-  let html = `<h2 id="h-settlement">${escapeHtml(t("web_settlement"))} · ${escapeHtml(t("deal_of", { number: deal + 1, deals: frame.table.deals }))}</h2>`;
+  let html = `<h2 id="h-settlement" tabindex="-1">${escapeHtml(t("web_settlement"))} · ${escapeHtml(t("deal_of", { number: deal + 1, deals: frame.table.deals }))}</h2>`;
   if (!over) {
     html += `<p class="kept" role="status">${escapeHtml(t("web_settlement_kept"))}</p>`
       + `<p><button id="settle-close" type="button">${escapeHtml(t("web_settlement_close"))}</button></p>`;
@@ -820,7 +905,9 @@ function renderSettlement() {
     html += `</tr>`;
   }
   html += `</tbody></table></div>`;
-  if (chips) html += `<p class="small">${escapeHtml(t("web_settle_pot", { pot: result.pot_after }))}</p>`;
+  // After the session's last deal the pot goes nowhere: it is not said to carry on.
+  const last = frame.session.over && deal === frame.session.results.length - 1;
+  if (chips) html += `<p class="small" id="settle-pot">${escapeHtml(t(last ? "web_settle_pot_last" : "web_settle_pot", { pot: minus(result.pot_after) }))}</p>`;
   const lines = entries.filter((e) => e.deal === deal && e.kind === "settle").flatMap((e) => e.lines || [e.text]);
   if (lines.length) {
     // In the lesson the counting is part of what is taught: shown open.
@@ -879,7 +966,7 @@ function renderLedger() {
       + balances.map((b, s) => cell(b - session.balances[s])).join("") + cell(potNow - session.pot) + `</tr>`;
   }
   html += `<tr class="total"><th scope="row">${escapeHtml(t("web_balance"))}</th>` + balances.map((b) => `<th>${signed(b)}</th>`).join("")
-    + `<th>${potNow}</th></tr></tbody></table></div>`;
+    + `<th>${minus(potNow)}</th></tr></tbody></table></div>`;
   if (session.results.length) {
     // Each finished deal's record, to keep or to replay.
     html += `<p class="records">` + session.results.map((r) => `<span>${escapeHtml(t("web_deal"))} ${r.deal + 1}: `
@@ -1101,7 +1188,9 @@ document.addEventListener("keydown", (event) => {
   }
 });
 document.addEventListener("pointerdown", wakeAudio, { once: true });
-setInterval(() => { if (frame && (deadline !== null || absent !== null)) renderStatus(); }, 500);
+setInterval(() => {
+  if (frame && (deadline !== null || absent !== null || (frame.table.status === "waiting" && frame.table.fill_at))) renderStatus();
+}, 500);
 
 // In one column the player's panel sticks to the bottom of the screen and would cover the
 // line saying what was last played (the table above it can be long): there the line heads
