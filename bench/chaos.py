@@ -97,7 +97,8 @@ class Postgres:
         return f"postgresql+psycopg://lald@127.0.0.1:{self.port}/chaos"
 
     def restart(self) -> None:
-        self.run("pg_ctl", "restart", "-m", "fast", "-w", "-t", "60", "-D", str(self.data))
+        self.run("pg_ctl", "restart", "-m", "fast", "-w", "-t", "60", "-D", str(self.data), "-l",
+                 str(self.dir / "server.log"))
 
     def stop(self) -> None:
         with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
@@ -106,11 +107,27 @@ class Postgres:
 
 
 class Site(serve.Site):
-    """bench/serve.py's site, with nginx restartable."""
+    """bench/serve.py's site, with nginx restartable and the leases' life set."""
 
-    def __init__(self, db: str, bot_delay: float, logs: str | None) -> None:
+    def __init__(self, db: str, bot_delay: float, logs: str | None, ttl: float) -> None:
+        self.ttl = ttl
         super().__init__(db, 2, bot_delay, logs)
         self.nginx_args = list(self.nginx.args)  # type: ignore[arg-type]
+
+    def start(self, name: str) -> None:
+        d = str(self.bot_delay)
+        log = open(Path(self.logs) / f"{name}.log", "ab") if self.logs else None  # noqa: SIM115
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, "-m", "lald", "worker", "--name", name, "--port", str(self.ports[name]),
+             "--db", self.db, "--bot-delay", d, "--claim-window", d, "--tables-at-once", "1000000",
+             "--lease-seconds", str(self.ttl), "--log-level", "info" if self.logs else "warning"],
+            stdout=subprocess.DEVNULL, stderr=log)
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{self.ports[name]}/readyz", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise SystemExit(f"lald worker {name} did not start")
 
     def restart_nginx(self) -> None:
         self.nginx.send_signal(signal.SIGQUIT)
@@ -228,15 +245,17 @@ async def monitor(site: Site, rec: Record, stop: float) -> None:
 
 
 async def driver(site: Site, pg: Postgres, rec: Record, rng: random.Random, first: float, stop: float,
-                 ttl: float) -> None:
-    """A fault every 8 to 20 s, drawn from ``rng``; each over before the next begins."""
+                 ttl: float, sequence: list[str] | None = None) -> None:
+    """A fault every 8 to 20 s, drawn from ``rng`` (or the faults of ``sequence``, in its
+    order, until it runs out); each over before the next begins."""
     at = first
     while True:
         at += rng.uniform(8.0, 20.0)
-        if at > stop - 20:
+        if at > stop - 20 or sequence == []:
             return
         await asyncio.sleep(max(0.0, at - time.monotonic()))
-        kind, whom = rng.choice(FAULTS), rng.choice(site.names)
+        kind = sequence.pop(0) if sequence is not None else rng.choice(FAULTS)
+        whom = rng.choice(site.names)
         start = time.monotonic()
         if kind == "kill":
             site.procs[whom].send_signal(signal.SIGKILL)
@@ -327,8 +346,9 @@ async def chaos(site: Site, pg: Postgres, rec: Record, args: argparse.Namespace)
     stop = start + args.minutes * 60
     rng = random.Random(args.seed)
     pages = [page(site, rec, args.level, start + i * 2.0 / args.tables, stop) for i in range(args.tables)]
+    sequence = args.faults.split(",") if args.faults else None
     await asyncio.gather(*pages, monitor(site, rec, stop),
-                         driver(site, pg, rec, rng, start + 10, stop, args.ttl))
+                         driver(site, pg, rec, rng, start + 10, stop, args.ttl, sequence))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -339,9 +359,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--level", default="random")
     parser.add_argument("--bot-delay", type=float, default=0.5)
-    parser.add_argument("--ttl", type=float, default=10.0, help="the workers' lease life (their default)")
+    parser.add_argument("--ttl", type=float, default=10.0,
+                        help="the workers' lease life, seconds (--lease-seconds; their default 10)")
     parser.add_argument("--logs", help="keep the workers' logs in this folder")
+    parser.add_argument("--faults", help="these faults in this order (comma-separated), not drawn: "
+                        + ", ".join(FAULTS))
     args = parser.parse_args(argv)
+    if args.faults and not set(args.faults.split(",")) <= set(FAULTS):
+        parser.error(f"--faults: choose among {', '.join(FAULTS)}")
     print(machine.line(), flush=True)
     print(f"chaos: {args.tables} tables of 1 person + 4 {args.level} bots on 2 workers behind nginx, "
           f"{args.minutes:g} minutes, seed {args.seed}", flush=True)
@@ -352,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         serve.fresh(db)
         if args.logs:
             Path(args.logs).mkdir(parents=True, exist_ok=True)
-        site = Site(db, args.bot_delay, args.logs)
+        site = Site(db, args.bot_delay, args.logs, args.ttl)
         try:
             asyncio.run(chaos(site, pg, rec, args))
         finally:
