@@ -40,6 +40,8 @@ from lald.tui.table import TableScreen
 from lald.tui.widgets import IndentedLinesView, LessonView, LinesView
 from lald.tui.words import action_label, default_names, note_text
 
+from .test_keys import until
+
 #: Sampled deals per decision in the review tests: enough to run the review, fast.
 WORLDS = 6
 
@@ -466,12 +468,11 @@ def test_leaving_a_review_before_it_is_done_stops_it(tmp_path: Path) -> None:
         await pilot.pause()
         settlement = app.screen
         app.open_review()  # not through the pilot, which waits for the busy thread
-        await asyncio.sleep(0.05)
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen._worker is not None)
         review = app.screen
         assert isinstance(review, ReviewScreen) and not review.done
         review.action_back()
-        await asyncio.sleep(0.05)
-        assert app.screen is settlement
+        await until(pilot, lambda: app.screen is settlement)
         worker = review._worker
         assert worker is not None and worker.is_cancelled
         # A cancelled worker's wait says so (waiting on the app's workers passed only when
