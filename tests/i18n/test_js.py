@@ -27,7 +27,8 @@ for (const [lang, messages] of Object.entries(catalogs)) {
   out[lang] = {};
   for (const [key, entry] of Object.entries(messages)) {
     if (typeof entry !== "object") continue;
-    out[lang][key] = counts.map((n) => t(key, { count: n, amount: n, name: "Anne", names: "Anne" }));
+    const values = (n) => ({ count: n, amount: n, name: "Anne", names: "Anne", cards: "4♥" });
+    out[lang][key] = counts.map((n) => t(key, values(n)));
   }
   out[lang].__plural = counts.map(plural);
   let threw = false;
@@ -66,6 +67,6 @@ def _fill(catalog: Catalog, key: str, n: int | str) -> str:
     entry = messages(catalog.lang).get(key) or messages("en")[key]
     assert isinstance(entry, dict)
     template = entry.get(catalog.plural(n)) or entry["other"]
-    shown = {"count": n, "amount": n, "name": "Anne", "names": "Anne"}
+    shown = {"count": n, "amount": n, "name": "Anne", "names": "Anne", "cards": "4♥"}
     return template.replace("{count:+d}", ("+" if not str(n).startswith("-") else "") + str(n)) \
         .format(**shown)
