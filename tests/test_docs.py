@@ -187,6 +187,13 @@ def test_every_cited_docs_anchor_is_a_heading() -> None:
     assert not wrong, f"these cite a section that does not exist: {wrong}"
 
 
+def test_the_source_cites_no_document_outside_the_repository() -> None:
+    outside = [str(p.relative_to(ROOT)) for p in (ROOT / "src").rglob("*")
+               if p.suffix in SOURCE and p.is_file()
+               and re.search(r"\b(RULES|RECORD)\.md\b", p.read_text(encoding="utf-8"))]
+    assert not outside, f"these cite RULES.md or RECORD.md, which are not in the repository: {outside}"
+
+
 def test_the_licence_is_an_spdx_expression_with_its_text() -> None:
     import tomllib
 

@@ -18,7 +18,7 @@ export function actionCards(a) {
   return [];
 }
 
-// The action in the record's form (RECORD.md), as the server takes it.
+// The action in the record's form (docs/record.md#actions), as the server takes it.
 export function recordForm(a) {
   const out = { seat: a.seat, type: a.type };
   if (a.type === "capture") Object.assign(out, { play: a.play, take: a.take });
