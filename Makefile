@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup system run test lint docs bench demo play
+.PHONY: setup system run test check lint docs bench demo play
 
 $(BIN)/lald: pyproject.toml setup.py $(wildcard src/lald/*/*.c)
 	$(PY) -m venv $(VENV)
@@ -34,6 +34,12 @@ lint: setup
 # Not --quiet: under it mkdocs 1.6 counts no warnings, so --strict never fails.
 docs: setup
 	$(BIN)/mkdocs build --strict
+
+# The fast loop while changing the game: lint, then the tests of the engine, the bots and the
+# play loop (and their doctests) in two processes, the compiled twins required.
+check: setup
+	$(BIN)/ruff check src tests
+	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q -n 2 tests/core tests/bots tests/play src/lald/core src/lald/bots src/lald/play
 
 test: setup system lint docs
 	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q
