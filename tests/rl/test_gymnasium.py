@@ -109,7 +109,7 @@ def test_bad_settings_are_refused_in_words() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         SeatEnv(opponents="chess")
     with pytest.raises(ValueError, match="render_mode"):
-        SeatEnv(render_mode="rgb_array")
+        SeatEnv(render_mode="svg")
 
 
 def test_a_legal_id_as_a_0d_array_is_played_and_no_action_id_is_refused_in_words() -> None:

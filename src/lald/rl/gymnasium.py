@@ -44,7 +44,7 @@ from ..play.spec import parse_spec
 from .deal import Deal
 from .encoding import NUM_ACTIONS, Observation, as_action_id, observation_bounds, observe
 from .pettingzoo import deal_options, deal_rewards, make_rules
-from .text import render_text
+from .text import RGB_SHAPE, render_rgb, render_text
 
 ENV_ID = "lald/Seat-v0"
 
@@ -52,14 +52,14 @@ ENV_ID = "lald/Seat-v0"
 class SeatEnv(gym.Env[Observation, int]):
     """One seat of Laugh and Lie Down against bots (make it with ``gym.make("lald/Seat-v0")``)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
                  options: dict[str, Any] | None = None, seat: int | None = 0,
                  opponents: str | Sequence[str] = "heuristic", session: bool = False,
                  illegal_reward: float = -10.0, render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}: choose ansi or human")
+            raise ValueError(f"unknown render_mode {render_mode!r}: choose ansi, human or rgb_array")
         self.rules = make_rules(preset, players, variants, options)
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
@@ -186,8 +186,13 @@ class SeatEnv(gym.Env[Observation, int]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
 
-    def render(self) -> str | None:
-        """The table as a spectator sees it, and who decides."""
+    def render(self) -> Any:
+        """The table as a spectator sees it, and who decides: text (``ansi``; printed under
+        ``human``), or under ``rgb_array`` a picture (:func:`lald.rl.text.render_rgb`)."""
+        if self.render_mode == "rgb_array":
+            if self.deal is None:
+                return np.zeros(RGB_SHAPE, np.uint8)
+            return render_rgb(self.deal, self.session)
         text = "no deal yet: call reset()" if self.deal is None else render_text(self.deal, self.session)
         if self.render_mode == "human":
             print(text)
