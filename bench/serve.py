@@ -8,7 +8,9 @@ engine's check, the commit to the database, the bots' views, the frame). The cli
 join over the first second (tables are opened at different moments, not in lock-step);
 latencies and actions are counted after WARMUP seconds, while deals follow one another
 until DURATION seconds. Prints, per run, actions/s (all seats), the p50/p99 latency, the
-server's CPU use and the load average; then the medians of RUNS runs, for a baseline of
+server's CPU use, its processor time per action (the server's CPU seconds over the actions
+the database holds from the measured window: the server's own cost, whatever else shares
+the machine) and the load average; then the medians of RUNS runs, for a baseline of
 one table and for the loaded server, and the ratio of the loaded p99 to the baseline p99.
 The clients run in this process (on uvloop when it is installed), on the same machine.
 
@@ -29,7 +31,8 @@ medians of both, the ratio of the players' p99, and the lobby's p99 are printed.
 
 With ``--proxy`` (and a PostgreSQL ``--db`` it may fill), the site's figures (issue 25):
 TABLES tables through nginx to one ``lald worker``, then to two, run by run (the ratio
-is what the second worker buys), then, with two workers under the same load, ``--kills``
+is what the second worker buys; the CPU per stored action of each; with ``--before``, the
+older tree's workers too, back to back), then, with two workers under the same load, ``--kills``
 workers killed with kill -9 one after another (each started again, as systemd would):
 how long each page whose connection dropped took to be playing again (p50, p99, max),
 every table replayed from the database afterwards (an illegal or doubled action fails),
@@ -183,6 +186,21 @@ async def prober(http: httpx.AsyncClient, measure: float, stop: float, probes: d
         await asyncio.sleep(every)
 
 
+def stored_actions(db: str, since: float, until: float) -> int:
+    """The actions the database holds that were accepted between ``since`` and ``until``
+    (seconds since the epoch): the denominator of the servers' CPU per action."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT count(*) FROM lald_actions WHERE at >= :a AND at < :b"),
+                                 {"a": since, "b": until}).scalar()
+    finally:
+        engine.dispose()
+    return int(found or 0)
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -208,8 +226,9 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
     measure, stop = start + warmup, start + duration
     joins = [start + i / tables for i in range(tables)]
     cpu: list[float] = []
+    wall: list[float] = []
     loop = asyncio.get_running_loop()
-    loop.call_at(measure, lambda: cpu.append(cpu_seconds(pid)))
+    loop.call_at(measure, lambda: (cpu.append(cpu_seconds(pid)), wall.append(time.time())))
     probes: dict[str, float] = {}
     lobby: list[float] = []
     extra: list[Any] = []
@@ -222,12 +241,13 @@ async def run_load(port: int, tables: int, duration: float, warmup: float, level
                                for tok, join in zip(tokens, joins, strict=True)), *extra)
     elapsed = time.monotonic() - measure
     cpu.append(cpu_seconds(pid))
+    wall.append(time.time())
     if len(latencies) < 2:
         raise SystemExit("too few samples: run longer")
     q = statistics.quantiles(latencies, n=100, method="inclusive")
     out = {"rate": actions[0] / elapsed, "p50": q[49] * 1000, "p99": q[98] * 1000,
            "samples": len(latencies), "cpu": (cpu[-1] - cpu[0]) / elapsed * 100,
-           "load": os.getloadavg()[0]}
+           "cpu_s": cpu[-1] - cpu[0], "since": wall[0], "until": wall[-1], "load": os.getloadavg()[0]}
     if community:
         if len(lobby) < 2:
             raise SystemExit("too few lobby samples: run longer")
@@ -241,10 +261,11 @@ def measure(tables: int, args: argparse.Namespace, src: str | None = None,
     """A fresh server and database, one run."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(args.db or f"sqlite:///{Path(tmp) / 'bench.db'}", port, args.bot_delay, src)
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        proc = start_server(db, port, args.bot_delay, src)
         try:
-            return run(run_load(port, tables, args.duration, args.warmup, args.level, proc.pid,
-                                community, args.lobby_pages))
+            r: dict[str, float] = run(run_load(port, tables, args.duration, args.warmup, args.level, proc.pid,
+                                               community, args.lobby_pages))
         finally:
             proc.send_signal(signal.SIGINT)
             try:
@@ -252,6 +273,15 @@ def measure(tables: int, args: argparse.Namespace, src: str | None = None,
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        return with_cost(r, db)
+
+
+def with_cost(r: dict[str, Any], db: str) -> dict[str, Any]:
+    """``r`` with the actions stored during its measured window and the servers' CPU per
+    stored action (ms): the server's own cost, whatever shares the machine."""
+    stored = stored_actions(db, r.pop("since"), r.pop("until"))
+    cpu_s = r.pop("cpu_s")
+    return r | {"stored": stored, "ms": cpu_s / stored * 1000 if stored else float("nan")}
 
 
 def run(coro: Any) -> Any:
@@ -312,7 +342,8 @@ def main() -> None:
                          f"({r['lobby_samples']:.0f})" if community else "")
                 print(f"    run {i + 1}{tag}: {r['rate']:7.1f} actions/s  "
                       f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  ({r['samples']:.0f} samples)  "
-                      f"server CPU {r['cpu']:3.0f}%  load average {r['load']:.2f}{lobby}", flush=True)
+                      f"server CPU {r['cpu']:3.0f}%, {r['ms']:.3f} ms per stored action "
+                      f"({r['stored']:.0f})  load average {r['load']:.2f}{lobby}", flush=True)
         for mode in modes:
             src, community = mode
             med = {k: statistics.median(r[k] for r in results[mode]) for k in results[mode][0]}
@@ -321,8 +352,8 @@ def main() -> None:
             lobby = (f"   lobby update p50 {med['lobby_p50']:6.1f} ms p99 {med['lobby_p99']:6.1f} ms"
                      if community else "")
             print(f"  {name:31} {med['rate']:8.1f} actions/s   human action p50 {med['p50']:6.1f} ms   "
-                  f"p99 {med['p99']:6.1f} ms   server CPU {med['cpu']:3.0f}%   load average "
-                  f"{med['load']:.2f}{lobby}", flush=True)
+                  f"p99 {med['p99']:6.1f} ms   server CPU {med['cpu']:3.0f}%, {med['ms']:.3f} ms per action"
+                  f"   load average {med['load']:.2f}{lobby}", flush=True)
     loaded = f"loaded ({args.tables} tables)"
     print(f"  p99 loaded / baseline: {rows[loaded]['p99'] / rows['baseline (1 table)']['p99']:.2f}x")
     if args.community:
@@ -334,7 +365,8 @@ def main() -> None:
         before = rows[f"{loaded} before"]
         print(f"  after / before: p50 {rows[loaded]['p50'] / before['p50']:.2f}x, "
               f"p99 {rows[loaded]['p99'] / before['p99']:.2f}x, "
-              f"server CPU {rows[loaded]['cpu'] / before['cpu']:.2f}x")
+              f"server CPU {rows[loaded]['cpu'] / before['cpu']:.2f}x, "
+              f"CPU per action {rows[loaded]['ms'] / before['ms']:.2f}x")
 
 
 # -- several servers behind nginx (issue 25) ---------------------------------------------------
@@ -344,13 +376,15 @@ class Site:
     """``lald worker`` processes over one PostgreSQL database and nginx in front of them,
     with the configuration lald writes."""
 
-    def __init__(self, db: str, workers: int, bot_delay: float, logs: str | None = None) -> None:
+    def __init__(self, db: str, workers: int, bot_delay: float, logs: str | None = None,
+                 src: str | None = None) -> None:
         import shutil
 
         from lald.cli.site import nginx_binary
         from lald.web.proxy import nginx_standalone
 
         self.db, self.bot_delay, self.logs = db, bot_delay, logs
+        self.env = os.environ | ({"PYTHONPATH": str(Path(src) / "src")} if src else {})
         self.port = free_port()
         self.names = [f"w{i + 1}" for i in range(workers)]
         self.ports = {n: free_port() for n in self.names}
@@ -377,7 +411,7 @@ class Site:
         self.procs[name] = subprocess.Popen(
             [sys.executable, "-m", "lald", "worker", "--name", name, "--port", str(self.ports[name]),
              "--db", self.db, "--bot-delay", d, "--claim-window", d, "--tables-at-once", "1000000",
-             "--log-level", "info" if self.logs else "warning"], stdout=subprocess.DEVNULL,
+             "--log-level", "info" if self.logs else "warning"], stdout=subprocess.DEVNULL, env=self.env,
             stderr=open(Path(self.logs) / f"{name}.log", "ab") if self.logs else None)  # noqa: SIM115
         for _ in range(300):
             try:
@@ -519,7 +553,9 @@ async def site_load(site: Site, tables: int, duration: float, warmup: float, lev
     cpu: list[float] = []
     loop = asyncio.get_running_loop()
     waited: list[float] = []
-    loop.call_at(measure, lambda: (cpu.append(site.cpu()), waited.append(site.waited())))
+    wall: list[float] = []
+    loop.call_at(measure, lambda: (cpu.append(site.cpu()), waited.append(site.waited()),
+                                   wall.append(time.time())))
     killed: list[float] = []
 
     async def killer() -> None:
@@ -538,7 +574,9 @@ async def site_load(site: Site, tables: int, duration: float, warmup: float, lev
     elapsed = time.monotonic() - measure
     cpu.append(site.cpu())
     waited.append(site.waited())
+    wall.append(time.time())
     out: dict[str, Any] = {"rate": actions[0] / elapsed, "samples": len(latencies), "faults": faults,
+                           "cpu_s": cpu[-1] - cpu[0], "since": wall[0], "until": wall[-1],
                            "cpu": (cpu[-1] - cpu[0]) / elapsed * 100 if not kills else float("nan"),
                            "waited": (waited[-1] - waited[0]) / elapsed * 100 if not kills else float("nan"),
                            "load": os.getloadavg()[0]}
@@ -574,21 +612,33 @@ def check_stored(db: str, ids: list[str]) -> int:
     return len(datas)
 
 
-def medians(rows: dict[int, list[dict[str, Any]]]) -> None:
-    """The medians of the runs of 1 worker and of 2, and their ratio."""
-    med = {w: {k: statistics.median(r[k] for r in rows[w])
-               for k in ("rate", "p50", "p99", "cpu", "waited", "load")} for w in rows}
-    for w in (1, 2):
-        m = med[w]
-        print(f"  {w} worker{'s' if w > 1 else ' '}: {m['rate']:8.1f} actions/s   person's action p50 "
-              f"{m['p50']:6.1f} ms   p99 {m['p99']:6.1f} ms   servers' CPU {m['cpu']:3.0f}%, waiting for a "
-              f"CPU {m['waited']:3.0f}%   load average {m['load']:.2f}", flush=True)
-    print(f"  2 workers / 1 worker: actions/s {med[2]['rate'] / med[1]['rate']:.2f}x, p50 "
-          f"{med[2]['p50'] / med[1]['p50']:.2f}x, p99 {med[2]['p99'] / med[1]['p99']:.2f}x")
+def medians(rows: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
+    """The medians of the runs of 1 worker and of 2 (of each source tree), their ratio, and
+    the ratio of after to before."""
+    keys = ("rate", "p50", "p99", "cpu", "waited", "load", "ms")
+    med = {m: {k: statistics.median(r.get(k, float("nan")) for r in rows[m]) for k in keys} for m in rows}
+    for tag in dict.fromkeys(t for t, _ in rows):
+        for w in (1, 2):
+            m = med[tag, w]
+            print(f"  {w} worker{'s' if w > 1 else ' '}{tag}: {m['rate']:8.1f} actions/s   person's action "
+                  f"p50 {m['p50']:6.1f} ms   p99 {m['p99']:6.1f} ms   servers' CPU {m['cpu']:3.0f}%, "
+                  f"{m['ms']:.3f} ms per stored action, waiting for a CPU {m['waited']:3.0f}%   "
+                  f"load average {m['load']:.2f}", flush=True)
+        one, two = med[tag, 1], med[tag, 2]
+        print(f"  2 workers / 1 worker{tag}: actions/s {two['rate'] / one['rate']:.2f}x, p50 "
+              f"{two['p50'] / one['p50']:.2f}x, p99 {two['p99'] / one['p99']:.2f}x, CPU per action "
+              f"{two['ms'] / one['ms']:.2f}x")
+    if ("", 1) in med and (" (before)", 1) in med:
+        for w in (1, 2):
+            print(f"  after / before, {w} worker{'s' if w > 1 else ''}: CPU per action "
+                  f"{med['', w]['ms'] / med[' (before)', w]['ms']:.2f}x, p50 "
+                  f"{med['', w]['p50'] / med[' (before)', w]['p50']:.2f}x, p99 "
+                  f"{med['', w]['p99'] / med[' (before)', w]['p99']:.2f}x")
 
 
 def proxy_main(args: argparse.Namespace) -> None:
-    """1,000 tables through nginx: one worker, then two, run by run; then kills."""
+    """1,000 tables through nginx: one worker, then two, run by run (with ``--before``, the
+    older tree's too, back to back); then kills."""
     if not args.db or not args.db.startswith("postgresql"):
         raise SystemExit("--proxy needs --db postgresql+psycopg://... (a database the bench may fill)")
     print(machine.line())
@@ -596,21 +646,26 @@ def proxy_main(args: argparse.Namespace) -> None:
           f"{args.bot_delay} s, {args.duration:.0f} s per run ({args.warmup:.0f} s warm-up), median of "
           f"{args.runs} runs; {os.cpu_count()} cores; clients, nginx, PostgreSQL and the servers on this "
           "machine")
-    rows: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+    trees: list[tuple[str, str | None]] = [(" (before)", args.before)] if args.before else []
+    trees.append(("", None))
+    rows: dict[tuple[str, int], list[dict[str, Any]]] = {(t, w): [] for t, _ in trees for w in (1, 2)}
     for i in range(args.runs):
         for workers in (1, 2):
-            fresh(args.db)
-            site = Site(args.db, workers, args.bot_delay)
-            try:
-                r = run(site_load(site, args.tables, args.duration, args.warmup, args.level))
-            finally:
-                site.stop()
-            rows[workers].append(r)
-            plural = "s" if workers > 1 else ""
-            print(f"    run {i + 1}, {workers} worker{plural}: {r['rate']:7.1f} actions/s  "
-                  f"p50 {r.get('p50', float('nan')):6.1f} ms  p99 {r.get('p99', float('nan')):6.1f} ms  "
-                  f"({r['samples']} samples, {len(r['faults'])} faults)  servers' CPU {r['cpu']:3.0f}%, "
-                  f"waiting for a CPU {r['waited']:3.0f}%  load average {r['load']:.2f}", flush=True)
+            for tag, src in trees:
+                fresh(args.db)
+                site = Site(args.db, workers, args.bot_delay, src=src)
+                try:
+                    r = run(site_load(site, args.tables, args.duration, args.warmup, args.level))
+                finally:
+                    site.stop()
+                r = with_cost(r, args.db)
+                rows[tag, workers].append(r)
+                plural = "s" if workers > 1 else ""
+                print(f"    run {i + 1}, {workers} worker{plural}{tag}: {r['rate']:7.1f} actions/s  "
+                      f"p50 {r.get('p50', float('nan')):6.1f} ms  p99 {r.get('p99', float('nan')):6.1f} ms  "
+                      f"({r['samples']} samples, {len(r['faults'])} faults)  servers' CPU {r['cpu']:3.0f}%, "
+                      f"{r['ms']:.3f} ms per stored action ({r['stored']}), waiting for a CPU "
+                      f"{r['waited']:3.0f}%  load average {r['load']:.2f}", flush=True)
     if args.runs:
         medians(rows)
     if args.kills:
