@@ -48,10 +48,11 @@ from .scoring import DealResult, settle
 from .session import Session, Standing, cut_for_dealer
 from .state import IllegalActionError, LayoutError, State
 from .view import PlayerView, censor, view
+from .window import ClaimWindow
 
 __all__ = [
     "CARDS", "OPTION_NAMES", "PRESET_NAMES", "VARIANT_NAMES", "Action", "ActionSyntaxError",
-    "Capture", "CaptureKind", "Card", "CardError", "Claim", "ClaimKind",
+    "Capture", "CaptureKind", "Card", "CardError", "Claim", "ClaimKind", "ClaimWindow",
     "Claimed", "DealEnded", "DealResult", "DeadClaims", "FirstDealer", "HandSetTiming",
     "IllegalActionError", "LaidDown", "LayoutError", "LieDown", "NoCapture", "Operation",
     "KeyedRandom", "PlayerView", "PortableRandom", "PrizeRule", "Rounding", "Rules", "RulesError",
