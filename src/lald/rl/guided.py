@@ -57,6 +57,7 @@ from .learned import (
     QNetwork,
     action_features,
     load_network,
+    one_blas_thread,
     shipped_file,
     state_features,
 )
@@ -143,7 +144,11 @@ class GuidedBot(ExpertBot):
 
     def _act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The turn move the search prefers, with the network's guidance (the expert's
-        ``act`` calls it, on the path its ``kernel`` setting names)."""
+        ``act`` calls it, on the path its ``kernel`` setting names); BLAS on one thread."""
+        with one_blas_thread:
+            return self._act_guided(view, legal)
+
+    def _act_guided(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in legal))
         if len(codes) == 1:
@@ -156,6 +161,10 @@ class GuidedBot(ExpertBot):
     def _claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         """Claim now or let pass, as the guided search prefers (``claims=own``: only on its
         own turn, as the heuristic claims otherwise; called as :meth:`_act` is)."""
+        with one_blas_thread:
+            return self._claim_guided(view, claims)
+
+    def _claim_guided(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
         k = read(view)
         table = mask_of(view.table)
         codes = list(dict.fromkeys(code_of(a, table) for a in claims))

@@ -29,9 +29,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import numpy as np
@@ -195,6 +197,50 @@ def load_network(path: str | os.PathLike[str]) -> QNetwork:
     return _load(str(file.resolve()), mtime)
 
 
+class _OneBlasThread:
+    """The context of a decision: numpy's BLAS on one thread.  A forward pass is a few small
+    matrix products, which BLAS's threads slow down (issue 35: the shipped level took 1.79 ms
+    a decision on average and 28 ms at the 99th percentile with OpenBLAS's default threads,
+    0.28 and 1.9 ms on one).  The setting is the process's, so decisions in several threads
+    share it: the first in sets it, the last out restores the caller's.  Without
+    threadpoolctl installed it does nothing."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._libs: list[Any] | None = None
+        self._saved: list[int] = []
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                if self._libs is None:
+                    try:
+                        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+                    except ImportError:
+                        self._libs = []
+                    else:
+                        self._libs = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+                self._saved = [lib.num_threads for lib in self._libs]
+                for lib, n in zip(self._libs, self._saved, strict=True):
+                    if n != 1:
+                        lib.set_num_threads(1)
+            self._depth += 1
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._libs:
+                for lib, n in zip(self._libs, self._saved, strict=True):
+                    if n != 1:
+                        lib.set_num_threads(n)
+
+
+#: ``with one_blas_thread:`` around a decision that runs the network (LearnedBot, GuidedBot).
+one_blas_thread = _OneBlasThread()
+
+
 class LearnedBot(Bot):
     """Plays the legal action of highest learned value (``file=PATH`` for other weights
     than the shipped ones of the preset). With ``margin=CHIPS`` it plays the heuristic's
@@ -245,7 +291,8 @@ class LearnedBot(Bot):
         table = sum(1 << c for c in view.table)
         ids = legal_ids(list(legal), table)
         heuristic = self._heuristic_id(view, legal, "turn") if len(ids) > 1 else None
-        action: Action = self._choose(view, "turn", ids, heuristic)
+        with one_blas_thread:
+            action: Action = self._choose(view, "turn", ids, heuristic)
         return action
 
     def claim(self, view: PlayerView, claims: Sequence[Claim]) -> Claim | None:
@@ -253,10 +300,12 @@ class LearnedBot(Bot):
         table = sum(1 << c for c in view.table)
         ids: dict[int, Action | None] = dict(legal_ids(list(claims), table))
         ids[PASS] = None
-        choice = self._choose(view, "claim", ids, self._heuristic_id(view, claims, "claim"))
+        heuristic = self._heuristic_id(view, claims, "claim")
+        with one_blas_thread:
+            choice = self._choose(view, "claim", ids, heuristic)
         assert choice is None or isinstance(choice, Claim)
         return choice
 
 
 __all__ = ["ACTION_SIZE", "LearnedBot", "QNetwork", "STATE_SIZE", "WEIGHTS_DIR", "action_features",
-           "load_network", "shipped_file", "state_features"]
+           "load_network", "one_blas_thread", "shipped_file", "state_features"]
