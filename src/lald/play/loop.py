@@ -1,4 +1,4 @@
-"""The turn loop: offer open claims, then let the seat to move act.
+"""The turn loop: the claim window (:class:`lald.core.ClaimWindow`), then the seat to move acts.
 
 >>> import random
 >>> from lald.bots import RandomBot
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 
 from ..bots import Bot
-from ..core import Action, Claim, Operation, Rules, Session, State
+from ..core import Action, Claim, ClaimWindow, Operation, Rules, Session, State
 
 Listener = Callable[[State, Action, Operation], None]
 Timer = Callable[[int, str, float], None]
@@ -33,26 +33,26 @@ def _show_state(bot: Bot, state: State) -> None:
 
 
 def step(state: State, bots: Sequence[Bot], timer: Timer | None = None) -> tuple[Action, Operation]:
-    """One action: the first claim taken when claims are offered clockwise from the left
-    of the seat that acted last, else the turn action of the seat to move. ``timer``, if
-    given, hears how long each bot call took."""
-    for seat in state.claim_order():
-        claims = state.claims(seat)
-        if claims:
-            view = state.view(seat)
-            _show_state(bots[seat], state)
-            start = perf_counter()
-            choice: Claim | None = bots[seat].claim(view, claims)
-            if timer is not None:
-                timer(seat, "claim", perf_counter() - start)
-            if choice is not None:
-                return choice, state.apply(choice)
-    mover = state.to_move
-    assert mover is not None
+    """One action: the first claim taken in the claim window (:class:`lald.core.ClaimWindow`:
+    clockwise from the left of the seat that acted last), else the turn action of the seat
+    to move. ``timer``, if given, hears how long each bot call took."""
+    window = ClaimWindow(state)
+    while (ask := window.asking()) is not None:
+        seat, claims = ask
+        view = state.view(seat)
+        _show_state(bots[seat], state)
+        start = perf_counter()
+        choice: Claim | None = bots[seat].claim(view, claims)
+        if timer is not None:
+            timer(seat, "claim", perf_counter() - start)
+        if choice is not None:
+            return choice, state.apply(choice)
+        window.let_pass(seat)
+    mover, legal = window.turn()
     view = state.view(mover)
     _show_state(bots[mover], state)
     start = perf_counter()
-    action = bots[mover].act(view, state.turn_actions())
+    action = bots[mover].act(view, legal)
     if timer is not None:
         timer(mover, "act", perf_counter() - start)
     return action, state.apply(action)

@@ -1,10 +1,10 @@
 """A deal as a sequence of one-seat decisions: the claim window, then the turn.
 
-Claims may be made out of turn.  The adapters turn that into a *claim window*, polled
-exactly as :func:`lald.play.loop.step` offers claims: before every turn, the seats that
-may claim are asked one at a time in the engine's claim order (clockwise from the left of
-the seat that acted last), each choosing one of its claims or to pass; a claim is made at
-once and the window opens again from the claimant's left; when every polled seat has
+Claims may be made out of turn.  The adapters poll the engine's *claim window*
+(:class:`lald.core.ClaimWindow`, the one every table drives): before every turn, the seats
+that may claim are asked one at a time in the engine's claim order (clockwise from the left
+of the seat that acted last), each choosing one of its claims or to pass; a claim is made
+at once and the window opens again from the claimant's left; when every polled seat has
 passed, the seat to move chooses its turn action.  The polled seat always has at least
 two choices (a claim and ``pass``), the mover at least one.
 
@@ -20,7 +20,7 @@ two choices (a claim and ``pass``), the mover at least one.
 
 from __future__ import annotations
 
-from ..core import Action, Claim, IllegalActionError, State
+from ..core import Action, Claim, ClaimWindow, IllegalActionError, State
 from .encoding import ACTION_NAMES, PASS, Deciding, Mask, legal_ids, mask_of
 
 
@@ -33,7 +33,7 @@ class Deal:
     ``claims`` the engine's own list of the polled seat's claims.
     """
 
-    __slots__ = ("state", "seat", "deciding", "legal", "claims", "_window", "_pos")
+    __slots__ = ("state", "seat", "deciding", "legal", "claims", "_window")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -41,16 +41,15 @@ class Deal:
         self.deciding: Deciding = "none"
         self.legal: dict[int, Action | None] = {}
         self.claims: list[Claim] = []
-        self._window: list[tuple[int, list[Claim]]] = []
-        self._pos = 0
-        self._open()
+        self._window = ClaimWindow(state)
+        self._next()
 
     def copy(self) -> Deal:
         """An independent copy (the engine state cloned)."""
         c = Deal.__new__(Deal)
         c.state = self.state.clone()
         c.seat, c.deciding, c.legal, c.claims = self.seat, self.deciding, self.legal, self.claims
-        c._window, c._pos = self._window, self._pos
+        c._window = self._window.copy(c.state)
         return c
 
     def __deepcopy__(self, memo: dict[int, object]) -> Deal:
@@ -64,28 +63,17 @@ class Deal:
     @property
     def window(self) -> tuple[int, ...]:
         """The seats still to be polled in the open claim window, the polled one first."""
-        return tuple(seat for seat, _ in self._window[self._pos:])
+        return tuple(seat for seat, _ in self._window.unanswered())
 
     def mask(self) -> Mask:
         """The int8 legal mask of the deciding seat."""
         return mask_of(self.legal)
 
-    def _open(self) -> None:
-        """After an action (or at the start): poll the seats with claims, in claim order."""
-        state = self.state
-        window: list[tuple[int, list[Claim]]] = []
-        if not state.over and state.open_claims():
-            for seat in state.claim_order():
-                claims = state.claims(seat)
-                if claims:
-                    window.append((seat, claims))
-        self._window, self._pos = window, 0
-        self._next()
-
     def _next(self) -> None:
         state = self.state
-        if self._pos < len(self._window):
-            seat, claims = self._window[self._pos]
+        ask = self._window.asking()
+        if ask is not None:
+            seat, claims = ask
             legal: dict[int, Action | None] = dict(legal_ids(claims, state.table_mask))
             legal[PASS] = None
             self.seat, self.deciding, self.legal, self.claims = seat, "claim", legal, claims
@@ -112,15 +100,16 @@ class Deal:
         if action is None:
             if self.deciding != "claim":
                 raise IllegalActionError("only a seat polled for its claims may pass")
-            self._pos += 1
+            assert self.seat is not None
+            self._window.let_pass(self.seat)
             self._next()
             return
         if action.seat != self.seat:
             raise IllegalActionError(f"seat {action.seat} is not the seat to decide (seat {self.seat} is)")
         if self.deciding == "claim" and action not in self.claims:
             raise IllegalActionError(f"{action} is not one of the open claims of seat {self.seat}")
-        self.state.apply(action)
-        self._open()
+        self._window.apply(action)
+        self._next()
 
     def _illegal(self, action_id: object) -> str:
         if self.seat is None:
