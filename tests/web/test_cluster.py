@@ -9,22 +9,31 @@ each server's health, metrics and logs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.exc import OperationalError
+from starlette.testclient import TestClient
 
-from lald.store import Store
+from lald.store import NewAction, Store, TableChange, Write
+from lald.store.leases import Leases
+from lald.web.app import create_app
+from lald.web.cluster import Cluster, ClusterConfig
+from lald.web.journal import Saved
 from lald.web.settings import Settings
 from lald.web.tables import Table
 
+from .conftest import FAST as QUICK
 from .site import SRC, Player, Site
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the site runs on Linux")
@@ -459,3 +468,147 @@ def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(
     small = {"put": rows[:2], "drop": drops[:3], "now": 2.0}
     site.publish("lobby", small)  # one event when it fits
     assert json.loads(events._out.get_nowait())["body"]["message"] == small and events._out.empty()
+
+
+# -- one server in this process, its faults injected ------------------------------------------
+
+PEOPLE = {"seats": [{"human": True, "level": "random"}] * 5}  # a table that waits for its people
+
+
+async def _stop(cluster: Cluster) -> None:
+    """Stop as the app's lifespan does: hand over, close the hub (its writer), leave."""
+    await cluster.drain()
+    await cluster.hub.close()
+    await cluster.close()
+
+
+@contextlib.asynccontextmanager
+async def _server(db: str, **config: Any) -> AsyncIterator[Cluster]:
+    """One server of a site in this process, not sweeping unless told (the test drives it)."""
+    store = Store(db)
+    cluster = Cluster(store, QUICK, ClusterConfig("w1", **{"sweep_every": 3600.0} | config))
+    await cluster.start()
+    try:
+        yield cluster
+    finally:
+        try:
+            await asyncio.wait_for(_stop(cluster), 60)
+        finally:
+            store.close()
+
+
+def _refusing(cluster: Cluster, refuse: threading.Event, block: threading.Event | None = None) -> None:
+    """The server's database refuses its writes while ``refuse`` is set; a write waits
+    while ``block`` is not set (a database that does not answer)."""
+    real = cluster.leases.write
+
+    def write(writes: Sequence[Write], mark: tuple[str, int] | None = None) -> set[str]:
+        if block is not None:
+            block.wait(60)
+        if refuse.is_set():
+            raise OperationalError("INSERT", {}, Exception("the database is away"))
+        return real(writes, mark)
+
+    cluster.leases.write = write  # type: ignore[method-assign]
+
+
+def test_a_write_that_can_never_succeed_is_dropped_and_its_table_handed_over(postgres: Any) -> None:
+    """Issue 31: a batch of a table another server played meanwhile (PostgreSQL restarted,
+    the other took the table, this one took it back without loading it) was retried every
+    5 s for ever against the unique key, and every table of the server froze. It is
+    dropped with its table, whose lease is given up for its holder to load; the batch's
+    other tables commit, and the server writes on."""
+    db = postgres.database()
+
+    async def scenario() -> None:
+        async with _server(db) as cluster:
+            t1, _ = cluster.hub.create(PEOPLE)
+            t2, _ = cluster.hub.create(PEOPLE)
+            await asyncio.wait_for(asyncio.gather(t1.until_saved(), t2.until_saved()), 30)
+            assert {t1.id, t2.id} <= cluster.leased
+            act = {"seat": 0, "type": "lie_down"}
+            cluster.hub.store.write([NewAction(t1.id, 0, 0, act, "bot")])  # the other server's move
+            cluster.journal.add(NewAction(t1.id, 0, 0, {"seat": 0, "type": "x"}, "human"), t1)
+            cluster.journal.add(NewAction(t2.id, 0, 0, act, "human"), t2)
+            await asyncio.wait_for(cluster.journal.flush(), 30)
+            assert t1.id not in cluster.hub.tables and t1.id not in cluster.leased
+            assert cluster.leases.where([t1.id]) == {}  # free: its holder (or anyone) loads it
+            assert t2.id in cluster.hub.tables and t2.id in cluster.leased
+            cluster.journal.add(NewAction(t2.id, 0, 1, act, "human"), t2)  # and it writes on
+            await asyncio.wait_for(cluster.journal.flush(), 30)
+            stored = {t.id: t for t in cluster.hub.store.load_tables(ids=[t1.id, t2.id])}
+            assert [s for _, s in stored[t1.id].actions[0]] == ["bot"]
+            assert [s for _, s in stored[t2.id].actions[0]] == ["human", "human"]
+            assert await cluster.ready() is None
+            # A table handed over takes none of its queued writes with it: they were
+            # accepted against what this server wrongly held.
+            cluster.journal.add(TableChange(t2.id, {"active_at": 1.0}), t2)
+            cluster.lose({t2.id})
+            assert t2.unsaved == 0 and t2.id not in cluster.hub.tables
+            await asyncio.wait_for(cluster.journal.flush(), 30)
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_that_cannot_write_says_so_on_readyz(postgres: Any) -> None:
+    """A server whose writes the database refuses, or does not answer, is not ready
+    (503 and why), and is ready again once its writes go through (it said 200 throughout)."""
+    app = create_app(postgres.database(), QUICK, ClusterConfig("w1", sweep_every=3600.0))
+
+    def readyz(client: TestClient, status: int, words: str = "") -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while True:
+            r = client.get("/readyz")
+            if r.status_code == status and words in r.text:
+                return dict(r.json())
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.02)
+
+    with TestClient(app) as client:
+        cluster: Cluster = app.state.cluster
+        readyz(client, 200)
+        refuse, block = threading.Event(), threading.Event()
+        refuse.set()
+        block.set()
+        _refusing(cluster, refuse, block)
+        try:
+            client.portal.call(cluster.journal.add, TableChange("nope", {"active_at": 1.0}), Saved())
+            assert "refuses this server's writes" in readyz(client, 503, "refuses")["reason"]
+            refuse.clear()
+            readyz(client, 200)
+            # A write the database does not answer: late after a while, by the server's clock.
+            now = [1000.0]
+            cluster.clock = lambda: now[0]
+            block.clear()
+            client.portal.call(cluster.journal.add, TableChange("nope", {"active_at": 2.0}), Saved())
+            assert client.get("/readyz").status_code == 200
+            now[0] += cluster.config.write_late + 1
+            assert "has waited" in readyz(client, 503, "waited")["reason"]
+        finally:  # the database answers again (before the fix, the stop waited for it)
+            refuse.clear()
+            block.set()
+        readyz(client, 200)
+
+
+def test_a_worker_that_cannot_write_stops_within_its_bound(postgres: Any) -> None:
+    """A stop (SIGTERM) waits for the writes accepted at most ``stop_seconds``, then gives
+    them up (they were told to nobody) and its leases with them; it hung for ever."""
+    db = postgres.database()
+
+    async def scenario() -> None:
+        store = Store(db)
+        cluster = Cluster(store, QUICK, ClusterConfig("w1", sweep_every=3600.0, stop_seconds=0.5))
+        await cluster.start()
+        try:
+            t, _ = cluster.hub.create(PEOPLE)
+            await asyncio.wait_for(t.until_saved(), 30)
+            refuse = threading.Event()
+            refuse.set()
+            _refusing(cluster, refuse)
+            cluster.journal.add(TableChange(t.id, {"active_at": 1.0}), t)
+            await asyncio.wait_for(_stop(cluster), 30)
+            assert Leases(store, "w9").where([t.id]) == {}
+        finally:
+            store.close()
+
+    asyncio.run(scenario())

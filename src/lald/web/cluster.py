@@ -29,7 +29,14 @@ over its share of the open tables gives some up, tables no page is at (:meth:`Cl
 so that a server started again gets its share back. A server that stops
 gracefully (SIGTERM) hands its tables over: it stops their bots, commits what it has
 accepted, gives up its leases, tells the others (which take the tables at once), and sends
-its pages to the tables' new servers.
+its pages to the tables' new servers; within a bound (:attr:`ClusterConfig.stop_seconds`),
+whatever the database does: past it, the writes not yet committed are dropped (told to
+nobody) and the leases end with the process.
+
+A batch of writes that can never be committed (its table was played by another server
+meanwhile, :meth:`Leases.write <lald.store.leases.Leases.write>`) is dropped with its
+table, handed over and its lease given up; a table lost takes its queued writes with it.
+A server whose writes the database refuses, or leaves waiting, says so on ``/readyz``.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ import math
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
@@ -53,7 +60,7 @@ from ..store import NewAction, NewTable, SeatData, Store, Write
 from ..store.leases import Leases
 from .events import MAX_PAYLOAD, Channel, encoded
 from .hub import Elsewhere, Hub
-from .journal import Journal
+from .journal import Journal, Saved
 from .lobby import LocalChannel, Subscription
 from .ops import failpoint
 from .settings import Settings
@@ -90,6 +97,13 @@ class ClusterConfig:
     """How often it looks for tables no live server holds (seconds)."""
     publish_every: float = 0.2
     """How often it tells the others of its tables' changes (seconds)."""
+    stop_seconds: float = 10.0
+    """How long a stop waits for the database to take the writes accepted, and then to
+    give up the leases (seconds): past it, the writes still uncommitted are dropped (they
+    were told to nobody) and the leases end with the process."""
+    write_late: float = 5.0
+    """How long a batch of writes may wait for the database before ``/readyz`` says the
+    server cannot write (seconds)."""
 
 
 def conninfo(url: str) -> str:
@@ -100,22 +114,92 @@ def conninfo(url: str) -> str:
 class ClusterJournal(Journal):
     """The journal of one server of several: a batch commits only the writes of tables
     the server still holds (:meth:`Leases.write`); the tables lost are handed over before
-    anyone is told of the batch."""
+    anyone is told of the batch, and so are the tables whose batch could never be
+    committed (another server played them meanwhile). It keeps how its commits fare, for
+    ``/readyz`` (:meth:`trouble`), and its stop is bounded (:meth:`settle`)."""
 
     def __init__(self, store: Store, leases: Leases) -> None:
         super().__init__(store, threaded=True)
         self.leases = leases
         self.cluster: Cluster | None = None
         self._lost: set[str] = set()
+        self.failures = 0
+        """Tries in a row the database refused (0: the last one went through)."""
+        self.error = ""
+        """The kind of the last refusal (``OperationalError``)."""
+        self.since: float | None = None
+        """When the batch being committed was first tried (the cluster's clock), or None."""
 
     def write(self, writes: Sequence[Write], mark: tuple[str, int]) -> None:
-        self._lost |= self.leases.write(writes, mark)
+        try:
+            lost = self.leases.write(writes, mark)
+        except Exception as e:
+            self.failures += 1
+            self.error = type(getattr(e, "orig", None) or e).__name__
+            raise
+        self.failures = 0
+        self._lost |= lost
+
+    def trouble(self, now: float, late: float) -> str | None:
+        """Why this server cannot write now, or None: the database refuses its writes, or
+        a batch has waited over ``late`` seconds for it (``now``: the cluster's clock)."""
+        if self.failures:
+            return f"the database refuses this server's writes ({self.failures} tries failed: {self.error})"
+        if self.since is not None and now - self.since > late:
+            return f"a batch of writes has waited {now - self.since:.0f} s for the database"
+        return None
+
+    def discard(self, owner: Saved) -> int:
+        """Drop the writes of ``owner`` (a table handed over) still queued: they were
+        accepted against a table this server no longer holds, and told to nobody."""
+        kept = [(w, o) for w, o in self._queue if o is not owner]
+        dropped = len(self._queue) - len(kept)
+        if dropped:
+            self._queue = kept
+            owner.unsaved -= dropped
+            if owner.unsaved == 0:
+                owner._saved.set()
+        return dropped
+
+    async def settle(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for everything queued to be committed; past that, stop
+        the writer and drop what it holds (told to nobody; a commit under way in its
+        thread still renews its leases first, so it commits only what the server held).
+        Returns whether everything was committed."""
+        try:
+            await asyncio.wait_for(self.flush(), seconds)
+            return True
+        except TimeoutError:
+            pass
+        dropped = len(self._queue)
+        for _, owner in self._queue:
+            owner.unsaved = 0
+            owner._saved.set()
+        self._queue = []
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._idle.set()
+        log.error("the database took no writes for %.1f s: the writer stops, %d queued writes and the "
+                  "batch it was trying are dropped (told to nobody)", seconds, dropped,
+                  extra={"event": {"writes": dropped, "error": self.error}})
+        return False
+
+    async def close(self) -> None:
+        await self.settle(self.cluster.config.stop_seconds if self.cluster is not None else 10.0)
+        await super().close()
 
     async def _commit(self, writes: list[Write]) -> None:
         human = any(isinstance(w, NewAction) and w.source == "human" for w in writes)
         if human:
             failpoint("before_commit")  # accepted, not committed
-        await super()._commit(writes)
+        self.since = self.cluster.clock() if self.cluster is not None else time.monotonic()
+        try:
+            await super()._commit(writes)
+        finally:
+            self.since = None
         lost, self._lost = self._lost, set()
         if self.cluster is not None:
             self.cluster.committed([w.data.id for w in writes if isinstance(w, NewTable)], lost)
@@ -221,6 +305,8 @@ class Cluster:
             raise ValueError(f"{config.route!r} is not a server's name: use lower-case letters and "
                              "digits, a letter first (w1)")
         self.config = config
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock of the writer's lateness (seconds; tests set their own)."""
         self.leases = Leases(store, config.route, config.ttl)
         self.me = self.leases.owner
         self.journal = ClusterJournal(store, self.leases)
@@ -274,16 +360,22 @@ class Cluster:
     async def drain(self) -> int:
         """Stop gracefully: take nothing more, stop the bots, commit what was accepted,
         give up every lease and tell the others, send the pages to the tables' new
-        servers. Returns how many tables were handed over."""
+        servers; within :attr:`ClusterConfig.stop_seconds` or so, whatever the database
+        does. Returns how many tables were handed over."""
         if self.draining:
             return 0
         self.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.stop_seconds
         tables = list(self.hub.tables.values())
         for table in tables:  # no bot moves, no page's message is taken from here on
             self.hub.hand_over(table)
-        await self.journal.flush()
+        await self.journal.settle(self.config.stop_seconds)
         ids = sorted(self.leased)
-        await asyncio.to_thread(self.leases.release)
+        try:  # within the bound: if the database does not answer, they end with the process
+            await asyncio.wait_for(asyncio.to_thread(self.leases.release), max(1.0, deadline - loop.time()))
+        except Exception:
+            log.exception("giving up the leases failed: they end with this process")
         self.leased.clear()
         for i in range(0, len(ids), 200):
             self.channel.publish("released", {"ids": ids[i:i + 200]})
@@ -307,6 +399,9 @@ class Cluster:
             return "the server is stopping"
         if not self.channel.connected.is_set():
             return "the server is not listening to the others"
+        trouble = self.journal.trouble(self.clock(), self.config.write_late)
+        if trouble is not None:
+            return trouble
         try:
             await asyncio.wait_for(asyncio.to_thread(self._ping), 2.0)
         except Exception:
@@ -360,21 +455,28 @@ class Cluster:
 
     def committed(self, new: Sequence[str], lost: set[str]) -> None:
         """A batch was committed: its new tables are leased; its lost tables are handed
-        over (before anyone is told of the batch)."""
+        over (before anyone is told of the batch), and the others told to look for them
+        (a table whose writes clashed is free now)."""
         self.leased.update(t for t in new if t not in lost)
         self.lose(lost)
+        ids = sorted(lost)
+        for i in range(0, len(ids), 200):
+            self.channel.publish("released", {"ids": ids[i:i + 200]})
 
     def lose(self, ids: set[str]) -> None:
-        """Another server took these tables: hand them over."""
+        """These tables are not this server's to play: another took their lease, or played
+        them meanwhile. Hand them over, their writes still queued dropped."""
         for table_id in ids:
             self.leased.discard(table_id)
             table = self.hub.tables.get(table_id)
             if table is None:
                 continue
-            log.warning("table %s: its lease was taken by another server; its pages go there", table_id,
+            log.warning("table %s: another server holds it or played it meanwhile; its uncommitted "
+                        "writes are dropped (told to nobody) and its pages go to its holder", table_id,
                         extra={"event": {"table": table_id}})
             if self.metrics is not None:
                 self.metrics.lost.inc()
+            self.journal.discard(table)
             self.hub.hand_over(table)
 
     # -- loops ----------------------------------------------------------------------------

@@ -4,7 +4,8 @@ and fail points for the tests that kill a server at a chosen moment.
 
 ``/healthz`` answers 200 while the process serves at all; ``/readyz`` answers 200 only
 when the server takes new work: its database answers and, one of several servers, it is
-listening to the others and not stopping (503 with the reason otherwise). The metrics are
+listening to the others, its writes go through (none refused, none waiting long) and it
+is not stopping (503 with the reason otherwise). The metrics are
 the process's own (each server of a site has its own ``/metrics``): tables and connections
 held, actions committed by source, the time from an action's acceptance to its commit, the
 time of each commit, leases taken and lost.
