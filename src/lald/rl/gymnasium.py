@@ -86,10 +86,19 @@ class SeatEnv(gym.Env[Observation, int]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
-        """A new deal (or session), played up to the learner's first decision.
-        ``options`` may name the deal: ``{"deal": SEED, "dealer": SEAT}``."""
+        """A new deal (or session), played up to the learner's first decision.  A seed
+        names the deal, as everywhere in lald: ``reset(seed=x)`` deals ``State.deal(rules, x,
+        dealer=x % players)`` (a session: ``Session(rules, x)``), as table ``i`` of
+        :class:`~lald.rl.vector.VectorSeatEnv` deals ``x + i`` and as Gymnasium's
+        ``SyncVectorEnv`` seeds its ``i``-th environment ``x + i``; it seeds the environment's
+        generator too (the bots, a random seat, the deals of later resets without a seed).
+        ``options`` may name the deal otherwise: ``{"deal": SEED, "dealer": SEAT}``."""
         super().reset(seed=seed)
         deal_seed, dealer = deal_options(options, self.rules.players, self.session_mode)
+        if seed is not None and deal_seed is None:
+            deal_seed = int(seed) % (1 << 64)
+            if dealer is None and not self.session_mode:
+                dealer = deal_seed % self.rules.players
         rng, n = self.np_random, self.rules.players
         self.seat = int(rng.integers(n)) if self.fixed_seat is None else self.fixed_seat
         others = iter(self.opponents)

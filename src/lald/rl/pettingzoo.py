@@ -119,11 +119,18 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal (or session). ``options`` may name the deal: ``{"deal": SEED,
-        "dealer": SEAT}`` deals ``State.deal(rules, SEED, dealer=SEAT)``."""
+        """A new deal (or session). A seed names the deal, as everywhere in lald:
+        ``reset(seed=x)`` deals ``State.deal(rules, x, dealer=x % players)`` (a session:
+        ``Session(rules, x)``) and seeds the generator of later resets without a seed.
+        ``options`` may name the deal otherwise: ``{"deal": SEED, "dealer": SEAT}`` deals
+        ``State.deal(rules, SEED, dealer=SEAT)``."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         deal_seed, dealer = deal_options(options, self.rules.players, self.session_mode)
+        if seed is not None and deal_seed is None:
+            deal_seed = int(seed) % (1 << 64)
+            if dealer is None and not self.session_mode:
+                dealer = deal_seed % self.rules.players
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

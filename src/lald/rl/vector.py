@@ -66,11 +66,12 @@ from .encoding import (
     LAYOUT,
     NUM_ACTIONS,
     OBS_SIZE,
+    PASS,
     observation_bounds,
     rules_features,
 )
 from .pettingzoo import make_rules
-from .vecpy import AUTO_NEXT, AUTO_OFF, AUTO_SAME, MODE_ALL, MODE_SEAT, OPP_EXTERNAL, OPP_RANDOM, PyTables
+from .vecpy import AUTO_NEXT, AUTO_SAME, MODE_ALL, MODE_SEAT, OPP_EXTERNAL, OPP_RANDOM, PyTables
 
 #: XORed into a table's first deal seed to seed its own stream (the random opponents'
 #: choices, a random learner seat, :meth:`VectorDeals.random_actions`), so that stream is
@@ -497,8 +498,11 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
     as the adapter's; :meth:`action_masks` gives bools), ``seat``, ``illegal_action``.
     ``autoreset_mode``: next-step (the default: the step after an episode's end deals again
     and ignores that table's action), same-step (the next deal at once, the last
-    observation in ``infos["final_obs"]``), or disabled (``reset(options={"reset_mask":
-    ...})``).  Seeds, ``options={"deal", "dealer"}`` and the rules as :class:`VectorDeals`
+    observation in ``infos["final_obs"]``, the last info in ``infos["final_info"]``, as
+    Gymnasium's own vector environments give them), or disabled (``reset(options={"reset_mask":
+    ...})``; a table stepped after its end deals again as under next-step rather than
+    refusing the batch).  The row of an episode that just ended masks ``pass`` alone (see
+    :meth:`action_masks`).  Seeds, ``options={"deal", "dealer"}`` and the rules as :class:`VectorDeals`
     takes them.  Importing this module registers ``lald/VectorSeat-v0``:
     ``gymnasium.make_vec("lald/VectorSeat-v0", num_envs=N, ...)`` makes one.
     """
@@ -536,8 +540,10 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
                              f"{', '.join(m.value for m in AutoresetMode)}") from None
         self.autoreset_mode = mode
         self.metadata = {**self.metadata, "autoreset_mode": mode}
+        # Disabled: the tables deal again only when reset, or when stepped after their end
+        # (as next-step tables do) rather than refusing the whole batch.
         auto = {AutoresetMode.NEXT_STEP: AUTO_NEXT, AutoresetMode.SAME_STEP: AUTO_SAME,
-                AutoresetMode.DISABLED: AUTO_OFF}[mode]
+                AutoresetMode.DISABLED: AUTO_NEXT}[mode]
         self.fixed_seat = seat
         self.illegal_reward = float(illegal_reward)
         self.copy = copy
@@ -556,6 +562,7 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         if self.policy is not None:
             self._wait = (np.empty((n, OBS_SIZE), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
                           np.empty(n, np.int64), np.empty(n, np.int8))
+        self._ended = np.zeros(n, np.bool_)
         self._reset = False
 
     # -- the opponents -----------------------------------------------------------------------
@@ -600,6 +607,13 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
             info["_illegal_action"] = every.copy()
         return info
 
+    def _mark_ended(self, mask: Masks) -> None:
+        """The rows of ended episodes not yet dealt again hold ``pass`` alone (see
+        :meth:`action_masks`)."""
+        if self._ended.any():
+            mask[self._ended] = False
+            mask[self._ended, PASS] = True
+
     def _outputs(self) -> tuple[Observations, Masks]:
         if self.copy:
             return np.empty_like(self._obs), np.empty_like(self._mask)
@@ -634,6 +648,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
             self._t.start_seat(None, None, select)
             self._opponents_or_stop(None, None)
             self._t.finish(obs, mask, *self._dummy)
+        self._ended = np.zeros(self.num_envs, np.bool_) if select is None else self._ended & ~select
+        self._mark_ended(mask)
         self._last_mask = mask
         return obs, self._info(mask)
 
@@ -649,6 +665,9 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         same = self.autoreset_mode is AutoresetMode.SAME_STEP
         final = np.zeros((n, OBS_SIZE), np.float32) if same else None
         final_mask = np.zeros(n, np.bool_) if same else None
+        if same:  # the learners' seats of the episodes that may end in this step
+            learners = np.empty(n, np.int8)
+            self._t.deals(np.empty(n, np.uint64), np.empty(n, np.int8), learners)
         try:
             self._t.step_seat(a, obs, mask, reward, term, illegal, final, final_mask, self.illegal_reward,
                               self.policy is None)
@@ -657,14 +676,23 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         if self.policy is not None:
             self._opponents_or_stop(final, final_mask)
             self._t.finish(obs, mask, reward, term)
+        self._ended = term.copy() if not same else np.zeros(n, np.bool_)
+        self._mark_ended(mask)
         self._last_mask = mask
         info = self._info(mask, illegal)
         if final is not None and final_mask is not None:
             info["final_obs"], info["_final_obs"] = final, final_mask
+            ended = final_mask.copy()
+            info["final_info"] = {"action_mask": np.zeros((n, NUM_ACTIONS), np.int8), "_action_mask": ended,
+                                  "seat": np.where(ended, learners, 0).astype(np.int8), "_seat": ended.copy(),
+                                  "illegal_action": illegal & ended, "_illegal_action": ended.copy()}
+            info["_final_info"] = ended.copy()
         return obs, reward, term, np.zeros(n, np.bool_), info
 
     def action_masks(self) -> Masks:
-        """The learners' legal actions (N x 80 bool; all False where an episode just ended)."""
+        """The learners' legal actions (N x 80 bool).  Where an episode just ended (next-step
+        and disabled autoreset) the row holds ``pass`` alone: the next step ignores that
+        table's action, and a masked sampler (logits to -inf, then a softmax) still draws."""
         if not self._reset:
             return np.zeros((self.num_envs, NUM_ACTIONS), np.bool_)
         return self._last_mask.copy()
