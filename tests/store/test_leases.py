@@ -4,9 +4,13 @@ table whose lease was lost are dropped, never committed beside the new holder's.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -16,6 +20,8 @@ from sqlalchemy.engine import make_url
 
 from lald.store import NewAction, NewTable, SeatData, Store, TableData, token_hash
 from lald.store.leases import Leases
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def conninfo(url: str) -> str:
@@ -241,3 +247,45 @@ def test_leases_are_locked_in_the_order_of_their_tables(store: Store, step: str)
         other.close()
         a.die()
         b.die()
+
+
+def lald(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "lald", *args], capture_output=True, text=True, timeout=60,
+                          env=os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""})
+
+
+def test_lald_db_where_names_the_server_that_holds_a_table(store: Store, tmp_path: Path) -> None:
+    """``lald db where TABLE_ID``: the server that holds the table, in one line (its name
+    for the proxy, its id, when its lease ends); a sentence and status 1 when none does;
+    status 2 and the command's name for what is not a table's id."""
+    a = Server(store, "w1")
+    a.leases.write([NewTable(table(t)) for t in ("t1", "t2", "t3")])
+    assert a.leases.release(["t2", "t3"]) == 2
+    store.update_table("t3", status="finished")
+    done = lald("db", "where", "t1", "--db", store.url)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout.count("\n") == 1, done
+    held = f"table t1 is held by w1 (server {a.leases.owner}), its lease running until "
+    assert done.stdout.startswith(held), done.stdout
+    for args, words in [(["t2"], "no server holds table t2"), (["t3"], "table t3 is finished"),
+                        (["t9"], "there is no table t9 in the database")]:
+        done = lald("db", "where", *args, "--db", store.url)
+        assert done.returncode == 1 and done.stdout == "" and done.stderr.count("\n") == 1, (args, done)
+        assert done.stderr.startswith("lald db where: ") and words in done.stderr, (args, done.stderr)
+    a.die()
+    assert soon(lambda: not a.leases.where(["t1"])["t1"].held)
+    done = lald("db", "where", "t1", "--db", store.url)
+    assert done.returncode == 1 and "no server holds table t1: the lease of w1" in done.stderr, done.stderr
+    for args, status, words in [
+        (["db", "where", "no such id", "--db", store.url], 2,
+         "lald db where: argument TABLE_ID: 'no such id' is not a table's id"),
+        (["db", "where", "--db", store.url], 2, "lald db where: "),
+        (["db", "where", "t1", "--db", f"sqlite:///{tmp_path / 'x.db'}"], 1,
+         "the one server of this database holds every table"),
+        (["db", "where", "t1", "--db", "postgresql+psycopg://someone:hunter2@127.0.0.1:1/x"], 1,
+         "cannot open the database"),
+    ]:
+        done = lald(*args)
+        assert done.returncode == status and done.stderr.count("\n") == 1, (args, done)
+        assert words in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr and "hunter2" not in done.stderr
+    assert not (tmp_path / "x.db").exists()

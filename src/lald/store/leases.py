@@ -53,7 +53,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import NewTable, Store, Write
 
-__all__ = ["LOCK_CLASS", "Holder", "Leases"]
+__all__ = ["LOCK_CLASS", "Holder", "Leases", "holder"]
 
 #: The first key of every server's life lock ("lald" in ASCII); the second is its own.
 LOCK_CLASS = 0x6C616C64
@@ -103,6 +103,11 @@ SELECT t.id FROM lald_tables t LEFT JOIN lald_leases l ON l.table_id = t.id
  WHERE t.status IN ('waiting', 'playing') AND (l.table_id IS NULL OR NOT {_HELD})
  ORDER BY t.created LIMIT :limit""")
 
+_HOLDER = text(f"""
+SELECT t.status, l.owner, l.route, l.expires, l.expires - extract(epoch from clock_timestamp()) AS left,
+       l.table_id IS NOT NULL AND {_HELD} AS held
+  FROM lald_tables t LEFT JOIN lald_leases l ON l.table_id = t.id WHERE t.id = :id""")
+
 _OPEN = text("SELECT count(*) FROM lald_tables WHERE status IN ('waiting', 'playing')")
 
 _LIVE = text("""
@@ -119,6 +124,21 @@ class Holder:
     owner: str
     route: str
     held: bool
+    expires: float = 0.0
+    """When the lease ends unless renewed (seconds since the epoch, the database's clock)."""
+    left: float = 0.0
+    """How long it has left then (seconds; negative once it has ended)."""
+
+
+def holder(conn: Connection, table_id: str) -> tuple[str, Holder | None] | None:
+    """The status of the table ``table_id`` and its lease (None: it has none), or None if
+    there is no such table (``lald db where``)."""
+    row = conn.execute(_HOLDER, {"id": table_id, "cls": LOCK_CLASS}).one_or_none()
+    if row is None:
+        return None
+    if row.owner is None:
+        return row.status, None
+    return row.status, Holder(row.owner, row.route, bool(row.held), row.expires, row.left)
 
 
 class Leases:
