@@ -1,10 +1,10 @@
 """The table's driver, shared by the full-screen table and ``--plain``: a session, who sits
 where, and the turn loop of :func:`lald.play.loop.step` with people in some seats.
 
-The loop offers open claims in :meth:`State.claim_order` before each turn action, as
-``step`` does; a person's seat is asked like a bot's, except that the question waits for an
-answer (a :class:`Prompt`).  Claims a person has let pass are not offered again until a
-new one opens.
+Before each turn action the claim window (:class:`lald.core.ClaimWindow`, the one every
+table drives) asks the seats with open claims in claim order; a person's seat is asked like
+a bot's, except that the question waits for an answer (a :class:`Prompt`).  Claims a person
+has let pass are not offered again until a new one opens (the window remembers them).
 
 See ``tests/tui/test_game.py`` for a whole session driven through it.
 """
@@ -20,7 +20,8 @@ from typing import Any
 from ..bots import FRIENDLY, Bot, level_of, make_bot
 from ..coach.hints import playable_levels
 from ..coach.lesson import Note
-from ..core import Action, Claim, DealResult, Operation, Rules, Session, State
+from ..core import Action, Claim, ClaimWindow, DealResult, Operation, Rules, Session, State
+from ..core.window import Mark
 
 HUMAN = "human"
 
@@ -76,8 +77,7 @@ class _Decision:
 
     seat: int
     index: int  # the action's place in the deal's actions
-    cursor: int
-    declined: tuple[frozenset[Claim], ...]
+    window: Mark
 
 
 class Game:
@@ -106,8 +106,7 @@ class Game:
             s: bots[s] if bots is not None and s in bots
             else make_bot(spec.kind, s, rules, random.Random(session.seed * 7919 + s))
             for s, spec in enumerate(seats) if not spec.human}
-        self._cursor = 0
-        self._declined: list[frozenset[Claim]] = [frozenset()] * rules.players
+        self._window: ClaimWindow | None = None
         self._decisions: list[_Decision] = []
         self.last_result: DealResult | None = None
         self.tie_leaders: tuple[int, ...] = ()
@@ -148,10 +147,24 @@ class Game:
 
     def _reset(self) -> None:
         """A new deal: no claim passed, nothing to undo."""
-        self._cursor = 0
-        self._declined = [frozenset()] * self.rules.players
+        self._window = None
         self._decisions = []
         self.last_result = None
+
+    def _window_on(self, state: State) -> ClaimWindow:
+        """The claim window of the deal in play (opened on its first use)."""
+        window = self._window
+        if window is None or window.state is not state:
+            window = self._window = ClaimWindow(state, self.humans)
+        return window
+
+    @property
+    def _declined(self) -> tuple[frozenset[Claim], ...]:
+        """The claims each person has let pass in this deal."""
+        state = self.state
+        if state is None:
+            return (frozenset(),) * self.rules.players
+        return self._window_on(state).passed
 
     def advance(self) -> Prompt | Operation | None:
         """One step of the turn loop: a bot's operation, a person's prompt, or None once
@@ -159,23 +172,19 @@ class Game:
         state = self.state
         if state is None or state.over:
             return None
-        order = state.claim_order()
-        while self._cursor < len(order):
-            seat = order[self._cursor]
-            claims = state.claims(seat)
-            if claims:
-                if seat in self.bots:
-                    choice = self.bots[seat].claim(state.view(seat), claims)
-                    if choice is not None:
-                        return self._apply(choice)
-                elif not set(claims) <= self._declined[seat]:
-                    return Prompt(seat, PromptKind.CLAIM, tuple(claims))
-            self._cursor += 1
-        mover = state.to_move
-        assert mover is not None
+        window = self._window_on(state)
+        while (ask := window.asking()) is not None:
+            seat, claims = ask
+            if seat not in self.bots:
+                return Prompt(seat, PromptKind.CLAIM, tuple(claims))
+            choice = self.bots[seat].claim(state.view(seat), claims)
+            if choice is not None:
+                return self._apply(choice)
+            window.let_pass(seat)
+        mover, offered = window.turn()
         if mover in self.bots:
-            return self._apply(self.bots[mover].act(state.view(mover), state.turn_actions()))
-        return Prompt(mover, PromptKind.TURN, tuple(state.legal_actions(mover)))
+            return self._apply(self.bots[mover].act(state.view(mover), offered))
+        return Prompt(mover, PromptKind.TURN, tuple(offered))
 
     def act(self, prompt: Prompt, action: Action) -> Operation:
         """A person's choice; it must be one of the prompt's actions."""
@@ -183,8 +192,7 @@ class Game:
         assert state is not None
         if action not in prompt.actions:
             raise ValueError(f"{action} was not offered")
-        self._decisions.append(_Decision(prompt.seat, len(state.actions), self._cursor,
-                                         tuple(self._declined)))
+        self._decisions.append(_Decision(prompt.seat, len(state.actions), self._window_on(state).mark()))
         return self._apply(action)
 
     def refusal(self, action: Action | None) -> Note | None:
@@ -196,16 +204,14 @@ class Game:
     def decline(self, prompt: Prompt) -> None:
         """A person lets the open claims of a claim prompt pass."""
         assert prompt.kind is PromptKind.CLAIM
-        claims = frozenset(a for a in prompt.actions if isinstance(a, Claim))
-        self._declined[prompt.seat] = self._declined[prompt.seat] | claims
-        self._cursor += 1
+        state = self.state
+        assert state is not None
+        self._window_on(state).let_pass(prompt.seat)
 
     def _apply(self, action: Action) -> Operation:
         state = self.state
         assert state is not None
-        op = state.apply(action)
-        self._cursor = 0
-        return op
+        return self._window_on(state).apply(action)
 
     @property
     def can_undo(self) -> bool:
@@ -226,10 +232,9 @@ class Game:
                              balances=state.balances_before)
         for action in state.actions[:back.index]:
             rebuilt.apply(action)
+        self._window_on(state).rewind(rebuilt, back.window)
         self.session.current = rebuilt
         self.session.deals[-1] = rebuilt
-        self._cursor = back.cursor
-        self._declined = list(back.declined)
         return True
 
     def finish_deal(self) -> DealResult:
