@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 
 .PHONY: setup system run test check lint docs bench demo play
 
-$(BIN)/lald: pyproject.toml setup.py $(wildcard src/lald/*/*.c)
+$(BIN)/lald: pyproject.toml setup.py $(wildcard src/lald/*/*.c) $(wildcard src/lald/*/*.h)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[all]'

@@ -27,7 +27,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NUM_RANKS 13
+#include "_rules.h" /* the rules the vectorized environment plays too: turns, claims' order, the end, the settlement, the shuffle */
+
+#define NUM_RANKS LALD_RANKS
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -37,7 +39,7 @@
 #define BOTH ((1u << (2 * NUM_RANKS)) - 1u)
 #define WON_BITS 8
 #define PICK_BITS 5
-#define MAX_N 5
+#define MAX_N LALD_MAX_SEATS
 #define LIE 4
 #define TRAIL 5
 
@@ -104,22 +106,6 @@ static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest, *s_over;
 
 /* pick[mask][bits]: as rollout.pick_table */
 static int8_t pick[1 << NUM_RANKS][1 << PICK_BITS];
-
-static int popcount32(uint32_t v) {
-    int c = 0;
-    while (v) { v &= v - 1; c++; }
-    return c;
-}
-
-static int lowest(uint32_t v) { /* v != 0 */
-#if defined(__GNUC__)
-    return __builtin_ctz(v);
-#else
-    int r = 0;
-    while (!(v & 1u)) { v >>= 1; r++; }
-    return r;
-#endif
-}
 
 /* ---- the tables of one rules ----------------------------------------------------------- */
 
@@ -240,14 +226,17 @@ static PyObject *k_prepare(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "prepare: field out of range");
         goto fail;
     }
+    /* the ring is the rules' (lald_ring_fill); rollout's own must be the same */
+    lald_ring_fill(t->ring, n);
     tmp = copy_items(ring, (Py_ssize_t)(1 << n) * n, 4, "ring");
     if (!tmp) goto fail;
     for (int h = 0; h < (1 << n); h++)
-        for (int s = 0; s < n; s++) {
-            int32_t v = tmp[h * n + s];
-            if (v < 0 || v >= n) { PyMem_Free(tmp); PyErr_SetString(PyExc_ValueError, "prepare: ring"); goto fail; }
-            t->ring[h][s] = (uint8_t)v;
-        }
+        for (int s = 0; s < n; s++)
+            if (tmp[h * n + s] != t->ring[h][s]) {
+                PyMem_Free(tmp);
+                PyErr_SetString(PyExc_ValueError, "prepare: the ring is not the rules' turn order");
+                goto fail;
+            }
     PyMem_Free(tmp);
     Py_ssize_t nG = (Py_ssize_t)n * G;
     Py_ssize_t keys = 1;
@@ -580,7 +569,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
         f_add(f, &T->bits[rs[r]]);
     }
     for (int s = 0; s < n; s++) f[0] += (uint64_t)wonv[s] << (WON_BITS * s);
-    int holding = popcount32(holders);
+    int holding = lald_popcount(holders);
     if (holding > 1 && !(holders >> m & 1u)) goto refuse; /* the seat to move holds no card */
 
     lain = PyList_New(0);
@@ -605,12 +594,12 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                         const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
                         const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
                         long total = 0;
-                        for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) total += clen[rs[lowest(cm)]];
+                        for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) total += clen[rs[lald_lowest(cm)]];
                         long idx = (long)floor(genrand_double(R) * (double)total);
                         if (idx >= total) { index_error(); goto error; }
                         const CClaim *c = NULL;
                         for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
-                            int g = rs[lowest(cm)];
+                            int g = rs[lald_lowest(cm)];
                             if (idx < clen[g]) { c = &T->claims[coff[g] + idx]; break; }
                             idx -= clen[g];
                         }
@@ -622,7 +611,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                         if (c->emptied && !f_get(f, T->held[seat], NUM_RANKS)) {
                             holders ^= 1u << seat;
                             if (!(holders & (holders - 1))) {
-                                survivor = lowest(holders);
+                                survivor = lald_lowest(holders);
                                 break;
                             }
                             if (seat == m) m = T->ring[holders][m];
@@ -633,7 +622,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                     }
                     nxt = T->ring[holders];
                     if (survivor >= 0) break;
-                    holding = popcount32(holders);
+                    holding = lald_popcount(holders);
                     x = f_get(f, T->base[m], 2 * NUM_RANKS);
                 }
                 fp = 0;
@@ -663,7 +652,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
             } else if (T->lie_down) {
                 const CStep *lie = T->lie + (Py_ssize_t)m * G;
                 for (uint32_t hm = f_get(f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
-                    int q = lowest(hm);
+                    int q = lald_lowest(hm);
                     const CStep *st = &lie[rs[q]];
                     if (st->j < 0) { PyErr_SetString(PyExc_SystemError, "lie-down table"); goto error; }
                     rs[q] = st->j;
@@ -677,11 +666,11 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
             } else {
                 const uint32_t hm = f_get(f, T->held[m], NUM_RANKS);
                 long sum = 0;
-                for (uint32_t q = hm; q; q &= q - 1) sum += T->counts[rs[lowest(q)] * (n + 1) + m];
+                for (uint32_t q = hm; q; q &= q - 1) sum += T->counts[rs[lald_lowest(q)] * (n + 1) + m];
                 double u = genrand_double(R) * (double)sum;
                 int r = -1;
                 for (uint32_t q = hm; q; q &= q - 1) {
-                    r = lowest(q);
+                    r = lald_lowest(q);
                     u -= (double)T->counts[rs[r] * (n + 1) + m];
                     if (u < 0) break;
                 }
@@ -822,7 +811,7 @@ static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nr
         f_add(d->f, &T->bits[d->rs[r]]);
     }
     for (int s = 0; s < n; s++) d->f[0] += (uint64_t)wonv[s] << (WON_BITS * s);
-    if (popcount32(d->holders) > 1 && !(d->holders >> d->m & 1u)) return 0; /* the seat to move holds no card */
+    if (lald_popcount(d->holders) > 1 && !(d->holders >> d->m & 1u)) return 0; /* the seat to move holds no card */
     return 1;
 }
 
@@ -987,7 +976,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
     int *rs = st->rs;
     uint64_t *f = st->f;
     uint32_t holders = st->holders;
-    int holding = popcount32(holders);
+    int holding = lald_popcount(holders);
     const uint8_t *nxt = T->ring[holders];
     long m = st->m, la = st->la, lcap = st->lcap;
     int fp = st->fp;
@@ -1003,11 +992,11 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                                                    mover also spots */
                 const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
                 const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
-                const long first = la < 0 ? eldest : (la + 1) % n;
+                const long first = lald_claim_first(la, eldest, n);
                 const CClaim *chosen = NULL;
                 long top = LONG_MAX;
                 for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
-                    const int g = rs[lowest(cm)];
+                    const int g = rs[lald_lowest(cm)];
                     const CClaim *c = &T->claims[coff[g]];
                     for (int i = 0; i < clen[g]; i++, c++) {
                         const long seat = c->code >> 7;
@@ -1042,7 +1031,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                 int rank = -1;
                 int32_t ci = -1;
                 for (uint32_t cm = x & FIELD; cm; cm &= cm - 1) {
-                    const int r = lowest(cm);
+                    const int r = lald_lowest(cm);
                     const int32_t e = pcap[mrow + rs[r]];
                     if (e >= 0 && pscore[mrow + rs[r]] > top) {
                         top = pscore[mrow + rs[r]];
@@ -1060,7 +1049,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
             } else if (T->lie_down) {
                 const CStep *lie = T->lie + (Py_ssize_t)m * G;
                 for (uint32_t hm = f_get(f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
-                    int q = lowest(hm);
+                    int q = lald_lowest(hm);
                     const CStep *stp = &lie[rs[q]];
                     if (stp->j < 0) { PyErr_SetString(PyExc_SystemError, "lie-down table"); return -1; }
                     rs[q] = stp->j;
@@ -1078,7 +1067,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                 int rank = -1;
                 int32_t low = 0;
                 for (uint32_t q = f_get(f, T->held[m], NUM_RANKS); q; q &= q - 1) {
-                    const int r = lowest(q);
+                    const int r = lald_lowest(q);
                     if (rank < 0 || key[rs[r]] < low) { rank = r; low = key[rs[r]]; }
                 }
                 if (rank < 0) { PyErr_SetString(PyExc_SystemError, "trail from an empty hand"); return -1; }
@@ -1164,16 +1153,11 @@ static int read_hands(PyObject *o, int n, int hands[MAX_N][NUM_RANKS]);
  * cards moved): a turn move (``turn``) or a claim that emptied the hand (``out``). */
 static void kstate_after(const Tables *T, KState *st, long seat, int turn, int out) {
     st->la = seat;
-    if (out) {
-        st->holders &= ~(1u << seat);
-        if (popcount32(st->holders) <= 1) {
-            st->over = 1;
-            st->survivor = st->holders ? lowest(st->holders) : -1;
-            st->m = -1;
-            return;
-        }
+    if (lald_after_move(T->ring, &st->holders, &st->m, seat, turn, out)) {
+        st->over = 1;
+        st->survivor = lald_survivor(st->holders);
+        st->m = -1;
     }
-    if (seat == st->m && (turn || out)) st->m = T->ring[st->holders][st->m];
 }
 
 static void kstate_capture(const Tables *T, KState *st, int r, const CCapture *c) {
@@ -1189,7 +1173,7 @@ static int kstate_lie(const Tables *T, KState *st) {
     const long m = st->m;
     const CStep *lie = T->lie + (Py_ssize_t)m * T->G;
     for (uint32_t hm = f_get(st->f, T->held[m], NUM_RANKS); hm; hm &= hm - 1) {
-        const int q = lowest(hm);
+        const int q = lald_lowest(hm);
         const CStep *stp = &lie[st->rs[q]];
         if (stp->j < 0) return -1;
         st->rs[q] = stp->j;
@@ -1230,12 +1214,12 @@ static const CClaim *kfirst_claim(const Tables *T, const KState *st, long eldest
     if (x <= FIELD) return NULL;
     const Py_ssize_t row = ((Py_ssize_t)st->fp * n + m) * T->G;
     const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
-    const long first = st->la < 0 ? eldest : (st->la + 1) % n;
+    const long first = lald_claim_first(st->la, eldest, n);
     const long limit = after >= 0 ? ((after - first) % n + n) % n : -1;
     const CClaim *chosen = NULL;
     long top = LONG_MAX;
     for (uint32_t cm = x >> NUM_RANKS; cm; cm &= cm - 1) {
-        const int g = st->rs[lowest(cm)];
+        const int g = st->rs[lald_lowest(cm)];
         const CClaim *c = &T->claims[coff[g]];
         for (int i = 0; i < clen[g]; i++, c++) {
             const long seat = c->code >> 7;
@@ -1267,7 +1251,7 @@ static int kturn_moves(const Tables *T, const KState *st, KMove *out) {
     uint32_t x = f_get(st->f, T->base[m], NUM_RANKS);
     if (x) {
         for (; x; x &= x - 1) {
-            const int r = lowest(x);
+            const int r = lald_lowest(x);
             const Py_ssize_t mg = (Py_ssize_t)m * T->G + st->rs[r];
             const CCapture *c = &T->caps[T->multi_off[mg]];
             int32_t prev = -1;
@@ -1281,7 +1265,7 @@ static int kturn_moves(const Tables *T, const KState *st, KMove *out) {
         out[count++] = (KMove){1, -1, NULL};
     } else {
         for (uint32_t q = f_get(st->f, T->held[m], NUM_RANKS); q; q &= q - 1)
-            out[count++] = (KMove){2, lowest(q), NULL};
+            out[count++] = (KMove){2, lald_lowest(q), NULL};
     }
     return count;
 }
@@ -1328,22 +1312,12 @@ static void kwon(const SearchCtx *c, const KState *st, long total, long *won) {
 /* FastState.value of the finished ``st`` for ``seat``, given its won piles. */
 static double kvalue(const SearchCtx *c, const KState *st, const long *won, int seat) {
     if (c->card_count) {
-        long best = won[0];
-        int ties = 0;
-        for (int s = 1; s < c->n; s++) if (won[s] > best) best = won[s];
-        for (int s = 0; s < c->n; s++) ties += won[s] == best;
-        const double share = won[seat] == best ? 1.0 / (double)ties : 0.0;
+        const uint32_t winners = lald_winners(won, c->n);
+        const double share = winners >> seat & 1u ? 1.0 / (double)lald_popcount(winners) : 0.0;
         return share + (double)won[seat] / 100.0;
     }
-    const long d = won[seat] - c->hand_size;
-    long pairs;
-    if (d >= 0 || c->floor_rounding) {
-        pairs = d >= 0 ? d / 2 : -((-d + 1) / 2); /* floor division */
-    } else {
-        pairs = -((-d) / 2);
-    }
-    const long to = c->survivor_prize ? st->survivor : st->lcap;
-    return to == seat ? (double)(pairs + c->prize) : (double)pairs;
+    const long to = lald_prize_to(c->survivor_prize, st->survivor, st->lcap);
+    return (double)lald_deal_chips(won[seat], c->hand_size, c->floor_rounding, seat, to, c->prize);
 }
 
 typedef struct {
@@ -1571,7 +1545,7 @@ static PyObject *k_world_values(PyObject *self, PyObject *const *args, Py_ssize_
         if (c->won[s] + cards > 255) Py_RETURN_NONE;
         base.f[0] += (uint64_t)c->won[s] << (WON_BITS * s);
     }
-    if (popcount32(base.holders) <= 1 || !(base.holders >> c->m & 1u)) Py_RETURN_NONE;
+    if (lald_popcount(base.holders) <= 1 || !(base.holders >> c->m & 1u)) Py_RETURN_NONE;
     base.m = c->m; base.la = c->la; base.lcap = c->lcap; base.fp = c->fp;
     base.over = 0; base.survivor = -1;
     PyObject *out = PyList_New(c->ncodes);
@@ -2036,41 +2010,17 @@ static PyObject *k_plausible(PyObject *self, PyObject *const *args, Py_ssize_t n
 static PyTypeObject *portable_type = NULL; /* lald.core.rng.PortableRandom (exactly it plays) */
 static PyObject *s_state;
 
-static inline uint64_t splitmix_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* floor(2**64 / m) for m >= 2 */
-static inline uint64_t two64_over(uint64_t m) {
-    return UINT64_MAX / m + (UINT64_MAX % m == m - 1 ? 1u : 0u);
-}
-
 /* PortableRandom.shuffle on ``len`` slots: the permutation, applied to ``items``. */
 static void portable_shuffle_items(uint64_t *state, PyObject **items, Py_ssize_t len) {
     Py_ssize_t i = len - 1;
     uint64_t m = (uint64_t)len;
-    while (m > 1) {
-        uint64_t moduli[64];
-        int count = 0;
-        uint64_t product = 1;
-        while (m > 1 && product <= two64_over(m)) { /* product * m <= 2**64 */
-            product *= m;
-            moduli[count++] = m;
-            m -= 1;
-        }
-        /* the limit 2**64 - (2**64 mod product); every draw is taken when that is 2**64 */
-        const uint64_t rem = (UINT64_MAX % product + 1u) % product;
-        uint64_t x = splitmix_next(state);
-        if (rem) {
-            const uint64_t limit = 0u - rem; /* 2**64 - rem */
-            while (x >= limit) x = splitmix_next(state);
-        }
+    while (m > 1) { /* one draw's swaps at a time (lald_shuffle_group) */
+        uint64_t moduli[64], rem;
+        const int count = lald_shuffle_group(&m, moduli, &rem);
+        uint64_t x = lald_splitmix64(state);
+        while (!LALD_ACCEPTED(x, rem)) x = lald_splitmix64(state);
         for (int c = 0; c < count; c++) {
-            const uint64_t j = x % moduli[c];
-            x /= moduli[c];
+            const uint64_t j = lald_shuffle_take(&x, moduli[c]);
             PyObject *t = items[i]; items[i] = items[j]; items[j] = t;
             i -= 1;
         }

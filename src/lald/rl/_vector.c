@@ -27,7 +27,9 @@
 #include <string.h>
 #include <math.h>
 
-#define MAXP 5
+#include "../core/_rules.h" /* the rules the kernel plays too: turns, claims' order, the end, the settlement, the shuffle */
+
+#define MAXP LALD_MAX_SEATS
 #define NRANKS 13
 #define NACT 80
 #define PASS_ID 79
@@ -57,6 +59,7 @@ typedef struct {
         o_fl, o_pot, o_bal, o_ru;
     int planes; /* the card planes lie side by side from 0, the rest after them */
     double chip_scale, chip_limit;
+    uint8_t ring[1 << MAXP][MAXP]; /* lald_ring_fill's: the next holder after each seat */
     struct Key *key;            /* keyed deals (NULL: seeded ones) */
 } Config;
 
@@ -74,7 +77,8 @@ typedef struct {
     uint16_t win_claims[MAXP];
     int8_t win_seat[MAXP];
     int8_t win_len, win_pos;
-    int8_t dealer, to_move, last_capture, last_actor, holding, foreplay, over;
+    int8_t dealer, to_move, last_capture, last_actor, foreplay, over;
+    uint8_t holders;        /* bit s: seat s holds cards */
     int8_t lain[MAXP];
     int8_t seat, deciding;  /* the seat to decide (-1 once over) and what it decides */
     uint8_t winners;        /* bit s: seat s has the most won cards (once over) */
@@ -144,40 +148,26 @@ static inline int has_id(const Tab *T, int id) { return (int)(T->legal[id >> 6] 
 
 /* ---- SplitMix64, as lald.core.rng.PortableRandom ---------------------------------------- */
 
-static inline uint64_t next64(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static uint64_t below(uint64_t *s, uint64_t n) { /* PortableRandom.below: n >= 1 */
     uint64_t rem = (0 - n) % n; /* 2**64 mod n; the draws from 2**64 - rem up are drawn again */
     for (;;) {
-        uint64_t x = next64(s);
+        uint64_t x = lald_splitmix64(s);
         if (!rem || x < 0 - rem) return x % n;
     }
 }
 
-/* the shuffle's plan for 52 cards (rng._plan): moduli read from each draw, and its limit */
+/* the shuffle's plan for 52 cards (rng._plan, made by lald_shuffle_group): the moduli read
+ * from each draw, and 2**64 mod their product (the draws from 2**64 - rem up are drawn again) */
 static int plan_len = 0;
 static int plan_count[DECK];
-static uint32_t plan_mod[DECK][DECK];
-static unsigned __int128 plan_limit[DECK];
+static uint64_t plan_mod[DECK][64];
+static uint64_t plan_rem[DECK];
 
 static void make_plan(void) {
-    int m = DECK;
+    uint64_t m = DECK;
     plan_len = 0;
     while (m > 1) {
-        unsigned __int128 product = 1;
-        int k = 0;
-        while (m > 1 && product * (unsigned __int128)m <= ((unsigned __int128)1 << 64)) {
-            product *= (unsigned __int128)m;
-            plan_mod[plan_len][k++] = (uint32_t)m;
-            m -= 1;
-        }
-        plan_count[plan_len] = k;
-        plan_limit[plan_len] = ((unsigned __int128)1 << 64) - (((unsigned __int128)1 << 64) % product);
+        plan_count[plan_len] = lald_shuffle_group(&m, plan_mod[plan_len], &plan_rem[plan_len]);
         plan_len++;
     }
 }
@@ -289,7 +279,7 @@ static void gen_init(Gen *g, const Key *key, uint64_t seed, const char *purpose)
 }
 
 static uint64_t gen_next(Gen *g) {
-    if (!g->key) return next64(&g->s);
+    if (!g->key) return lald_splitmix64(&g->s);
     if (g->next == 4) {
         uint8_t d[32];
         for (int i = 0; i < 8; i++) g->msg[g->label + i] = (uint8_t)(g->counter >> (56 - 8 * i));
@@ -310,11 +300,9 @@ static void shuffle_deck(Gen *g, uint8_t deck[DECK]) {
     int i = DECK - 1;
     for (int p = 0; p < plan_len; p++) {
         uint64_t x = gen_next(g);
-        while ((unsigned __int128)x >= plan_limit[p]) x = gen_next(g);
+        while (!LALD_ACCEPTED(x, plan_rem[p])) x = gen_next(g);
         for (int k = 0; k < plan_count[p]; k++) {
-            uint32_t m = plan_mod[p][k];
-            uint64_t j = x % m;
-            x /= m;
+            uint64_t j = lald_shuffle_take(&x, plan_mod[p][k]);
             uint8_t tmp = deck[i];
             deck[i] = deck[j];
             deck[j] = tmp;
@@ -346,9 +334,11 @@ static void start(const Config *c, Tab *T, const uint64_t *hands, uint64_t table
     }
     T->table = table;
     T->dealer = (int8_t)dealer;
-    T->to_move = (int8_t)((dealer + 1) % n);
+    T->to_move = (int8_t)lald_eldest(dealer, n);
     T->last_capture = T->last_actor = -1;
-    T->holding = (int8_t)n;
+    T->holders = 0;
+    for (int s = 0; s < n; s++)
+        if (T->hand[s]) T->holders |= (uint8_t)(1u << s);
     T->foreplay = 1;
     T->over = 0;
     T->winners = 0;
@@ -461,7 +451,7 @@ static void open_window(const Config *c, Tab *T) {
         int n = c->n;
         uint64_t live = live_of(c, T);
         uint64_t spotted = nz(T->table) & ~nz(live & ~T->table);
-        int first = T->last_actor < 0 ? (T->dealer + 1) % n : (T->last_actor + 1) % n;
+        int first = (int)lald_claim_first(T->last_actor, lald_eldest(T->dealer, n), n);
         for (int i = 0; i < n; i++) {
             int s = (first + i) % n;
             uint16_t cl = claims_of(c, T, s, live, spotted);
@@ -475,69 +465,48 @@ static void open_window(const Config *c, Tab *T) {
     next_decision(c, T);
 }
 
-/* ---- the end and the settlement (scoring.settle) -------------------------------------- */
+/* ---- the end and the settlement (scoring.settle, with _rules.h) ----------------------- */
 
-static int pairs_of(const Config *c, int d) {
-    if (d >= 0) return d / 2;
-    return c->floor_rounding ? -((-d + 1) / 2) : -((-d) / 2);
-}
-
+/* The deal is over: the survivor's hand and the table go to the dealer, then the settlement. */
 static void end_deal(const Config *c, Tab *T) {
-    int n = c->n, survivor = 0;
-    for (int s = 0; s < n; s++)
-        if (T->hand[s]) { survivor = s; break; }
-    T->won[T->dealer] |= T->hand[survivor] | T->table;
-    T->hand[survivor] = 0;
+    int n = c->n, survivor = lald_survivor(T->holders);
+    if (survivor >= 0) {
+        T->won[T->dealer] |= T->hand[survivor];
+        T->hand[survivor] = 0;
+    }
+    T->won[T->dealer] |= T->table;
     T->table = 0;
     T->over = 1;
     T->to_move = -1;
-    int won[MAXP], best = -1;
-    for (int s = 0; s < n; s++) {
-        won[s] = pop64(T->won[s]);
-        if (won[s] > best) best = won[s];
-    }
-    T->winners = 0;
-    for (int s = 0; s < n; s++)
-        if (won[s] == best) T->winners |= (uint8_t)(1u << s);
+    long won[MAXP];
+    for (int s = 0; s < n; s++) won[s] = pop64(T->won[s]);
+    T->winners = (uint8_t)lald_winners(won, n);
     if (c->card_count) {
         for (int s = 0; s < n; s++) T->chips[s] = 0;
         T->pot = 0;
         return;
     }
-    int prize_to = c->prize_survivor ? survivor : T->last_capture;
-    int prize = prize_to >= 0 ? c->prize : 0, total = 0;
+    long prize_to = lald_prize_to(c->prize_survivor, survivor, T->last_capture);
+    int total = 0;
     for (int s = 0; s < n; s++) {
-        T->chips[s] = pairs_of(c, won[s] - c->quota) - ante_of(c, s, T->dealer) + (s == prize_to ? prize : 0);
+        T->chips[s] = (int32_t)(lald_deal_chips(won[s], c->quota, c->floor_rounding, s, prize_to, c->prize) -
+                                ante_of(c, s, T->dealer));
         total += T->chips[s];
     }
     T->pot = -total; /* the pot carried in is 0 */
 }
 
-/* State._next_turn */
-static void next_turn(const Config *c, Tab *T, int seat, int emptied) {
-    if (emptied) {
-        T->holding--;
-        if (T->holding <= 1) {
-            end_deal(c, T);
-            return;
-        }
+/* After a move of ``seat`` (a turn move, ``turn``, or a claim), which left it without a
+ * card when ``out``: State._next_turn and State._after_claim (lald_after_move). */
+static void after_move(const Config *c, Tab *T, int seat, int turn, int out) {
+    uint32_t holders = T->holders;
+    long mover = T->to_move;
+    int over = lald_after_move(c->ring, &holders, &mover, seat, turn, out);
+    T->holders = (uint8_t)holders;
+    if (over) {
+        end_deal(c, T);
+        return;
     }
-    int n = c->n;
-    do seat = (seat + 1) % n; while (!T->hand[seat]);
-    T->to_move = (int8_t)seat;
-}
-
-/* State._after_claim */
-static void after_claim(const Config *c, Tab *T, int seat, int had_cards) {
-    if (had_cards && !T->hand[seat]) {
-        T->holding--;
-        if (T->holding <= 1) {
-            end_deal(c, T);
-            return;
-        }
-    }
-    int mover = T->to_move;
-    while (!T->hand[mover]) mover = (mover + 1) % c->n;
     T->to_move = (int8_t)mover;
 }
 
@@ -568,7 +537,7 @@ static void apply_id(const Config *c, Tab *T, int id) {
             T->won[s] |= m;
         }
         T->last_actor = (int8_t)s;
-        after_claim(c, T, s, had);
+        after_move(c, T, s, 0, had && !T->hand[s]);
         open_window(c, T);
         return;
     }
@@ -582,7 +551,7 @@ static void apply_id(const Config *c, Tab *T, int id) {
         T->last_capture = (int8_t)s;
         T->foreplay = 0;
         T->last_actor = (int8_t)s;
-        next_turn(c, T, s, T->hand[s] == 0);
+        after_move(c, T, s, 1, T->hand[s] == 0);
     } else if (id < CLAIM0) { /* a trail: the lowest card of the rank */
         int sh = 4 * (id - TRAIL0);
         uint64_t card = lowest_k(T->hand[s] >> sh & 15, 1) << sh;
@@ -590,14 +559,14 @@ static void apply_id(const Config *c, Tab *T, int id) {
         T->table |= card;
         T->foreplay = 0;
         T->last_actor = (int8_t)s;
-        next_turn(c, T, s, T->hand[s] == 0);
+        after_move(c, T, s, 1, T->hand[s] == 0);
     } else { /* lie down */
         T->table |= T->hand[s];
         T->hand[s] = 0;
         T->lain[s] = 1;
         T->foreplay = 0;
         T->last_actor = (int8_t)s;
-        next_turn(c, T, s, 1);
+        after_move(c, T, s, 1, 1);
     }
     open_window(c, T);
 }
@@ -665,7 +634,7 @@ static void observe(const Config *c, const Tab *T, int me, int deciding, float *
     if (T->to_move >= 0) out[c->o_tm + (T->to_move - me + n) % n] = 1.0f;
     if (T->last_capture >= 0) out[c->o_lc + (T->last_capture - me + n) % n] = 1.0f;
     if (!T->over) {
-        int first = T->last_actor < 0 ? (T->dealer + 1) % n : (T->last_actor + 1) % n;
+        int first = (int)lald_claim_first(T->last_actor, lald_eldest(T->dealer, n), n);
         out[c->o_cf + (first - me + n) % n] = 1.0f;
     }
     out[c->o_se + me] = 1.0f;
@@ -832,6 +801,7 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "rules: bad player count or quota");
         return -1;
     }
+    lald_ring_fill(c->ring, c->n);
     int o[17];
     if (read_ints(layout, o, 17, "layout") < 0) return -1;
     c->obs_size = o[0]; c->o_hand = o[1]; c->o_table = o[2]; c->o_won = o[3]; c->o_hs = o[4];
