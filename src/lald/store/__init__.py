@@ -177,6 +177,18 @@ class _Writer(_Base):
 #: One prepared Core statement: an action is written on every move, so skip the ORM.
 _INSERT_ACTION = cast(Table, _Action.__table__).insert()
 
+#: The statements of every batch (its actions and its writer's mark) in the driver's own
+#: SQL: building and compiling them through SQLAlchemy cost several times the database's
+#: own work (issue 31). ``{p}`` is the driver's placeholder.
+_DRIVER_SQL = {
+    "last": "SELECT batch FROM lald_writers WHERE id = {p}",
+    "actions": "INSERT INTO lald_actions (table_id, deal, seq, action, source, at) "
+               "VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+    "mark_new": "INSERT INTO lald_writers (id, batch) VALUES ({p}, {p})",
+    "mark": "UPDATE lald_writers SET batch = {p} WHERE id = {p}",
+}
+_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+
 
 @dataclasses.dataclass
 class SeatData:
@@ -325,6 +337,10 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        p = _PLACEHOLDERS.get(self.engine.dialect.paramstyle)
+        self._sql = None if p is None else {k: v.format(p=p) for k, v in _DRIVER_SQL.items()}
+        """The batch's statements in the driver's SQL (None: a driver whose placeholder
+        this does not know, which goes through SQLAlchemy's statements)."""
         try:
             self._prepare(upgrade)
         except BaseException:
@@ -360,9 +376,13 @@ class Store:
         """:meth:`write` on ``conn``, inside the caller's transaction; False if ``mark``
         says the batch is committed already (nothing is written)."""
         now = time.time()
+        sql = self._sql
         if mark is not None:
             writer, number = mark
-            last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
+            if sql is not None:
+                last = conn.exec_driver_sql(sql["last"], (writer,)).scalar()
+            else:
+                last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
             if last is not None and last >= number:
                 return False
         rows: list[dict[str, Any]] = []
@@ -372,7 +392,7 @@ class Store:
                              "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
                 continue
             if rows:
-                conn.execute(_INSERT_ACTION, rows)
+                self._insert_actions(conn, rows)
                 rows = []
             if isinstance(w, NewTable):
                 d = w.data
@@ -390,13 +410,23 @@ class Store:
                 conn.execute(update(_Seat).where(_Seat.table_id == w.table_id,
                                                  _Seat.seat == w.seat).values(**values))
         if rows:
-            conn.execute(_INSERT_ACTION, rows)
+            self._insert_actions(conn, rows)
         if mark is not None:
-            if last is None:
+            if sql is not None:
+                conn.exec_driver_sql(*((sql["mark_new"], (writer, number)) if last is None
+                                       else (sql["mark"], (number, writer))))
+            elif last is None:
                 conn.execute(insert(_Writer).values(id=writer, batch=number))
             else:
                 conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
         return True
+
+    def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        if self._sql is None:
+            conn.execute(_INSERT_ACTION, rows)
+            return
+        values = [(r["table_id"], r["deal"], r["seq"], r["action"], r["source"], r["at"]) for r in rows]
+        conn.exec_driver_sql(self._sql["actions"], values[0] if len(values) == 1 else values)
 
     def clashes(self, conn: Connection, writes: Sequence[Write]) -> set[str]:
         """The tables of ``writes`` with a new action at a place (table, deal, seq) the
