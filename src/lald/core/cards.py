@@ -116,14 +116,25 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+#: For each byte of a card set, the cards of each of its 256 values (``cards_of`` reads a
+#: set a byte at a time: views and frames read every pile on every move).
+_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < NUM_CARDS)
+          for b in range(256))
+    for k in range((NUM_CARDS + 7) // 8))
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a set, lowest first (by rank, then suit S H D C)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    out: tuple[Card, ...] = ()
+    for byte in _BYTE_CARDS:
+        if not mask:
+            break
+        low = mask & 255
+        if low:
+            out += byte[low]
+        mask >>= 8
+    return out
 
 
 def rank_mask(rank: int) -> int:

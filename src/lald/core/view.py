@@ -120,6 +120,6 @@ def view(state: Deal, seat: int | None) -> PlayerView:
         claim_order=tuple(state.claim_order()),
         pot=state.pot,
         balances=tuple(b + c for b, c in zip(state.balances_before, chips, strict=True)),
-        history=tuple(censor(op, seat) for op in state.history),
+        history=tuple(censor(op, seat) if isinstance(op, Claimed) else op for op in state.history),
         result=state.result,
     )

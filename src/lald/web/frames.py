@@ -10,7 +10,6 @@ several recipients are serialised once per change of the table
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -23,7 +22,7 @@ from .chat import KINDS as TALK_KINDS
 from .chat import Talk
 from .conn import Conn
 from .lesson import Lesson, default_names, lesson_part
-from .wire import action_kinds, op_json, view_json
+from .wire import action_kinds, dumps, op_json, view_json
 
 
 class Entry(NamedTuple):
@@ -104,15 +103,33 @@ class Frames:
         down to ``fill_at`` from it and its own clock (a test gives its own)."""
         self._parts: dict[tuple[Any, ...], str] = {}
         self._parts_epoch = 0
+        self._spec: dict[str, Any] | None = None
+        self._session: tuple[tuple[int, bool], str] | None = None
+        self._names: dict[tuple[Any, ...], list[str]] = {}
 
     def names(self, catalog: Catalog) -> list[str]:
         """Seat names in ``catalog``'s language (a seat without a name is "Seat n"; at a
         lesson table, the catalog's names, as in the terminal's lesson)."""
         table = self.table
-        if table.lesson is not None:
-            return default_names(catalog, len(table.seats))
-        return [catalog.t("web_deleted_player") if s.erased else s.name or catalog.t("seat_name", seat=s.seat)
-                for s in table.seats]
+        key = (catalog.lang, table.lesson is not None, *((s.name, s.erased) for s in table.seats))
+        names = self._names.get(key)
+        if names is None:
+            if len(self._names) > 16:
+                self._names.clear()
+            if table.lesson is not None:
+                names = default_names(catalog, len(table.seats))
+            else:
+                names = [catalog.t("web_deleted_player") if s.erased
+                         else s.name or catalog.t("seat_name", seat=s.seat) for s in table.seats]
+            self._names[key] = names
+        return list(names)
+
+    def _rules_spec(self) -> dict[str, Any]:
+        """The table's rules as the record says them (its rules never change: made once)."""
+        if self._spec is None:
+            self._spec = self.table.rules.spec()
+        spec = self._spec
+        return {**spec, "variants": list(spec["variants"]), "options": dict(spec["options"])}
 
     def render(self, entry: Entry, seat: int | None, catalog: Catalog,
                names: Sequence[str]) -> dict[str, Any]:
@@ -159,7 +176,7 @@ class Frames:
         table = self.table
         return {
             "id": table.id,
-            "rules": table.rules.spec(),
+            "rules": self._rules_spec(),
             "status": table.status,
             "deal": len(table.session.deals),
             "deals": len(table.session.schedule),
@@ -185,7 +202,7 @@ class Frames:
         """The lobby's row for this table (:mod:`.lobby`): what :meth:`summary` says but who
         is connected, which changes too often to be worth telling every lobby page."""
         table = self.table
-        return {"id": table.id, "created": table.created, "rules": table.rules.spec(), "status": table.status,
+        return {"id": table.id, "created": table.created, "rules": self._rules_spec(), "status": table.status,
                 "deal": len(table.session.deals), "deals": len(table.session.schedule),
                 "turn_seconds": table.turn_seconds, "practice": table.practice, "hints": table.hints,
                 "seats": [self._seat_json(s) for s in table.seats]} | self._public_json()
@@ -197,8 +214,17 @@ class Frames:
             self._parts_epoch = self.table.epoch
         text = self._parts.get(key)
         if text is None:
-            text = self._parts[key] = json.dumps(make(), ensure_ascii=False)
+            text = self._parts[key] = dumps(make())
         return text
+
+    def _session_part(self) -> str:
+        """The session as JSON: it changes only when a deal ends (its results, pot and
+        balances), so it is made once per deal ended."""
+        session = self.table.session
+        key = (len(session.results), session.over)
+        if self._session is None or self._session[0] != key:
+            self._session = (key, dumps(self._session_json()))
+        return self._session[1]
 
     def _session_json(self) -> dict[str, Any]:
         table = self.table
@@ -228,7 +254,7 @@ class Frames:
         entries = table.entries[conn.cursor:]
         conn.cursor = len(table.entries)
         human = seat is not None and table.seats[seat].human
-        head = json.dumps({
+        head = dumps({
             "type": "state",
             "v": table.version,
             "you": seat,
@@ -240,7 +266,7 @@ class Frames:
             **table.absent(),
             "reset": reset,
             "log": [self.render(e, seat, catalog, names) for e in entries],
-        }, ensure_ascii=False)
+        })
         summary = self._part(("table", conn.lang), lambda: self.summary() | {"names": names})
         view = ("null" if state is None else
                 self._part(("view", seat), lambda: view_json(state.view(seat))))
@@ -250,7 +276,7 @@ class Frames:
                                lambda: [a.to_json() for a in state.legal_actions(seat)])
             kinds = self._part(("kinds", seat),
                                lambda: action_kinds(state, state.legal_actions(seat)))
-        session = self._part(("session",), self._session_json)
+        session = self._session_part()
         lesson = "null"
         if table.lesson is not None and seat == table.lesson.learner and state is not None:
             lesson = self._part(("lesson", conn.lang), lambda: self._lesson_json(state, catalog, names))

@@ -34,8 +34,34 @@ from ..core import (
     State,
     Trail,
 )
+from ..core.cards import CARDS
 from ..i18n import Catalog
 from ..narrate import glyphs
+
+try:
+    import orjson
+except ImportError:  # the web extra brings it; without it, the standard library's encoder
+    orjson = None  # type: ignore[assignment]
+
+#: Each card's canonical notation, by its number (``str(card)`` without the call).
+CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
+
+
+def dumps(value: Any) -> str:
+    """``value`` as compact JSON text, as ``json.dumps(value, ensure_ascii=False)`` reads
+    back: with orjson when it is installed (several times faster: the frames of every
+    action are encoded with it), else, or for what orjson refuses (a lone surrogate, an
+    integer beyond 64 bits), with the standard library's encoder.
+
+    >>> dumps({"a": [1, 2.5, None, "é"], 3: True}) == '{"a":[1,2.5,null,"é"],"3":true}'
+    True
+    """
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            pass
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def view_json(v: PlayerView) -> dict[str, Any]:
@@ -47,11 +73,11 @@ def view_json(v: PlayerView) -> dict[str, Any]:
         "to_move": v.to_move,
         "foreplay": v.foreplay,
         "over": v.over,
-        "hand": [str(c) for c in v.hand],
-        "table": [str(c) for c in v.table],
+        "hand": [CARD_TEXT[c] for c in v.hand],
+        "table": [CARD_TEXT[c] for c in v.table],
         "hand_sizes": list(v.hand_sizes),
         "won_sizes": list(v.won_sizes),
-        "won_seen": [[str(c) for c in pile] for pile in v.won_seen],
+        "won_seen": [[CARD_TEXT[c] for c in pile] for pile in v.won_seen],
         "statuses": [str(s) for s in v.statuses],
         "last_capture": v.last_capture,
         "pot": v.pot,
