@@ -187,3 +187,102 @@ def test_same_step_autoreset_gives_final_info_as_gymnasiums_own_vector_envs() ->
                     assert not info["final_info"]["action_mask"][i].any()
                 break
     assert seen["ours"] >= seen["theirs"] >= {"action_mask", "_action_mask", "seat", "_seat"}
+
+
+# -- 5. zero-sum rewards ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "players", "into"), [("survivor", 3, True), ("last-capture", 4, True),
+                                                         ("survivor", 4, False), ("last-capture", 5, False)])
+def test_the_per_deal_rewards_are_zero_sum_only_where_the_pot_balances(preset: str, players: int,
+                                                                        into: bool) -> None:
+    """Chips, antes included, add up to what the pot paid out: at three players and at four
+    under last-capture the seats take more than they put in (the signed pot goes below zero)."""
+    from lald.rl.vector import VectorDeals
+
+    env = VectorDeals(64, preset=preset, players=players)
+    env.reset(seed=0)
+    sums: list[float] = []
+    while len(sums) < 200:
+        _, rewards, done, _, _ = env.step(env.random_actions())
+        sums.extend(rewards[done].sum(axis=1))
+    assert (np.mean(sums) > 1.5) if into else (np.abs(sums).max() == 0)
+
+
+@pytest.mark.parametrize("preset", ["survivor", "last-capture", "low-stakes"])
+def test_zero_sum_rewards_add_up_to_zero_in_every_adapter(preset: str) -> None:
+    from lald.rl.pettingzoo import deal_rewards, env
+    from lald.rl.vector import VectorDeals
+
+    variants = ("low-stakes",) if preset == "low-stakes" else ()
+    base = "survivor" if preset == "low-stakes" else preset
+    rules = Rules.make(base, 3, variants)
+    for seed in range(5):
+        state = State.deal(rules, seed)
+        from lald.bots import make_bot
+        from lald.play.loop import play_deal
+
+        state = play_deal(state, [make_bot("random", s, rules, random.Random(s)) for s in range(3)])
+        raw, zero = deal_rewards(state), deal_rewards(state, zero_sum=True)
+        assert abs(sum(zero)) < 1e-9 and np.allclose(np.subtract(raw, zero), sum(raw) / 3)
+    # PettingZoo
+    aec = env(preset=base, players=3, variants=variants, zero_sum=True)
+    aec.reset(seed=2)
+    total = 0.0
+    for _agent in aec.agent_iter():
+        _, reward, term, trunc, info = aec.last()
+        total += reward
+        aec.step(None if term or trunc else int(np.flatnonzero(info["action_mask"])[0]))
+    assert abs(total) < 1e-9
+    # the vector tables, every seat and one seat
+    deals = VectorDeals(32, preset=base, players=3, variants=variants, zero_sum=True)
+    deals.reset(seed=1)
+    plain = VectorDeals(32, preset=base, players=3, variants=variants)
+    plain.reset(seed=1)
+    seats = [VectorSeatEnv(32, base, 3, variants, seat=s, zero_sum=z) for s in range(3)
+             for z in (False, True)]
+    for e in seats:
+        e.reset(seed=1)
+    ended = 0
+    for _ in range(300):
+        actions = deals.random_actions()
+        _, r, done, _, _ = deals.step(actions)
+        _, r0, _, _, _ = plain.step(actions)
+        assert np.allclose(r[done].sum(axis=1), 0.0)
+        assert np.allclose(r0[done] - r[done], r0[done].mean(axis=1, keepdims=True))
+        ended += int(done.sum())
+    assert ended > 50
+    for s in range(3):
+        raw_env_, zero_env = seats[2 * s], seats[2 * s + 1]
+        for _ in range(100):
+            actions = raw_env_.random_actions()
+            assert np.array_equal(actions, zero_env.random_actions())  # the same streams
+            _, r0, t0, _, i0 = raw_env_.step(actions)
+            _, r1, t1, _, _ = zero_env.step(actions)
+            assert np.array_equal(t0, t1)
+            for i in np.flatnonzero(t0 & ~i0["illegal_action"]):
+                table = raw_env_.table(i)
+                if rules.antes:
+                    paid = sum(table["chips"])
+                else:  # low-stakes: 1 to each seat with the most won cards
+                    won = [int(w).bit_count() for w in table["won"]]
+                    paid = won.count(max(won))
+                assert r1[i] == pytest.approx(r0[i] - paid / 3)
+
+
+def test_the_seat_env_pays_zero_sum_rewards_when_asked() -> None:
+    rules = Rules.make("survivor", 3)
+    plain = SeatEnv(players=3, opponents="random", zero_sum=False)
+    zero = SeatEnv(players=3, opponents="random", zero_sum=True)
+    for seed in range(4):
+        for e in (plain, zero):
+            e.reset(seed=seed)
+        done = False
+        while not done:
+            action = int(np.flatnonzero(plain.action_masks())[0])
+            _, r0, done, _, _ = plain.step(action)
+            _, r1, _, _, _ = zero.step(action)
+        assert plain.deal is not None and plain.deal.state.result is not None
+        chips = plain.deal.state.result.chips
+        assert r1 == pytest.approx(r0 - sum(chips) / 3)
+    del rules

@@ -6,7 +6,10 @@ polled in; the other seats are bots of the levels named in ``opponents`` (one sp
 or one per other seat, as ``lald tournament --bot`` reads them: ``"expert"``,
 ``"pimc:worlds=8"``, ...), and play between the learner's decisions as
 :func:`lald.play.loop.step` has them play.  The reward is the learner's chips for the deal
-(or for each deal of a session, with ``session=True``), paid when it ends.
+(or for each deal of a session, with ``session=True``), paid when it ends; with
+``zero_sum=True``, less the mean of every seat's (the chips need not add up to zero: at
+three players, and at four under last-capture, the seats take about 3.8 and 2 chips a deal
+from the signed pot).
 ``action_masks()`` gives the legal mask as maskable learners expect it (bool), and
 ``info["action_mask"]`` the int8 one.  An illegal action ends the episode with
 ``illegal_reward``.  Bots that stop on a time limit (``pimc``, ``expert`` by default) make
@@ -57,7 +60,8 @@ class SeatEnv(gym.Env[Observation, int]):
     def __init__(self, preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
                  options: dict[str, Any] | None = None, seat: int | None = 0,
                  opponents: str | Sequence[str] = "heuristic", session: bool = False,
-                 illegal_reward: float = -10.0, render_mode: str | None = None) -> None:
+                 illegal_reward: float = -10.0, render_mode: str | None = None,
+                 zero_sum: bool = False) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: choose ansi, human or rgb_array")
         self.rules = make_rules(preset, players, variants, options)
@@ -72,6 +76,7 @@ class SeatEnv(gym.Env[Observation, int]):
         self.seat = 0 if seat is None else seat
         self.session_mode = session
         self.illegal_reward = float(illegal_reward)
+        self.zero_sum = zero_sum
         self.render_mode = render_mode
         low, high = observation_bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -154,7 +159,7 @@ class SeatEnv(gym.Env[Observation, int]):
             deal = self.deal
             assert deal is not None
             if deal.over:
-                reward += deal_rewards(deal.state)[self.seat]
+                reward += deal_rewards(deal.state, self.zero_sum)[self.seat]
                 if self.session is None:
                     self._ended = True
                     return reward, True

@@ -71,14 +71,22 @@ def make_rules(preset: str = "survivor", players: int = 5, variants: Iterable[st
     return Rules.make(preset, players, tuple(variants), options)
 
 
-def deal_rewards(state: State) -> list[float]:
+def deal_rewards(state: State, zero_sum: bool = False) -> list[float]:
     """What each seat is paid when a deal ends: its chips, or under card-count scoring 1
-    for each seat with the most won cards."""
+    for each seat with the most won cards.  These need not add up to zero: at three players,
+    and at four under last-capture, the prize does not balance the antes and the seats take
+    the difference from the signed pot (docs/rules.md §7).  With ``zero_sum`` each is less
+    the seats' mean, so that they do."""
     result = state.result
     assert result is not None
     if state.rules.scoring is Scoring.CARD_COUNT:
-        return [1.0 if s in result.winners else 0.0 for s in range(state.n)]
-    return [float(c) for c in result.chips]
+        paid = [1.0 if s in result.winners else 0.0 for s in range(state.n)]
+    else:
+        paid = [float(c) for c in result.chips]
+    if zero_sum:
+        mean = sum(paid) / state.n
+        paid = [p - mean for p in paid]
+    return paid
 
 
 class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
@@ -89,9 +97,11 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def __init__(self, preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
                  options: dict[str, Any] | None = None, session: bool = False,
-                 render_mode: str | None = None, illegal_reward: float | None = None) -> None:
+                 render_mode: str | None = None, illegal_reward: float | None = None,
+                 zero_sum: bool = False) -> None:
         super().__init__()
         self.illegal_reward = illegal_reward
+        self.zero_sum = zero_sum
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: choose ansi or human")
         self.rules = make_rules(preset, players, variants, options)
@@ -199,7 +209,7 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         for a in self.agents:
             self.rewards[a] = 0.0
         if deal.over:
-            paid = deal_rewards(deal.state)
+            paid = deal_rewards(deal.state, self.zero_sum)
             for s, a in enumerate(self.possible_agents):
                 self.rewards[a] = paid[s]
             if self.session is not None:

@@ -367,19 +367,21 @@ class VectorDeals(_Base):
     ``players`` (3 to 5), ``variants``, ``options``.  ``copy=False`` reuses the returned
     arrays at the next step (faster; copy what you keep).  ``backend``: ``"compiled"``,
     ``"python"`` or None (the compiled tables when loaded).  ``secret``: keyed deals (see
-    the module's docstring).
+    the module's docstring).  ``zero_sum=True``: each seat's reward less the mean of the
+    deal's (the chips add up to zero only at five players and at four under survivor).
     """
 
     def __init__(self, num_envs: int, preset: str = "survivor", players: int = 5,
                  variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
                  illegal_reward: float | None = -10.0, copy: bool = True, backend: str | None = None,
                  secret: bytes | bool | None = None, session: bool = False,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, zero_sum: bool = False) -> None:
         _check_session(session, render_mode)
         self._secret_mode = _secret_of(secret)
         self.num_envs = _count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self.zero_sum = zero_sum
         self.copy = copy
         self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_ALL, backend=backend)
         low, high = observation_bounds()
@@ -424,6 +426,9 @@ class VectorDeals(_Base):
             self._t.step_all(a, obs, mask, seats, rewards, done, self.illegal_reward, flags)
         except LookupError as e:
             raise _refusal(self._t, e, "") from None
+        if self.zero_sum:  # each seat less the mean (an illegal action's penalty stays as it is)
+            paid = done & ~flags
+            rewards[paid] -= rewards[paid].mean(axis=1, keepdims=True)
         truncated = np.zeros(self.num_envs, np.bool_)
         return obs, rewards, done, truncated, {"seat": seats, "action_mask": mask, "illegal_action": flags}
 
@@ -503,7 +508,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
     ...})``; a table stepped after its end deals again as under next-step rather than
     refusing the batch).  The row of an episode that just ended masks ``pass`` alone (see
     :meth:`action_masks`).  Seeds, ``options={"deal", "dealer"}`` and the rules as :class:`VectorDeals`
-    takes them.  Importing this module registers ``lald/VectorSeat-v0``:
+    takes them; ``zero_sum=True`` as :class:`VectorDeals`.  Importing this module registers
+    ``lald/VectorSeat-v0``:
     ``gymnasium.make_vec("lald/VectorSeat-v0", num_envs=N, ...)`` makes one.
     """
 
@@ -514,11 +520,12 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
                  seat: int | None = 0, opponents: str | Policy = "random", illegal_reward: float = -10.0,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, copy: bool = True,
                  backend: str | None = None, secret: bytes | bool | None = None,
-                 session: bool = False, render_mode: str | None = None) -> None:
+                 session: bool = False, render_mode: str | None = None, zero_sum: bool = False) -> None:
         _check_session(session, render_mode)
         self._secret_mode = _secret_of(secret)
         self.num_envs = _count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
+        self.zero_sum = zero_sum
         p = self.rules.players
         if seat is not None and not _whole(seat, 0, p):
             raise ValueError(f"there is no seat {seat!r}: seats are 0 to {p - 1} (or None: a random seat)")
@@ -607,6 +614,21 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
             info["_illegal_action"] = every.copy()
         return info
 
+    def _less_the_mean(self, reward: npt.NDArray[np.float64], rows: npt.NDArray[np.bool_],
+                       last: Observations) -> None:
+        """``zero_sum``: the learner's reward less the mean of every seat's, read from the
+        deal's last observation (the deal's chips are the balances, the tables playing
+        single deals; under card-count scoring, the seats with the most won cards)."""
+        if not rows.any():
+            return
+        p = self.rules.players
+        if self.rules.scoring is Scoring.CARD_COUNT:
+            won = np.rint(last[rows][:, LAYOUT["won_sizes"]][:, :p] * 52)
+            total = (won == won.max(axis=1, keepdims=True)).sum(axis=1)
+        else:
+            total = np.rint(last[rows][:, LAYOUT["balances"]][:, :p] * CHIP_SCALE).sum(axis=1)
+        reward[rows] -= total / p
+
     def _mark_ended(self, mask: Masks) -> None:
         """The rows of ended episodes not yet dealt again hold ``pass`` alone (see
         :meth:`action_masks`)."""
@@ -676,6 +698,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         if self.policy is not None:
             self._opponents_or_stop(final, final_mask)
             self._t.finish(obs, mask, reward, term)
+        if self.zero_sum:
+            self._less_the_mean(reward, term & ~illegal, final if final is not None else obs)
         self._ended = term.copy() if not same else np.zeros(n, np.bool_)
         self._mark_ended(mask)
         self._last_mask = mask
