@@ -575,7 +575,6 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     lain = PyList_New(0);
     if (!lain) goto error;
     PyObject *foreplay = o_fp; /* borrowed until the end (held in held_refs) */
-    const uint8_t *nxt = T->ring[holders];
     const int fore = T->fore;
     if (holding > 1) {
         uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
@@ -589,7 +588,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
             if (x > FIELD) {
                 if (genrand_double(R) < claim_p) {
                     /* _claims */
-                    int survivor = -1;
+                    int over = 0;
                     for (;;) {
                         const Py_ssize_t row = ((Py_ssize_t)fp * n + m) * G;
                         const int32_t *coff = T->claim_off + row, *clen = T->claim_len + row;
@@ -608,21 +607,16 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                         int seat = c->code >> 7;
                         la = seat;
                         if (append_code(trace, c->code) < 0) goto error;
-                        if (c->emptied && !f_get(f, T->held[seat], NUM_RANKS)) {
-                            holders ^= 1u << seat;
-                            if (!(holders & (holders - 1))) {
-                                survivor = lald_lowest(holders);
-                                break;
-                            }
-                            if (seat == m) m = T->ring[holders][m];
+                        if (lald_after_move(T->ring, &holders, &m, seat, 0,
+                                            c->emptied && !f_get(f, T->held[seat], NUM_RANKS))) {
+                            over = 1;
+                            break;
                         }
                         x = f_get(f, T->base[m], 2 * NUM_RANKS);
                         if (fp) x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
                         if (!(x > FIELD && genrand_double(R) < claim_p)) break;
                     }
-                    nxt = T->ring[holders];
-                    if (survivor >= 0) break;
-                    holding = lald_popcount(holders);
+                    if (over) break;
                     x = f_get(f, T->base[m], 2 * NUM_RANKS);
                 }
                 fp = 0;
@@ -682,16 +676,10 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                 if (append_code(trace, m << 7 | r << 3 | TRAIL) < 0) goto error;
                 out = !f_get(f, T->held[m], NUM_RANKS);
             }
-            if (out) {
-                holding -= 1;
-                if (holding <= 1) {
-                    la = m;
-                    break;
-                }
-                holders ^= 1u << m;
-                nxt = T->ring[holders];
+            if (lald_after_move(T->ring, &holders, &m, m, 1, out)) {
+                la = m;
+                break;
             }
-            m = nxt[m];
             x = f_get(f, T->base[m], 2 * NUM_RANKS);
         }
     }
@@ -713,7 +701,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     won_list = NULL;
     PyTuple_SET_ITEM(result, 5, lain);
     lain = NULL;
-    PyObject *v1 = PyLong_FromLong(nxt[m]), *v2 = PyLong_FromLong(lcap), *v3 = PyLong_FromLong(la);
+    PyObject *v1 = PyLong_FromLong(T->ring[holders][m]), *v2 = PyLong_FromLong(lcap), *v3 = PyLong_FromLong(la);
     PyTuple_SET_ITEM(result, 1, v1);
     PyTuple_SET_ITEM(result, 2, v2);
     PyTuple_SET_ITEM(result, 3, v3);
@@ -976,11 +964,10 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
     int *rs = st->rs;
     uint64_t *f = st->f;
     uint32_t holders = st->holders;
-    int holding = lald_popcount(holders);
-    const uint8_t *nxt = T->ring[holders];
+    int done = lald_popcount(holders) <= 1;
     long m = st->m, la = st->la, lcap = st->lcap;
     int fp = st->fp;
-    if (holding > 1) {
+    if (!done) {
         uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
         if (fp) {
             x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
@@ -1011,18 +998,16 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                 f_add(f, &chosen->d);
                 la = chosen->code >> 7;
                 if (append_code(trace, chosen->code) < 0) return -1;
-                if (chosen->emptied && !f_get(f, T->held[la], NUM_RANKS)) {
-                    holders ^= 1u << la;
-                    holding -= 1;
-                    nxt = T->ring[holders];
-                    if (holding <= 1) break;
-                    if (la == m) m = nxt[m];
+                if (lald_after_move(T->ring, &holders, &m, la, 0,
+                                    chosen->emptied && !f_get(f, T->held[la], NUM_RANKS))) {
+                    done = 1;
+                    break;
                 }
                 x = f_get(f, T->base[m], 2 * NUM_RANKS);
                 if (fp) x |= f_get(f, fore, NUM_RANKS) << NUM_RANKS;
             }
             skip_claims = 0;
-            if (holding <= 1) break;
+            if (done) break;
             fp = 0;
             int out;
             if (x & FIELD) {
@@ -1079,17 +1064,11 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                 out = !f_get(f, T->held[m], NUM_RANKS);
             }
             la = m;
-            if (out) {
-                holding -= 1;
-                if (holding <= 1) break;
-                holders ^= 1u << m;
-                nxt = T->ring[holders];
-            }
-            m = nxt[m];
+            if (lald_after_move(T->ring, &holders, &m, m, 1, out)) break;
             x = f_get(f, T->base[m], 2 * NUM_RANKS);
         }
     }
-    st->survivor = nxt[m];
+    st->survivor = T->ring[holders][m];
     st->holders = holders;
     st->m = -1;
     st->la = la;
