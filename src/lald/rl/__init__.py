@@ -14,7 +14,8 @@ researchers: it may import the core, the bots and :mod:`lald.play`; never anothe
   tables of :mod:`lald.rl.vecpy` as reference and fallback.
 - :mod:`lald.rl.learned`: the ``learned`` level, a trained action-value network in numpy;
 - :mod:`lald.rl.selfplay`: the self-play actors that collect its training records (numpy);
-- :mod:`lald.rl.train`: ``lald train``, the learner (PyTorch, the ``train`` extra).
+- :mod:`lald.rl.train`: ``lald train``, the learner (PyTorch, the ``train`` extra);
+- :mod:`lald.rl.benchmark`: the version in the environments' ids and its fingerprint.
 
 See ``docs/research.md``.
 """

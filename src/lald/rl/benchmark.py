@@ -1,0 +1,66 @@
+"""The benchmark's version: what the ``-vN`` of ``lald/Seat-vN``, ``lald/VectorSeat-vN`` and
+PettingZoo's ``lald_vN`` stands for, and a fingerprint that changes when it must.
+
+A result on ``lald/Seat-v0`` is comparable with another on ``lald/Seat-v0``: the same
+observation, the same action IDs and masks, the same rules and rewards.  :func:`fingerprint`
+hashes all of these: the observation's layout, the action names, the rules of every preset,
+player count and variant set, and what the tables give (observations, masks, seats and
+rewards) over fixed seeded deals of random play in both presets at three, four and five
+players.  ``tests/rl/test_benchmark.py`` holds it equal to :data:`FINGERPRINTS` of
+:data:`ENV_VERSION`: a change of the observation or of a rule fails that test until the
+version goes up, the ids with it, and docs/research.md's changelog ("Versions") says what
+changed.
+
+>>> ENV_VERSION, ENV_IDS["gymnasium"]
+(0, 'lald/Seat-v0')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+
+#: The version of every environment id.
+ENV_VERSION = 0
+#: The ids that carry it (the OpenSpiel game's short name, ``python_lald``, carries none:
+#: OpenSpiel's names have no versions; it plays the same version).
+ENV_IDS = {"gymnasium": f"lald/Seat-v{ENV_VERSION}", "vector": f"lald/VectorSeat-v{ENV_VERSION}",
+           "pettingzoo": f"lald_v{ENV_VERSION}"}
+#: Each version's fingerprint, as docs/research.md's changelog gives it.
+FINGERPRINTS = {0: "9893bc786cb2"}
+
+
+def fingerprint(steps: int = 120, tables: int = 32) -> str:
+    """The first 12 hex digits of SHA-256 over the observation's layout, the action
+    names, every rules set's options and the numbers the tables give in fixed seeded play
+    (see the module's docstring)."""
+    import numpy as np
+
+    from ..core import Rules
+    from ..core.rules import PRESET_NAMES, VARIANT_NAMES
+    from .encoding import ACTION_NAMES, LAYOUT, NUM_ACTIONS, OBS_SIZE
+    from .vector import VectorDeals
+
+    h = hashlib.sha256()
+    layout = {name: [part.start, part.stop] for name, part in LAYOUT.items()}
+    h.update(json.dumps([OBS_SIZE, NUM_ACTIONS, list(ACTION_NAMES), layout], sort_keys=True).encode())
+    for preset, players in itertools.product(PRESET_NAMES, (3, 4, 5)):
+        for k in range(len(VARIANT_NAMES) + 1):
+            for variants in itertools.combinations(VARIANT_NAMES, k):
+                h.update(repr(Rules.make(preset, players, variants)).encode())
+        env = VectorDeals(tables, preset=preset, players=players)
+        obs, info = env.reset(seed=players * 1000)
+        rng = np.random.default_rng(players)
+        for _ in range(steps):
+            h.update(obs.tobytes())
+            h.update(info["action_mask"].tobytes())
+            h.update(info["seat"].tobytes())
+            actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(axis=1)
+            obs, rewards, done, _, info = env.step(actions)
+            h.update(rewards.tobytes())
+            h.update(done.tobytes())
+    return h.hexdigest()[:12]
+
+
+__all__ = ["ENV_IDS", "ENV_VERSION", "FINGERPRINTS", "fingerprint"]
