@@ -22,10 +22,11 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
-from lald.store import NewAction, Store, TableChange, Write
+from lald.store import NewAction, SeatChange, Store, TableChange, Write
 from lald.store.leases import Leases
 from lald.web.app import create_app
 from lald.web.cluster import Cluster, ClusterConfig
@@ -546,6 +547,32 @@ def test_a_write_that_can_never_succeed_is_dropped_and_its_table_handed_over(pos
             cluster.lose({t2.id})
             assert t2.unsaved == 0 and t2.id not in cluster.hub.tables
             await asyncio.wait_for(cluster.journal.flush(), 30)
+
+    asyncio.run(scenario())
+
+
+def test_a_table_taken_back_from_another_server_is_loaded_afresh(postgres: Any) -> None:
+    """Issue 31's wedge began so: PostgreSQL restarted, both servers lost their life locks,
+    the other server took a table of this one and changed it, then this one's sweep took
+    it back and played on its copy in memory, behind the database's (its next move could
+    never be committed). A table a sweep takes from another server's lease is loaded afresh."""
+    db = postgres.database()
+
+    async def scenario() -> None:
+        async with _server(db) as cluster:
+            t, _ = cluster.hub.create(PEOPLE)
+            await asyncio.wait_for(t.until_saved(), 30)
+            with cluster.hub.store.engine.begin() as conn:  # w2 took it, then lost it in turn
+                conn.execute(text("UPDATE lald_leases SET owner = 'w2-00000000', route = 'w2', expires = 0 "
+                                  "WHERE table_id = :t"), {"t": t.id})
+            cluster.hub.store.write([SeatChange(t.id, 0, {"joined": True, "name": "Ann"})])  # at w2
+            assert await cluster.sweep() == 1
+            fresh = cluster.hub.tables[t.id]
+            assert fresh is not t and fresh.seats[0].name == "Ann" and t.id in cluster.leased
+            assert cluster.leases.where([t.id])[t.id].owner == cluster.me
+            with cluster.hub.store.engine.begin() as conn:  # its own lease lapsed: taken again, kept
+                conn.execute(text("UPDATE lald_leases SET expires = 0 WHERE table_id = :t"), {"t": t.id})
+            assert await cluster.sweep() == 0 and cluster.hub.tables[t.id] is fresh
 
     asyncio.run(scenario())
 

@@ -74,6 +74,9 @@ ON CONFLICT (table_id) DO UPDATE
   WHERE l.owner = excluded.owner OR NOT {_HELD}
 RETURNING l.table_id""")
 
+_OWNERS = text("""
+SELECT table_id, owner FROM lald_leases WHERE table_id = ANY(:ids) ORDER BY table_id FOR UPDATE""")
+
 _WHERE = text(f"""
 SELECT l.table_id, l.owner, l.route, {_HELD} AS held FROM lald_leases l WHERE l.table_id = ANY(:ids)""")
 
@@ -184,6 +187,16 @@ class Leases:
             return set()
         with self.store.engine.begin() as conn:
             return {r[0] for r in conn.execute(_CLAIM, self._params(ids))}
+
+    def take(self, ids: Sequence[str]) -> dict[str, str | None]:
+        """:meth:`claim`, and who held each table taken before (its owner, None if the
+        table had no lease): a table this server has in memory but took from another is
+        behind the database, played meanwhile elsewhere."""
+        if not ids:
+            return {}
+        with self.store.engine.begin() as conn:
+            before = {r.table_id: r.owner for r in conn.execute(_OWNERS, {"ids": sorted(ids)})}
+            return {r[0]: before.get(r[0]) for r in conn.execute(_CLAIM, self._params(ids))}
 
     def where(self, ids: Sequence[str]) -> dict[str, Holder]:
         """Who holds each of these tables (a table without a lease row is absent)."""

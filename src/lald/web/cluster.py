@@ -36,7 +36,10 @@ nobody) and the leases end with the process.
 A batch of writes that can never be committed (its table was played by another server
 meanwhile, :meth:`Leases.write <lald.store.leases.Leases.write>`) is dropped with its
 table, handed over and its lease given up; a table lost takes its queued writes with it.
-A server whose writes the database refuses, or leaves waiting, says so on ``/readyz``.
+A table still in memory that a sweep takes from another server's lease (both lost their
+life locks while PostgreSQL restarted, and the other played it meanwhile) is loaded
+afresh, not played on from behind. A server whose writes the database refuses, or leaves
+waiting, says so on ``/readyz``.
 """
 
 from __future__ import annotations
@@ -529,7 +532,15 @@ class Cluster:
             live = await asyncio.to_thread(self.leases.live_servers)
             fair = math.ceil(await asyncio.to_thread(self.leases.open_tables) / max(1, live))
             share = max(share, min(len(orphans), fair - sum(t.open for t in self.hub.tables.values())))
-        taken = sorted(await asyncio.to_thread(self.leases.claim, orphans[:share]))
+        before = await asyncio.to_thread(self.leases.take, orphans[:share])
+        taken = sorted(before)
+        for table_id in taken:  # here, but another server held it since: played there meanwhile
+            table = self.hub.tables.get(table_id)
+            if table is not None and before[table_id] != self.me:
+                log.warning("table %s: taken back from another server; loaded again from the database",
+                            table_id, extra={"event": {"table": table_id}})
+                self.journal.discard(table)
+                self.hub.hand_over(table)
         fresh = [t for t in taken if t not in self.hub.tables]
         self._taken(taken)
         start = time.perf_counter()
