@@ -143,6 +143,10 @@ class ClaimWindow:
         return frozenset(c for seat, claims in self.asks if seat in seats for c in claims
                          if c not in prior)
 
+    def forget(self, seats: Collection[int]) -> None:
+        """Count the open claims of ``seats`` as fresh (a person has just taken the seat)."""
+        self._prior = [(seat, claims) for seat, claims in self._prior if seat not in seats]
+
     # -- going back ---------------------------------------------------------------------
 
     @property

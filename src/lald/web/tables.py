@@ -15,9 +15,12 @@ with a seed is a *practice* table: whoever chose the seed knows every hand, and 
 page is told so.
 
 A driver task per table runs the turn loop of :func:`lald.play.loop.step` in real time:
-before each turn action the open claims are offered to the bot seats in
-``state.claim_order()``, then the seat to move acts if a bot plays it; a human seat is
-waited for (or played by the bot of its level when its turn timer runs out).
+before each turn action the claim window (:class:`lald.core.ClaimWindow`, the one every
+table drives) asks the bot seats for their open claims in claim order, then the seat to
+move acts if a bot plays it; a human seat is waited for (or played by the bot of its level
+when its turn timer runs out). People claim at will (the first claim to reach the server
+wins): the window does not wait for them, but when one has just been given a claim the
+bots hold back for :attr:`Settings.claim_window` seconds.
 
 A person whose page is gone without Leave (a closed tab, a lost connection) keeps the
 seat: after :attr:`Settings.away_seconds`, while another person is at the table, the bot
@@ -41,6 +44,7 @@ from ..bots import Bot, make_bot
 from ..core import (
     Action,
     Claim,
+    ClaimWindow,
     IllegalActionError,
     LaidDown,
     PlayerView,
@@ -179,14 +183,10 @@ class Table(Saved):
         self.task: asyncio.Task[None] | None = None
         self.changed_at = time.monotonic()
         self.turn_started = self.changed_at
-        self._offered = -1
-        self._offered_to: set[int] = set()
-        """The seats whose bot was offered the open claims at version :attr:`_offered`."""
         self.gone: dict[int, float] = {s.seat: self.changed_at for s in self.seats}
         """When each seat's last page left (``time.monotonic``); no entry while one is open."""
-        self._claims_version = -1
-        self._human_claims: frozenset[Claim] = frozenset()
-        self._window = False
+        self.window: ClaimWindow | None = None
+        """The claim window of the deal in play (:mod:`lald.core.window`)."""
         self.frames = Frames(self)
         """What each page is sent of the table (:mod:`.frames`)."""
         self.talk = Talk(self, data.config, Entry)
@@ -199,6 +199,8 @@ class Table(Saved):
                 self.talk.restore_until(d, i)
                 self._apply(action_from_json(obj), source)
         self.talk.restore_until(data.deals_started, math.inf)
+        if self.window is not None:  # after a restart every claim open counts as just given
+            self.window.open(anew=True)
         self.status = ("closed" if data.status == "closed" else "over" if self.session.over else
                        "playing" if data.deals_started else "waiting")
 
@@ -226,6 +228,7 @@ class Table(Saved):
 
     def _begin_deal(self) -> None:
         state = self.session.start_deal()
+        self.window = ClaimWindow(state)
         d = self.deal_index
         for bot in self.bots:
             bot.rng.seed(self._bot_seed(bot.seat, d))
@@ -243,7 +246,8 @@ class Table(Saved):
             self.entries.append(Entry("timer", d, action.seat))
         if source == "away" and self._last_source(action.seat) != "away":
             self.entries.append(Entry("away", d, action.seat))
-        op = state.apply(action)
+        assert self.window is not None and self.window.state is state
+        op = self.window.apply(action)
         self.sources[d].append(source)
         for i in range(before, len(state.history)):
             self.entries.append(Entry("op", d, i))
@@ -319,10 +323,11 @@ class Table(Saved):
         self.journal.add(SeatChange(self.id, seat, values), self)
         if values.get("joined") and self.first_joined is None:
             self.first_joined = time.time()
+        taken = values.get("human", False) and not self.seats[seat].human
         for key, value in values.items():
             setattr(self.seats[seat], key, value)
-        if "human" in values:
-            self._claims_version = -1
+        if taken and self.window is not None:  # the person is given the seat's open claims
+            self.window.forget({seat})
         self.listing_changed()
         self.notify()
 
@@ -454,17 +459,14 @@ class Table(Saved):
             return 0.0, None
         if self.lesson is not None:
             return self._lesson_plan(state, now)
-        open_claims = state.open_claims()
-        if self._claims_version != self.version:
-            human = frozenset(c for c in open_claims if self.seats[c.seat].human)
-            self._window = bool(human - self._human_claims)
-            self._human_claims, self._claims_version = human, self.version
+        window = self.window
+        assert window is not None
         mover = state.to_move
         assert mover is not None
-        bot_claims = any(self._unoffered(c.seat) and self.by_bot(c.seat, now) for c in open_claims)
+        bot_claims = any(self.by_bot(seat, now) for seat, _ in window.unanswered())
         if bot_claims or self.by_bot(mover, now):
             wait = self.settings.bot_delay
-            if self._window:
+            if window.fresh({s.seat for s in self.seats if s.human}):
                 wait = max(wait, self.settings.claim_window)
             return max(0.0, self.changed_at + wait - now), self._bot_step
         plans: list[tuple[float, Step | None]] = [(0.0, None)]
@@ -474,10 +476,6 @@ class Table(Saved):
         if stand_in is not None:
             plans.append((stand_in, self._bot_step))
         return min(plans[1:], key=lambda p: p[0], default=plans[0])
-
-    def _unoffered(self, seat: int) -> bool:
-        """Whether ``seat``'s bot is still to be offered the open claims at this version."""
-        return self._offered != self.version or seat not in self._offered_to
 
     def _lesson_plan(self, state: State, now: float) -> tuple[float, Step | None]:
         """At a lesson table the bots act only when the script's next action is theirs, so
@@ -553,26 +551,22 @@ class Table(Saved):
         """The bots' claims (each bot once a version), then the move of the seat to move
         if a bot decides for it. What a bot chose is dropped if the table moved on while
         it thought, or if a stand-in's person came back meanwhile."""
-        state, version = self.state, self.version
-        assert state is not None
+        state, version, window = self.state, self.version, self.window
+        assert state is not None and window is not None
         now = time.monotonic()
-        if self._offered != version:
-            self._offered, self._offered_to = version, set()
-        for seat in state.claim_order():
-            if not self._unoffered(seat) or not self.by_bot(seat, now):
-                continue
-            self._offered_to.add(seat)
-            claims = state.claims(seat)
-            if claims:
-                choice = await self._think(seat, self.bots[seat].claim, state.view(seat), claims)
-                if self.version != version:
-                    return
-                if choice is not None and self.by_bot(seat, time.monotonic()):
-                    self._submit_bot(choice, self._bot_source(seat), claims)
-                    return
+        people = {s.seat for s in self.seats if not self.by_bot(s.seat, now)}
+        while (ask := window.asking(skip=people)) is not None:
+            seat, claims = ask
+            window.let_pass(seat)  # asked once at this moment, whatever it answers
+            choice = await self._think(seat, self.bots[seat].claim, state.view(seat), claims)
+            if self.version != version:
+                return
+            if choice is not None and self.by_bot(seat, time.monotonic()):
+                self._submit_bot(choice, self._bot_source(seat), claims)
+                return
         mover = state.to_move
         if mover is not None and self.by_bot(mover, now):
-            legal = state.turn_actions()
+            _, legal = window.turn()
             action = await self._think(mover, self.bots[mover].act, state.view(mover), legal)
             if self.version == version and self.by_bot(mover, time.monotonic()):
                 self._submit_bot(action, self._bot_source(mover), legal)
@@ -582,10 +576,9 @@ class Table(Saved):
         return "away" if self.seats[seat].human else "bot"
 
     async def _timer_step(self) -> None:
-        state, version = self.state, self.version
-        assert state is not None and state.to_move is not None
-        seat = state.to_move
-        legal = state.turn_actions()
+        state, version, window = self.state, self.version, self.window
+        assert state is not None and window is not None
+        seat, legal = window.turn()
         action = await self._think(seat, self.bots[seat].act, state.view(seat), legal)
         if self.version == version:
             self._submit_bot(action, "timer", legal)
