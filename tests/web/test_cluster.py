@@ -577,6 +577,28 @@ def test_a_table_taken_back_from_another_server_is_loaded_afresh(postgres: Any) 
     asyncio.run(scenario())
 
 
+def test_a_table_two_servers_gave_up_is_taken_at_once(postgres: Any) -> None:
+    """A server leaves a table it gave up to even the load to the others for a while; but
+    once another has given it up too, it takes it at once. After a PostgreSQL restart both
+    servers took each other's tables, then each gave some up, and a table given up by both
+    was held by none for 30 s."""
+    db = postgres.database()
+
+    async def scenario() -> None:
+        async with _server(db) as cluster:
+            t, _ = cluster.hub.create(PEOPLE)
+            await asyncio.wait_for(t.until_saved(), 30)
+            cluster._given[t.id] = time.monotonic()  # given up to even the load, as balance() does
+            cluster.hub.hand_over(t)
+            cluster.leased.discard(t.id)
+            cluster.leases.release([t.id])
+            assert await cluster.sweep() == 0  # left to the others
+            cluster._on_released("w2-00000000", {"ids": [t.id]})  # which gave it up in turn
+            assert await cluster.sweep() == 1 and t.id in cluster.hub.tables
+
+    asyncio.run(scenario())
+
+
 def test_a_worker_that_cannot_write_says_so_on_readyz(postgres: Any) -> None:
     """A server whose writes the database refuses, or does not answer, is not ready
     (503 and why), and is ready again once its writes go through (it said 200 throughout)."""

@@ -79,7 +79,8 @@ log = logging.getLogger("lald.web")
 
 #: The most tables a server gives up in one sweep to even the load.
 GIVE_AT_ONCE = 25
-#: How long a server leaves a table it gave up to the others (seconds).
+#: How long a server leaves a table it gave up to the others (seconds), unless another
+#: gives it up in turn.
 GIVEN_SECONDS = 30.0
 #: A route name (the proxy's name for a server): lower-case letters and digits.
 ROUTE = re.compile(r"[a-z][a-z0-9]{0,19}")
@@ -647,6 +648,8 @@ class Cluster:
 
     def _on_released(self, sender: str, body: dict[str, Any]) -> None:
         self._on_gone(sender, body)
+        for table_id in body.get("ids", []):  # another gave it up since: this server may take it
+            self._given.pop(table_id, None)
         self._sweep.set()
 
 
