@@ -60,6 +60,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
@@ -178,14 +179,15 @@ class _Writer(_Base):
 _INSERT_ACTION = cast(Table, _Action.__table__).insert()
 
 #: The statements of every batch (its actions and its writer's mark) in the driver's own
-#: SQL: building and compiling them through SQLAlchemy cost several times the database's
-#: own work (issue 31). ``{p}`` is the driver's placeholder.
+#: SQL, run on the driver's cursor: building, compiling and executing them through
+#: SQLAlchemy cost several times the database's own work (issue 31). ``{p}`` is the
+#: driver's placeholder.
 _DRIVER_SQL = {
     "last": "SELECT batch FROM lald_writers WHERE id = {p}",
     "actions": "INSERT INTO lald_actions (table_id, deal, seq, action, source, at) "
                "VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
     "mark_new": "INSERT INTO lald_writers (id, batch) VALUES ({p}, {p})",
-    "mark": "UPDATE lald_writers SET batch = {p} WHERE id = {p}",
+    "mark": "UPDATE lald_writers SET batch = {p} WHERE id = {p} AND batch < {p}",
 }
 _PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
 
@@ -287,6 +289,11 @@ class SeatChange(NamedTuple):
 Write = NewTable | NewAction | TableChange | SeatChange | NewChat
 
 
+def _json_text(value: Any) -> str:
+    """An action as the database keeps it (``json.dumps``' text: what older lald wrote)."""
+    return json.dumps(value)
+
+
 def _seat_row(s: SeatData) -> dict[str, Any]:
     row = dataclasses.asdict(s)
     row["token"] = row.pop("token_hash")
@@ -377,19 +384,27 @@ class Store:
         says the batch is committed already (nothing is written)."""
         now = time.time()
         sql = self._sql
+        last: int | None = None
         if mark is not None:
             writer, number = mark
-            if sql is not None:
-                last = conn.exec_driver_sql(sql["last"], (writer,)).scalar()
+            # Most batches: the writer's row holds the batch before this one, moved on here.
+            if sql is None or self._driver(conn, sql["mark"], (number, writer, number))[0] != 1:
+                if sql is not None:
+                    row = self._driver(conn, sql["last"], (writer,))[1]
+                    last = None if row is None else row[0]
+                else:
+                    last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
+                if last is not None and last >= number:
+                    return False
+                if sql is not None and last is None:
+                    self._driver(conn, sql["mark_new"], (writer, number))
+                sql_mark_done = sql is not None
             else:
-                last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
-            if last is not None and last >= number:
-                return False
-        rows: list[dict[str, Any]] = []
+                sql_mark_done = True
+        rows: list[tuple[Any, ...]] = []
         for w in writes:
             if isinstance(w, NewAction):
-                rows.append({"table_id": w.table_id, "deal": w.deal, "seq": w.seq,
-                             "action": json.dumps(w.action), "source": w.source, "at": w.at or now})
+                rows.append((w.table_id, w.deal, w.seq, _json_text(w.action), w.source, w.at or now))
                 continue
             if rows:
                 self._insert_actions(conn, rows)
@@ -411,22 +426,44 @@ class Store:
                                                  _Seat.seat == w.seat).values(**values))
         if rows:
             self._insert_actions(conn, rows)
-        if mark is not None:
-            if sql is not None:
-                conn.exec_driver_sql(*((sql["mark_new"], (writer, number)) if last is None
-                                       else (sql["mark"], (number, writer))))
-            elif last is None:
+        if mark is not None and not sql_mark_done:
+            if last is None:
                 conn.execute(insert(_Writer).values(id=writer, batch=number))
             else:
                 conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
         return True
 
-    def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+    def _insert_actions(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
         if self._sql is None:
-            conn.execute(_INSERT_ACTION, rows)
-            return
-        values = [(r["table_id"], r["deal"], r["seq"], r["action"], r["source"], r["at"]) for r in rows]
-        conn.exec_driver_sql(self._sql["actions"], values[0] if len(values) == 1 else values)
+            keys = ("table_id", "deal", "seq", "action", "source", "at")
+            conn.execute(_INSERT_ACTION, [dict(zip(keys, r, strict=True)) for r in rows])
+        elif len(rows) == 1:
+            self._driver(conn, self._sql["actions"], rows[0])
+        else:
+            self._driver(conn, self._sql["actions"], rows, many=True)
+
+    def _driver(self, conn: Connection, sql: str, params: Any, many: bool = False) -> tuple[int, Any]:
+        """Run ``sql`` on the driver's cursor of ``conn``, in its transaction; its row count
+        and first row. A refusal raises as through SQLAlchemy (an IntegrityError stays
+        one), and a connection found dropped is invalidated, as SQLAlchemy does."""
+        dbapi = self.engine.dialect.loaded_dbapi
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        cursor = raw.cursor()
+        try:
+            if many:
+                cursor.executemany(sql, params)
+            else:
+                cursor.execute(sql, params)
+            return cursor.rowcount, cursor.fetchone() if cursor.description else None
+        except dbapi.Error as e:
+            gone = self.engine.dialect.is_disconnect(e, raw, cursor)
+            if gone:
+                conn.invalidate(e)
+            raise DBAPIError.instance(sql, params, e, dbapi.Error, connection_invalidated=gone,
+                                      dialect=self.engine.dialect) from e
+        finally:
+            cursor.close()
 
     def clashes(self, conn: Connection, writes: Sequence[Write]) -> set[str]:
         """The tables of ``writes`` with a new action at a place (table, deal, seq) the
