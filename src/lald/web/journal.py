@@ -23,6 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from ..store import Store, Write
 
@@ -67,6 +68,11 @@ class Journal:
         """Writes committed so far."""
         self.observe: Callable[[Sequence[Write], float], None] | None = None
         """Called with each batch committed and the seconds its commit took (metrics)."""
+        self._thread: ThreadPoolExecutor | None = None
+        """The one thread the batches are committed in: always the same thread, so always
+        the same database connection, whose cache the previous batch left warm (the
+        event loop's shared pool of threads handed each batch to another one, and with it
+        another connection: a third of an action's CPU went to the commits, issue 31)."""
 
     def start(self) -> None:
         """Start the writer task."""
@@ -95,6 +101,9 @@ class Journal:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._thread is not None:
+            self._thread.shutdown(wait=False)
+            self._thread = None
 
     async def _run(self) -> None:
         while True:
@@ -126,7 +135,9 @@ class Journal:
             try:
                 start = time.perf_counter()
                 if self.threaded:
-                    await asyncio.to_thread(self.write, writes, mark)
+                    if self._thread is None:
+                        self._thread = ThreadPoolExecutor(1, thread_name_prefix="lald-journal")
+                    await asyncio.get_running_loop().run_in_executor(self._thread, self.write, writes, mark)
                 else:
                     self.write(writes, mark)
                 if self.observe is not None:

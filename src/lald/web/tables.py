@@ -422,18 +422,35 @@ class Table(Saved):
                 if step is None:
                     await self.wake.wait()
                     continue
-                if delay > 0:
-                    try:
-                        await asyncio.wait_for(self.wake.wait(), delay)
-                        continue
-                    except TimeoutError:
-                        pass
+                if delay > 0 and not await self._quiet_for(delay):
+                    continue
                 await step()
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s stopped", self.id)
+
+    async def _quiet_for(self, delay: float) -> bool:
+        """Wait ``delay`` seconds or until the table changes (:meth:`notify`), whichever
+        comes first; True if the time ran out with no change.
+
+        A timer that sets :attr:`wake` rather than ``asyncio.wait_for``: this is the wait
+        before every bot's move, and wait_for costs a task, a future and their cancelling
+        each time (issue 31)."""
+        epoch, rang = self.epoch, False
+
+        def ring() -> None:
+            nonlocal rang
+            rang = True
+            self.wake.set()
+
+        timer = asyncio.get_running_loop().call_later(delay, ring)
+        try:
+            await self.wake.wait()
+        finally:
+            timer.cancel()
+        return rang and self.epoch == epoch
 
     def plan(self) -> tuple[float, Step | None]:
         """What the driver does next and in how many seconds (no step: wait for a change)."""
