@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from lald.core import Claim, Rules, Session, State
 from lald.store import SeatData, Store, TableData
 from lald.web.journal import Journal
@@ -83,3 +85,34 @@ def test_a_person_back_at_a_table_restarted_or_at_a_seat_taken_back_is_given_its
     restarted = _table(rules, seed, {0}, actions=[])
     assert restarted.state is not None and restarted.state.claims(0)
     assert _held(restarted)
+
+
+def test_a_new_deal_gives_a_person_its_claims_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The table once compared a deal's claims with those open when it last looked at the
+    # deal before: claims equal to those (the same seat, the same cards) did not hold the
+    # bots back. Here the next deal happens to give seat 0 the very claims it had then.
+    rules = Rules.make()
+    for seed in range(300):
+        state = Session(rules, seed).start_deal()
+        if state.claims(0) and state.to_move != 0:
+            break
+    table = _table(rules, seed, {0})
+    table.next_deal()
+    assert table.state is not None
+    first = table.state.clone()
+    assert _held(table)
+    while not table.state.over:  # the deal played out before the driver looks again
+        mover = table.state.to_move
+        assert mover is not None
+        table.submit(table.state.turn_actions()[0], "human" if mover == 0 else "bot")
+
+    def same_again() -> State:
+        again = first.clone()
+        table.session.deals.append(again)
+        table.session.current = again
+        return again
+
+    monkeypatch.setattr(table.session, "start_deal", same_again)
+    table.next_deal()
+    assert table.state is not first and table.state.claims(0) == first.claims(0)
+    assert _held(table)
