@@ -77,7 +77,7 @@ static inline int lald_after_move(const uint8_t ring[1 << LALD_MAX_SEATS][LALD_M
                                   long *to_move, long seat, int turn, int out) {
     if (out) {
         *holders &= ~(1u << seat);
-        if (lald_popcount(*holders) <= 1) return 1;
+        if (!(*holders & (*holders - 1u))) return 1; /* one holder or none */
     }
     if (seat == *to_move && (turn || out)) *to_move = ring[*holders][*to_move];
     return 0;

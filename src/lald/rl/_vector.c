@@ -498,7 +498,7 @@ static void end_deal(const Config *c, Tab *T) {
 
 /* After a move of ``seat`` (a turn move, ``turn``, or a claim), which left it without a
  * card when ``out``: State._next_turn and State._after_claim (lald_after_move). */
-static void after_move(const Config *c, Tab *T, int seat, int turn, int out) {
+static inline void after_move(const Config *c, Tab *T, int seat, int turn, int out) {
     uint32_t holders = T->holders;
     long mover = T->to_move;
     int over = lald_after_move(c->ring, &holders, &mover, seat, turn, out);
