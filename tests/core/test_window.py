@@ -100,3 +100,19 @@ def test_mark_and_rewind_come_back_to_where_the_window_stood() -> None:
     copy = window.copy(before.clone())
     copy.let_pass(ask[0] + 1)
     assert window.mark() == mark
+
+
+def test_the_seats_asked_and_their_claims_are_the_engines_in_every_reading() -> None:
+    readings = [Rules.make(preset, players, (), options)
+                for preset in ("survivor", "last-capture") for players in (3, 4, 5)
+                for options in ({}, {"dead_claims": "own_turn"}, {"dead_claims": "off"},
+                                {"hand_set_timing": "foreplay"}, {"spotter_claims": False})]
+    for rules in readings:
+        for seed in range(30):
+            state = State.deal(rules, seed)
+            window, rng = ClaimWindow(state), random.Random(seed)
+            while not state.over:
+                assert window.asks == [(s, state.claims(s)) for s in state.claim_order() if state.claims(s)]
+                seat = rng.choice([s for s in range(state.n) if state.legal_actions(s)])
+                window.apply(rng.choice(state.legal_actions(seat)))
+            assert window.asks == []

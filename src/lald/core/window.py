@@ -72,13 +72,12 @@ class ClaimWindow:
     def open(self, anew: bool = False) -> None:
         """Open the window on the state as it is now (after an action, or at the start);
         ``anew``: as if no claim had been open a moment before (:meth:`fresh`)."""
-        state = self.state
         asks: list[Ask] = []
-        if not state.over and state.open_claims():
-            for seat in state.claim_order():
-                claims = state.claims(seat)
-                if claims:
-                    asks.append((seat, claims))
+        for claim in self.state.open_claims():  # each seat's claims, seats in claim order
+            if asks and asks[-1][0] == claim.seat:
+                asks[-1][1].append(claim)
+            else:
+                asks.append((claim.seat, [claim]))
         self._prior = [] if anew else self.asks
         self.asks, self._answered, self._pos = asks, set(), 0
 
