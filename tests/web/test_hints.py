@@ -421,7 +421,7 @@ def test_a_moves_words_are_the_buttons_for_every_kind() -> None:
         (parse_action("1: claim 7S 7H"), "hand_set", EN.t("act_claim_set", cards="7♠ 7♥")),
         (parse_action("1: claim 9D 9C"), "dead", EN.t("act_claim_dead", cards="9♦ 9♣")),
         (parse_action("1: claim 9D 9C"), None, EN.t("act_claim_spot", cards="9♦ 9♣")),
-        (parse_action("1: lie down"), None, EN.t("act_lie_down", cards="7♠ 7♥ Q♣")),
+        (parse_action("1: lie down"), None, EN.t("act_lie_down_count", cards="7♠ 7♥ Q♣", count=3)),
     ]
     for action, kind, words in cases:
         assert action_words(action, kind, hand, EN) == words, action

@@ -143,7 +143,7 @@ def action_words(action: Action, kind: str | None, hand: Sequence[Card], catalog
     if isinstance(action, Claim):
         return t(f"act_claim_{_CLAIM_KEYS.get(kind or 'spotter', 'spot')}", cards=glyphs(action.cards))
     if isinstance(action, LieDown):
-        return t("act_lie_down", cards=glyphs(hand))
+        return t("act_lie_down_count", cards=glyphs(hand), count=len(hand))
     assert isinstance(action, Trail)
     return t("act_trail", card=action.card.glyph)
 

@@ -37,7 +37,7 @@ export function moveLabel(a, kind, hand) {
   if (a.type === "capture") return t(CAPTURE[kind] ?? "act_single", { play: glyphs(a.play), take: glyphs(a.take) });
   if (a.type === "claim") return t(CLAIM[kind] ?? "act_claim_spot", { cards: glyphs(a.cards) });
   if (a.type === "trail") return t("act_trail", { card: glyph(a.card) });
-  return t("act_lie_down", { cards: glyphs(hand) });
+  return t("act_lie_down_count", { cards: glyphs(hand), count: hand.length });
 }
 
 // The same line with the cards in words (a button's accessible name: a screen reader
@@ -46,7 +46,7 @@ export function moveWords(a, kind, hand) {
   if (a.type === "capture") return t(CAPTURE[kind] ?? "act_single", { play: spokenList(a.play), take: spokenList(a.take) });
   if (a.type === "claim") return t(CLAIM[kind] ?? "act_claim_spot", { cards: spokenList(a.cards) });
   if (a.type === "trail") return t("act_trail", { card: spoken(a.card) });
-  return t("act_lie_down", { cards: spokenList(hand) });
+  return t("act_lie_down_count", { cards: spokenList(hand), count: hand.length });
 }
 
 // What the move does, for a newcomer (claims and lying down; captures say it themselves).
