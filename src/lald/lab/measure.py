@@ -43,6 +43,7 @@ from ..core import (
     Action,
     Capture,
     Claimed,
+    ClaimWindow,
     DealEnded,
     LaidDown,
     Operation,
@@ -219,9 +220,9 @@ def measure(state: State, bots: Sequence[Bot], hero: int | None, unit: int, inde
     (:data:`COLUMNS` without reading and table).
 
     The loop is :func:`lald.play.loop.step`'s, through the engine's public operations:
-    open claims are offered seat by seat in the engine's claim order (each seat's
-    :meth:`~lald.core.State.claims`, with its view), the first claim made is applied,
-    else the seat to move acts on its view. A turn with a single legal action is played
+    the claim window (:class:`lald.core.ClaimWindow`) offers each seat its open claims in
+    claim order, with its view; the first claim made is applied, else the seat to move
+    acts on its view. A turn with a single legal action is played
     without asking the bot, which has no choice to make (it is counted as forced)."""
     n, dealer = state.n, state.dealer
     kinds = {"single": 0, "sweep": 0, "pair": 0, "prial": 0}
@@ -229,16 +230,18 @@ def measure(state: State, bots: Sequence[Bot], hero: int | None, unit: int, inde
     lie_order: list[int] = []
     turns = trails = decisions = forced = choices = offers = out_of_turn = 0
     mournivals = sum(1 for op in state.history if isinstance(op, TableMournival))
+    window = ClaimWindow(state)
     while not state.over:
         op: Operation | None = None
-        for seat in dict.fromkeys(c.seat for c in state.open_claims()):
-            open_claims = state.claims(seat)
+        while (ask := window.asking()) is not None:
+            seat, open_claims = ask
             offers += 1
             choice = bots[seat].claim(state.view(seat), open_claims)
             if choice is not None:
                 out_of_turn += seat != state.to_move
-                op = state.apply(choice)
+                op = window.apply(choice)
                 break
+            window.let_pass(seat)
         if op is not None:
             assert isinstance(op, Claimed)
             claims[op.kind.value] += 1
@@ -253,7 +256,7 @@ def measure(state: State, bots: Sequence[Bot], hero: int | None, unit: int, inde
             mover = state.to_move
             assert mover is not None
             action = bots[mover].act(state.view(mover), legal)
-        op = state.apply(action)
+        op = window.apply(action)
         turns += 1
         if isinstance(op, Capture):
             kind = op.kind
