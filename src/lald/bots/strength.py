@@ -18,37 +18,30 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from ..core import Rules, State
+from ..core import Action, ClaimWindow, Rules, State
 from . import Bot, make_bot
 
 
 def play(state: State, bots: Sequence[Bot], clock: list[float] | None = None) -> State:
-    """Play ``state`` to its end (claims offered in claim order, then the turn)."""
+    """Play ``state`` to its end (the claim window, :class:`lald.core.ClaimWindow`, then the
+    turn)."""
+    window = ClaimWindow(state)
     while not state.over:
-        for seat in state.claim_order():
-            claims = state.claims(seat)
-            if claims:
-                bot = bots[seat]
-                if getattr(bot, "needs_state", False):
-                    bot.see(state)  # type: ignore[attr-defined]
-                start = time.perf_counter()
-                choice = bot.claim(state.view(seat), claims)
-                if clock is not None:
-                    clock.append(time.perf_counter() - start)
-                if choice is not None:
-                    state.apply(choice)
-                    break
+        ask = window.asking()
+        seat = ask[0] if ask is not None else state.to_move
+        assert seat is not None
+        bot = bots[seat]
+        if getattr(bot, "needs_state", False):
+            bot.see(state)  # type: ignore[attr-defined]
+        start = time.perf_counter()
+        choice: Action | None = (bot.claim(state.view(seat), ask[1]) if ask is not None
+                                 else bot.act(state.view(seat), window.turn()[1]))
+        if clock is not None:
+            clock.append(time.perf_counter() - start)
+        if choice is None:
+            window.let_pass(seat)
         else:
-            mover = state.to_move
-            assert mover is not None
-            bot = bots[mover]
-            if getattr(bot, "needs_state", False):
-                bot.see(state)  # type: ignore[attr-defined]
-            start = time.perf_counter()
-            action = bot.act(state.view(mover), state.turn_actions())
-            if clock is not None:
-                clock.append(time.perf_counter() - start)
-            state.apply(action)
+            window.apply(choice)
     return state
 
 
