@@ -102,6 +102,10 @@ def view(state: Deal, seat: int | None) -> PlayerView:
     n = state.n
     chips = state.chips()
     hidden = [0 if s == seat else state.face_down[s] for s in range(n)]
+    # Only a face-down claim puts cards face down (and they stay so for the deal): with
+    # none in any pile, no operation has anything to hide from anyone.
+    history = (tuple(state.history) if not any(state.face_down) else
+               tuple(censor(op, seat) if isinstance(op, Claimed) else op for op in state.history))
     return PlayerView(
         seat=-1 if seat is None else seat,
         rules=state.rules,
@@ -120,6 +124,6 @@ def view(state: Deal, seat: int | None) -> PlayerView:
         claim_order=tuple(state.claim_order()),
         pot=state.pot,
         balances=tuple(b + c for b, c in zip(state.balances_before, chips, strict=True)),
-        history=tuple(censor(op, seat) if isinstance(op, Claimed) else op for op in state.history),
+        history=history,
         result=state.result,
     )
