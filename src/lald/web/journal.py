@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -28,6 +29,12 @@ from concurrent.futures import ThreadPoolExecutor
 from ..store import Store, Write
 
 log = logging.getLogger("lald.web")
+
+SPACING = 0.005
+"""The least time between the starts of two commits (seconds): at most 200 commits a
+second, however many tables play, so that a busy server commits several actions at once
+(each commit costs the database and the writer's thread as much as several actions);
+an action waits at most this long more for its commit, and none at an idle server."""
 
 
 class Saved:
@@ -68,6 +75,8 @@ class Journal:
         """Writes committed so far."""
         self.observe: Callable[[Sequence[Write], float], None] | None = None
         """Called with each batch committed and the seconds its commit took (metrics)."""
+        self.spacing = SPACING
+        """The least time between the starts of two commits (seconds)."""
         self._thread: ThreadPoolExecutor | None = None
         """The one thread the batches are committed in: always the same thread, so always
         the same database connection, whose cache the previous batch left warm (the
@@ -106,8 +115,15 @@ class Journal:
             self._thread = None
 
     async def _run(self) -> None:
+        began = -math.inf
         while True:
             await self._wake.wait()
+            # A batch at most every ``spacing`` seconds: a busy server gathers more writes
+            # per commit; one whose last commit is older than that commits at once.
+            wait = began + self.spacing - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            began = time.monotonic()
             self._wake.clear()
             batch, self._queue = self._queue, []
             if not batch:
