@@ -18,6 +18,9 @@
  * bots) in C: the same Outcome and trace.  It plays only rollout.first_claim as the claim
  * chooser (the heuristic's, written out below) and policy tables rollout._pack_policy
  * accepts; for anything else it returns None before any move and the pure path plays.
+ *
+ * The order of play, the claim order, the end of a deal, the settlement's arithmetic and
+ * the deal's shuffle are _rules.h's, which lald.rl._vector plays too.
  * C99, CPython C API only.
  */
 #define PY_SSIZE_T_CLEAN
@@ -333,6 +336,14 @@ static ALWAYS_INLINE uint32_t f_get(const uint64_t *f, int pos, int width) {
     uint64_t v = f[w] >> b;
     if (b + width > 64) v |= f[w + 1] << (64 - b);
     return (uint32_t)(v & ((1ULL << width) - 1));
+}
+
+/* rollout._won: the won piles at the end of a deal, read from F's won fields, the cards
+ * not in them (of ``total`` in play) to the dealer: the survivor's hand and the table. */
+static void won_at_end(const uint64_t *f, int n, long dealer, long total, long *won) {
+    long sum = 0;
+    for (int s = 0; s < n; s++) sum += won[s] = (long)(f[0] >> (WON_BITS * s) & 0xff);
+    won[dealer] += total - sum;
 }
 
 /* ---- reading the deal -------------------------------------------------------------------- */
@@ -686,9 +697,8 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     /* _won: the survivor's hand and the table go to the dealer */
     won_list = PyList_New(n);
     if (!won_list) goto error;
-    long sum_end = 0, won_end[MAX_N];
-    for (int s = 0; s < n; s++) sum_end += won_end[s] = (long)(f[0] >> (WON_BITS * s) & 0xff);
-    won_end[dealer] += won_total + live_total - sum_end;
+    long won_end[MAX_N];
+    won_at_end(f, n, dealer, won_total + live_total, won_end);
     for (int s = 0; s < n; s++) {
         PyObject *v = PyLong_FromLong(won_end[s]);
         if (!v) goto error;
@@ -809,9 +819,8 @@ static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long s
     const int n = T->n;
     PyObject *won_list = PyList_New(n);
     if (!won_list) return NULL;
-    long sum_end = 0, won_end[MAX_N];
-    for (int s = 0; s < n; s++) sum_end += won_end[s] = (long)(f[0] >> (WON_BITS * s) & 0xff);
-    won_end[d->dealer] += d->won_total + d->live_total - sum_end;
+    long won_end[MAX_N];
+    won_at_end(f, n, d->dealer, d->won_total + d->live_total, won_end);
     for (int s = 0; s < n; s++) {
         PyObject *v = PyLong_FromLong(won_end[s]);
         if (!v) { Py_DECREF(won_list); return NULL; }
@@ -1281,12 +1290,6 @@ static void search_free(PyObject *cap) {
     PyMem_Free(c);
 }
 
-/* The won piles at the end of the finished ``st`` (the residue to the dealer). */
-static void kwon(const SearchCtx *c, const KState *st, long total, long *won) {
-    long sum = 0;
-    for (int s = 0; s < c->n; s++) sum += won[s] = (long)(st->f[0] >> (WON_BITS * s) & 0xff);
-    won[c->dealer] += total - sum;
-}
 
 /* FastState.value of the finished ``st`` for ``seat``, given its won piles. */
 static double kvalue(const SearchCtx *c, const KState *st, const long *won, int seat) {
@@ -1351,7 +1354,7 @@ static int ksolve(Solver *S, KState *st, int skip, double *out) {
         return 1;
     }
     long won[MAX_N];
-    kwon(c, st, S->total, won);
+    won_at_end(st->f, c->n, c->dealer, S->total, won);
     for (int s = 0; s < c->n; s++) out[s] = kvalue(c, st, won, s);
     return 1;
 }
@@ -1561,7 +1564,7 @@ static PyObject *k_world_values(PyObject *self, PyObject *const *args, Py_ssize_
                 return NULL;
             }
             long won[MAX_N];
-            kwon(c, &st, total, won);
+            won_at_end(st.f, c->n, c->dealer, total, won);
             value = kvalue(c, &st, won, c->seat);
         }
         PyObject *v = PyFloat_FromDouble(value);

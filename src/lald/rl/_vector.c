@@ -9,7 +9,10 @@
  * count comes from Python at construction (lald.rl.vector._config): which captures each
  * (hand count, table count) of a rank allows and how many concrete captures each stands
  * for (lald.core.fast's tables), the claim options, the settlement's numbers, the
- * observation's layout and its 22 rules numbers.  tests/rl/test_vector.py holds every
+ * observation's layout and its 22 rules numbers.  The order of play, the claim order, the
+ * end of a deal, the settlement's arithmetic and the shuffle are the kernel's too, written
+ * once in lald/core/_rules.h; the rules that need card sets stay here (which ranks a seat
+ * may claim, the cards each action moves).  tests/rl/test_vector.py holds every
  * observation, mask, reward and deal to the pure path (lald.rl.vector.PyTables, built on
  * Deal and observe) and to the PettingZoo adapter.
  *
