@@ -152,7 +152,7 @@ def test_the_circle_finder_sees_a_circle() -> None:
 
 TESTS = SRC.parent / "tests"
 #: Top-level test files that check the house as a whole, not one module of it.
-WHOLE = {"test_docs", "test_layers", "test_window_faces"}
+WHOLE = {"test_docs", "test_layers", "test_suite", "test_window_faces"}
 
 
 def test_the_test_tree_mirrors_the_source_tree() -> None:
