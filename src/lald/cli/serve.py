@@ -271,6 +271,24 @@ def uvicorn_options(args: argparse.Namespace, route: str | None = None) -> dict[
     return options
 
 
+#: The collector's thresholds in a server process (Python's: 700, 10, 10). A server holds
+#: every live table's deals and allocates on every action; at Python's thresholds the
+#: young-generation collections ran ~20 times a second under bench/serve.py's load, each
+#: older one re-examining the tables' objects, and a collection inside a bot's move sent
+#: that kind of bot to a worker thread (:class:`lald.web.tables.ThinkTimes`). What the
+#: server frees is almost all freed by reference counting, not by the collector.
+GC_THRESHOLDS = (10_000, 50, 100)
+
+
+def server_process() -> None:
+    """Tune this process to be a server: the collector's thresholds, and the objects of
+    the start (modules, the catalogs) kept out of its collections."""
+    import gc
+
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.freeze()
+
+
 def cmd_serve(args: argparse.Namespace) -> None:
     """Run the service until interrupted."""
     import uvicorn
@@ -312,4 +330,5 @@ def cmd_serve(args: argparse.Namespace) -> None:
     check_database(args.db, args.upgrade)
     app = create_app(args.db, settings)
     print(f"lald: serving on http://{args.host}:{args.port}/ (database {shown_url(args.db)})", flush=True)
+    server_process()
     uvicorn.run(app, **uvicorn_options(args))  # type: ignore[arg-type]

@@ -54,7 +54,7 @@ def cmd_worker(args: argparse.Namespace) -> None:
 
     from ..web.app import create_app
     from ..web.cluster import ROUTE, ClusterConfig
-    from .serve import uvicorn_options
+    from .serve import server_process, uvicorn_options
 
     if not postgresql(args.db):
         _fail(f"{shown_url(args.db)} is not a PostgreSQL database: several servers share one "
@@ -82,4 +82,5 @@ def cmd_worker(args: argparse.Namespace) -> None:
     config = uvicorn.Config(app, **uvicorn_options(args, args.name))  # type: ignore[arg-type]
     print(f"lald: server {args.name} on http://{args.host}:{args.port}/ (database {shown_url(args.db)})",
           flush=True)
+    server_process()
     Server(config).run()
