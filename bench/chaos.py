@@ -4,8 +4,9 @@ drawn from SEED, kills a worker (kill -9; started again a second later, as syste
 restarts PostgreSQL (``pg_ctl restart -m fast``), reloads nginx (SIGHUP), restarts nginx,
 and pauses a worker (SIGSTOP past its leases' life, then SIGCONT).
 
-Every table has one person, played by a page of this program that reconnects as the
-browser's page does (``bench/serve.py``'s), and four bots; when a session ends, the page
+Every table has one person, played by a page of this program that pings and reconnects as
+the browser's page does (a connection without a pong within the welcome's wait is lost),
+and four bots; when a session ends, the page
 opens another table. Afterwards it checks, and prints beside the figures:
 
 - every action a page was told of is stored, once: each table replays from the database
@@ -191,12 +192,26 @@ async def play(site: Site, rec: Record, token: str, table: str, stop: float) -> 
                                open_timeout=5) as ws:
                 await ws.send(json.dumps({"type": "join", "token": token}))
                 resend = pending is not None
+                every, wait = 10.0, 10.0  # until the welcome says
+                next_ping, awaiting = time.monotonic() + every, 0.0
                 while time.monotonic() < stop:
+                    now = time.monotonic()
+                    if awaiting and now > awaiting + wait:
+                        break  # no pong: the connection is lost, as the page counts it
+                    if now >= next_ping:  # the page's heartbeat
+                        await ws.send(json.dumps({"type": "ping"}))
+                        awaiting, next_ping = awaiting or now, now + every
+                    limit = min(stop, next_ping, awaiting + wait if awaiting else stop) - now
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+                        raw = await asyncio.wait_for(ws.recv(), max(0.01, limit))
                     except TimeoutError:
-                        return
+                        continue
                     m: dict[str, Any] = json.loads(raw)
+                    if m["type"] == "welcome" and isinstance(m.get("ping"), dict):
+                        every, wait = float(m["ping"]["every"]), float(m["ping"]["wait"])
+                        next_ping = time.monotonic() + every
+                    if m["type"] == "pong":
+                        awaiting = 0.0
                     if m["type"] == "error" and m.get("code") == "stale":
                         pending = None
                     if m["type"] != "state":

@@ -29,7 +29,7 @@ from starlette.testclient import TestClient
 from lald.store import NewAction, SeatChange, Store, TableChange, Write
 from lald.store.leases import Leases
 from lald.web.app import create_app
-from lald.web.cluster import Cluster, ClusterConfig
+from lald.web.cluster import ADOPT_AT_ONCE, Cluster, ClusterConfig
 from lald.web.journal import Saved
 from lald.web.settings import Settings
 from lald.web.tables import Table
@@ -659,5 +659,49 @@ def test_a_worker_that_cannot_write_stops_within_its_bound(postgres: Any) -> Non
             assert Leases(store, "w9").where([t.id]) == {}
         finally:
             store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_sweep_adopts_a_few_tables_at_a_time_and_lets_the_server_answer_between(postgres: Any) -> None:
+    """Seen in a 30-minute chaos run (bench/chaos.py): a worker that took 26 tables nobody
+    held replayed them all in one go on its event loop (13.6 s at load), and answered
+    nothing meanwhile, /readyz included. A sweep now adopts a few tables at a time and
+    lets the loop run between them."""
+    db = postgres.database()
+
+    async def scenario() -> None:
+        async with _server(db) as cluster:
+            made = [cluster.hub.create(PEOPLE)[0] for _ in range(12)]
+            for t in made:
+                await asyncio.wait_for(t.until_saved(), 30)
+                cluster.hub.hand_over(t)
+            await asyncio.wait_for(cluster.journal.flush(), 30)
+            cluster.leased.difference_update(t.id for t in made)
+            cluster.leases.release([t.id for t in made])
+            sizes: list[int] = []
+            ticks: list[int] = []
+            adopt = cluster.hub.adopt
+
+            def counted(datas: Any) -> Any:
+                sizes.append(len(datas))
+                ticks.append(len(beats))
+                return adopt(datas)
+
+            beats: list[float] = []
+
+            async def heart() -> None:
+                while True:
+                    beats.append(time.monotonic())
+                    await asyncio.sleep(0)
+
+            cluster.hub.adopt = counted  # type: ignore[method-assign]
+            beating = asyncio.create_task(heart())
+            try:
+                assert await cluster.sweep() == 12
+            finally:
+                beating.cancel()
+            assert sum(sizes) == 12 and max(sizes) <= ADOPT_AT_ONCE, sizes
+            assert all(b > a for a, b in zip(ticks, ticks[1:], strict=False)), ticks  # the loop ran between
 
     asyncio.run(scenario())

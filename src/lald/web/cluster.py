@@ -79,6 +79,10 @@ log = logging.getLogger("lald.web")
 
 #: The most tables a server gives up in one sweep to even the load.
 GIVE_AT_ONCE = 25
+#: The tables a sweep replays at once before it lets the server's other work run (a
+#: table's replay takes milliseconds; fifty at once kept a loaded server from answering for
+#: seconds, /readyz included).
+ADOPT_AT_ONCE = 4
 #: How long a server leaves a table it gave up to the others (seconds), unless another
 #: gives it up in turn.
 GIVEN_SECONDS = 30.0
@@ -550,10 +554,14 @@ class Cluster:
             datas = await asyncio.to_thread(self.hub.store.load_tables, None, chunk)
             if self.draining:
                 break
-            self.hub.adopt([d for d in datas if d.id not in self.hub.tables and d.id in self.leased])
-            self.adopted.set()  # the pages' requests waiting for these tables go on
-            self.adopted = asyncio.Event()
-            await asyncio.sleep(0)
+            for j in range(0, len(datas), ADOPT_AT_ONCE):
+                if self.draining:
+                    break
+                self.hub.adopt([d for d in datas[j:j + ADOPT_AT_ONCE]
+                                if d.id not in self.hub.tables and d.id in self.leased])
+                self.adopted.set()  # the pages' requests waiting for these tables go on
+                self.adopted = asyncio.Event()
+                await asyncio.sleep(0)  # the server answers between a few tables and the next
         if fresh:
             log.info("took %d tables nobody held (%.2f s)", len(fresh), time.perf_counter() - start,
                      extra={"event": {"tables": len(fresh)}})
