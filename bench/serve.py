@@ -405,6 +405,12 @@ class Site:
         self.nginx = subprocess.Popen([nginx, "-p", str(self.prefix), "-c", str(conf), "-e", "stderr"],
                                       stderr=subprocess.DEVNULL)  # it says each connection a kill refused
         self._rm = lambda: shutil.rmtree(self.prefix, ignore_errors=True)
+        for _ in range(300):  # on a loaded machine nginx may listen only after a while
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
 
     def start(self, name: str) -> None:
         d = str(self.bot_delay)
