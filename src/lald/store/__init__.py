@@ -385,10 +385,12 @@ class Store:
         now = time.time()
         sql = self._sql
         last: int | None = None
+        marked = mark is None
         if mark is not None:
             writer, number = mark
-            # Most batches: the writer's row holds the batch before this one, moved on here.
-            if sql is None or self._driver(conn, sql["mark"], (number, writer, number))[0] != 1:
+            # Most batches: the writer's row holds an earlier batch, moved on to this one here.
+            marked = sql is not None and self._driver(conn, sql["mark"], (number, writer, number))[0] == 1
+            if not marked:  # a new writer, or a batch retried: is it committed already?
                 if sql is not None:
                     row = self._driver(conn, sql["last"], (writer,))[1]
                     last = None if row is None else row[0]
@@ -396,11 +398,6 @@ class Store:
                     last = conn.execute(select(_Writer.batch).where(_Writer.id == writer)).scalar()
                 if last is not None and last >= number:
                     return False
-                if sql is not None and last is None:
-                    self._driver(conn, sql["mark_new"], (writer, number))
-                sql_mark_done = sql is not None
-            else:
-                sql_mark_done = True
         rows: list[tuple[Any, ...]] = []
         for w in writes:
             if isinstance(w, NewAction):
@@ -426,8 +423,11 @@ class Store:
                                                  _Seat.seat == w.seat).values(**values))
         if rows:
             self._insert_actions(conn, rows)
-        if mark is not None and not sql_mark_done:
-            if last is None:
+        if not marked:
+            if sql is not None:
+                self._driver(conn, *((sql["mark_new"], (writer, number)) if last is None
+                                     else (sql["mark"], (number, writer, number))))
+            elif last is None:
                 conn.execute(insert(_Writer).values(id=writer, batch=number))
             else:
                 conn.execute(update(_Writer).where(_Writer.id == writer).values(batch=number))
