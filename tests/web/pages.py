@@ -5,6 +5,7 @@ the whole run, pages that must log no error) are in ``conftest.py``."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,16 @@ FAST = ("--bot-delay", "0.05", "--claim-window", "0.3", "--deal-pause", "0.5", "
         "--tables-at-once", "1000", "--silent-seconds", "600")
 
 Opener = Callable[..., Page]
+
+_ADDRESSES = itertools.count(1)
+
+
+def own_address() -> dict[str, str]:
+    """A header by which the test server (which trusts 127.0.0.1's ``X-Forwarded-For``)
+    counts a test's requests against an address of its own (TEST-NET-2, never contacted):
+    the limits per address, accounts made among them, are the whole session's otherwise,
+    and a test would be refused for what the tests before it did."""
+    return {"X-Forwarded-For": f"198.51.100.{next(_ADDRESSES) % 250 + 1}"}
 
 
 def shown(page: Page) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .pages import PHONE, Opener, audit, sideways
+from .pages import PHONE, Opener, audit, own_address, sideways
 from .test_browser import new_table
 
 
@@ -112,6 +112,7 @@ def test_the_chat_at_the_table_with_the_keyboard_spectators_marked_and_a_replay_
 def test_an_account_from_the_lobby_and_every_post_of_every_page_carries_its_token(
         server: Server, open_page: Opener) -> None:
     lobby = open_page(server.base + "/")
+    lobby.set_extra_http_headers(own_address())
     form = lobby.locator("#login-form")
     name = f"Tess {int(time.time() * 1000) % 100000}"
     form.locator("input[name=name]").fill(name)
@@ -142,7 +143,7 @@ def test_the_leaderboard_and_a_profile_with_its_rating_history_plotted(server: S
     from sqlalchemy import create_engine, text
 
     name = f"Rita {int(time.time() * 1000) % 100000}"
-    r = httpx.post(server.base + "/api/account/register",
+    r = httpx.post(server.base + "/api/account/register", headers=own_address(),
                    json={"name": name, "password": "a long enough secret"})
     account = r.json()["account"]["id"]
     engine = create_engine(server.db)
