@@ -111,24 +111,9 @@ class Site(serve.Site):
     """bench/serve.py's site, with nginx restartable and the leases' life set."""
 
     def __init__(self, db: str, bot_delay: float, logs: str | None, ttl: float) -> None:
-        self.ttl = ttl
+        self.worker_args = ("--lease-seconds", str(ttl))
         super().__init__(db, 2, bot_delay, logs)
         self.nginx_args = list(self.nginx.args)  # type: ignore[arg-type]
-
-    def start(self, name: str) -> None:
-        d = str(self.bot_delay)
-        log = open(Path(self.logs) / f"{name}.log", "ab") if self.logs else None  # noqa: SIM115
-        self.procs[name] = subprocess.Popen(
-            [sys.executable, "-m", "lald", "worker", "--name", name, "--port", str(self.ports[name]),
-             "--db", self.db, "--bot-delay", d, "--claim-window", d, "--tables-at-once", "1000000",
-             "--lease-seconds", str(self.ttl), "--log-level", "info" if self.logs else "warning"],
-            stdout=subprocess.DEVNULL, stderr=log)
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{self.ports[name]}/readyz", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise SystemExit(f"lald worker {name} did not start")
 
     def restart_nginx(self) -> None:
         self.nginx.send_signal(signal.SIGQUIT)

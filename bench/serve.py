@@ -412,12 +412,16 @@ class Site:
             except OSError:
                 time.sleep(0.1)
 
+    worker_args: tuple[str, ...] = ()
+    """More of ``lald worker``'s options, for every worker (bench/chaos.py sets the leases' life)."""
+
     def start(self, name: str) -> None:
         d = str(self.bot_delay)
         self.procs[name] = subprocess.Popen(
             [sys.executable, "-m", "lald", "worker", "--name", name, "--port", str(self.ports[name]),
              "--db", self.db, "--bot-delay", d, "--claim-window", d, "--tables-at-once", "1000000",
-             "--log-level", "info" if self.logs else "warning"], stdout=subprocess.DEVNULL, env=self.env,
+             *self.worker_args, "--log-level", "info" if self.logs else "warning"], stdout=subprocess.DEVNULL,
+            env=self.env,
             stderr=open(Path(self.logs) / f"{name}.log", "ab") if self.logs else None)  # noqa: SIM115
         for _ in range(300):
             try:
