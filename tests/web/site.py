@@ -6,6 +6,7 @@ again only if the table is still at the version it chose it on)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from lald.cli.site import nginx_binary
+from lald.store import Store
 from lald.web.proxy import nginx_standalone
 
 from ..conftest import free_port
@@ -272,3 +275,42 @@ class Player:
         self.last_v = m["v"]
         self.frames.append(m)
         self.told.append((m["v"], str(len(self.log))))
+
+
+def busy(port: int) -> bool:
+    """Whether something listens on 127.0.0.1:``port``."""
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@contextlib.contextmanager
+def served_site(db: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, Path]]:
+    """``lald serve --workers 2`` on ``db`` (a site of its own), up to its "serving" line: the
+    process, its port and its standard error's file. Stopped after, with status 0 and its
+    ports free."""
+    Store(db).close()
+    port = free_port()
+    while any(busy(p) for p in range(port + 1, port + 3)):
+        port = free_port()
+    err = tmp_path / "site.log"
+    with open(err, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "lald", "serve", "--workers", "2", "--port", str(port), "--db", db,
+             "--bot-delay", "0", "--tables-at-once", "1000", "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=out, text=True,
+            env=os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith(f"lald: serving on http://127.0.0.1:{port}/ through nginx: 2 servers"), (
+            line, err.read_text())
+        yield proc, port, err
+    finally:
+        proc.terminate()
+        status = proc.wait(60)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert status == 0, err.read_text()
+    assert not any(busy(p) for p in range(port, port + 3))

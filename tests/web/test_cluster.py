@@ -35,7 +35,7 @@ from lald.web.settings import Settings
 from lald.web.tables import Table
 
 from .conftest import FAST as QUICK
-from .site import SRC, Player, Site
+from .site import SRC, Player, Site, served_site
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the site runs on Linux")
 
@@ -385,25 +385,7 @@ def test_health_metrics_and_logs(site: Site) -> None:
 
 
 def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(postgres: Any, tmp_path: Path) -> None:
-    from ..conftest import free_port
-
-    db = postgres.database()  # a site of its own: one database is one site
-    Store(db).close()
-
-    port = free_port()
-    while any(_busy(p) for p in range(port + 1, port + 3)):
-        port = free_port()
-    err = tmp_path / "site.log"
-    with open(err, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lald", "serve", "--workers", "2", "--port", str(port), "--db", db,
-             "--bot-delay", "0", "--tables-at-once", "1000", "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=out, text=True,
-            env=os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""})
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith(f"lald: serving on http://127.0.0.1:{port}/ through nginx: 2 servers"), line
+    with served_site(postgres.database(), tmp_path) as (proc, port, err):  # one database, one site
         r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"seats": [{"human": False}] * 5})
         assert r.status_code == 201
         table_id = r.json()["table"]["id"]
@@ -417,13 +399,6 @@ def test_lald_serve_workers_runs_a_site_and_starts_a_dead_worker_again(postgres:
         while httpx.get(f"http://127.0.0.1:{port}/api/tables/{table_id}").status_code != 200:
             assert time.monotonic() < deadline
             time.sleep(0.1)
-    finally:
-        proc.terminate()
-        status = proc.wait(60)
-        if proc.stdout is not None:
-            proc.stdout.close()
-    assert status == 0
-    assert not _busy(port) and not _busy(port + 1) and not _busy(port + 2)
 
 
 def _children(pid: int) -> list[int]:
@@ -433,13 +408,6 @@ def _children(pid: int) -> list[int]:
 
 def _cmdline(pid: int) -> str:
     return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-
-
-def _busy(port: int) -> bool:
-    import socket
-
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(

@@ -21,7 +21,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -39,7 +38,7 @@ from lald.cli.site import nginx_binary
 from lald.store import Store
 
 from ..conftest import Postgres, free_port
-from .site import SRC, Player, Site
+from .site import SRC, Player, Site, busy, served_site
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the site runs on Linux")
 
@@ -56,11 +55,6 @@ def doc_block(lang: str, having: str) -> str:
 def commands(block: str) -> list[str]:
     """A shell block's commands, a line each (a line ending in \\ goes on)."""
     return [c.strip() for c in block.replace("\\\n", " ").splitlines() if c.strip() and not c.startswith("#")]
-
-
-def _busy(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 class Debian(Postgres):
@@ -174,7 +168,7 @@ class Units:
             instance = re.fullmatch(r"lald-worker@(\d+)", unit)[1]  # type: ignore[index]
             args = self.argv(instance)
             port = int(args[args.index("--port") + 1])
-            if _busy(port):
+            if busy(port):
                 pytest.skip(f"port {port}, where the recipe's lald-worker@{instance} listens, is in use")
             with open(self.op.tmp / f"worker{instance}.log", "ab") as log:
                 self.procs[instance] = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log,
@@ -360,33 +354,9 @@ def _through(base: str) -> list[int]:
 
 @pytest.fixture
 def served(postgres: Any, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, Path]]:
-    """``lald serve --workers 2`` on a database of its own, up to its "serving" line:
-    the process, its port and its standard error's file."""
-    db = postgres.database()
-    Store(db).close()
-    port = free_port()
-    while any(_busy(p) for p in range(port + 1, port + 3)):
-        port = free_port()
-    err = tmp_path / "site.log"
-    with open(err, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lald", "serve", "--workers", "2", "--port", str(port), "--db", db,
-             "--bot-delay", "0", "--tables-at-once", "1000", "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=out, text=True,
-            env=os.environ | {"PYTHONPATH": str(SRC), "PYTHONWARNINGS": ""})
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith(f"lald: serving on http://127.0.0.1:{port}/ through nginx: 2 servers"), (
-            line, err.read_text())
-        yield proc, port, err
-    finally:
-        proc.terminate()
-        status = proc.wait(60)
-        if proc.stdout is not None:
-            proc.stdout.close()
-        assert status == 0, err.read_text()
-        assert not any(_busy(p) for p in range(port, port + 3))
+    """``lald serve --workers 2`` on a database of its own (:func:`.site.served_site`)."""
+    with served_site(postgres.database(), tmp_path) as site:
+        yield site
 
 
 def test_lald_serve_workers_says_serving_once_nginx_answers(
