@@ -95,6 +95,18 @@ class Worker:
         return None if self.proc is None else self.proc.returncode
 
 
+def nginx_prefix(prefix: Path) -> str:
+    """Debian's nginx, and ``prefix`` made a folder it may run in (its temporary folders
+    writable by its workers' user)."""
+    nginx = nginx_binary()
+    assert nginx, "the site's tests need Debian's nginx: apt-get install nginx-core"
+    prefix.chmod(0o755)
+    for part in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (prefix / "tmp" / part).mkdir(parents=True)
+        (prefix / "tmp" / part).chmod(0o777)
+    return nginx
+
+
 class Site:
     """Workers and nginx, on 127.0.0.1."""
 
@@ -108,12 +120,7 @@ class Site:
         self.prefix = Path(tempfile.mkdtemp(prefix="lald-test-nginx-"))
 
     def start(self) -> None:
-        nginx = nginx_binary()
-        assert nginx, "the site's tests need Debian's nginx: apt-get install nginx-core"
-        self.prefix.chmod(0o755)
-        for part in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (self.prefix / "tmp" / part).mkdir(parents=True)
-            (self.prefix / "tmp" / part).chmod(0o777)
+        nginx = nginx_prefix(self.prefix)
         conf = self.prefix / "nginx.conf"
         servers = [(n, f"127.0.0.1:{w.port}") for n, w in self.workers.items()]
         conf.write_text(nginx_standalone(servers, f"127.0.0.1:{self.port}", str(self.prefix)))

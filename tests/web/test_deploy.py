@@ -34,11 +34,10 @@ import httpx
 import psycopg
 import pytest
 
-from lald.cli.site import nginx_binary
 from lald.store import Store
 
 from ..conftest import Postgres, free_port
-from .site import SRC, Player, Site, busy, served_site
+from .site import SRC, Player, Site, busy, nginx_prefix, served_site
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the site runs on Linux")
 
@@ -198,12 +197,7 @@ class Units:
                           flags=re.M)
         assert n == 1, text
         conf.write_text(text)
-        nginx = nginx_binary()
-        assert nginx, "the site's tests need Debian's nginx: apt-get install nginx-core"
-        self.prefix.chmod(0o755)
-        for part in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (self.prefix / "tmp" / part).mkdir(parents=True)
-            (self.prefix / "tmp" / part).chmod(0o777)
+        nginx = nginx_prefix(self.prefix)
         main = self.prefix / "nginx.conf"
         temps = "".join(f"    {part}_temp_path {self.prefix}/tmp/{part.replace('client_body', 'body')};\n"
                         for part in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
