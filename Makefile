@@ -42,7 +42,7 @@ check: setup
 	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q -n 2 tests/core tests/bots tests/play src/lald/core src/lald/bots src/lald/play
 
 test: setup system lint docs
-	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q -n 2 --dist loadfile
+	LALD_REQUIRE_COMPILED=1 $(BIN)/pytest -q -n 2 --dist loadfile --durations=30
 
 bench: setup
 	$(BIN)/python bench/engine.py
