@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from lald.clock import Clock, ManualClock
 from lald.store import NewAction, NewTable, SeatData, Store, TableData, token_hash
 from lald.store.leases import Leases
 
@@ -31,8 +32,8 @@ def conninfo(url: str) -> str:
 class Server:
     """A server's leases and the connection that holds its life lock."""
 
-    def __init__(self, store: Store, route: str, ttl: float = 30.0) -> None:
-        self.leases = Leases(store, route, ttl)
+    def __init__(self, store: Store, route: str, ttl: float = 30.0, clock: Clock | None = None) -> None:
+        self.leases = Leases(store, route, ttl, clock)
         self.life: psycopg.Connection[Any] | None = psycopg.connect(conninfo(store.url), autocommit=True)
         statement, params = self.leases.life_lock()
         self.life.execute(statement, params)
@@ -91,18 +92,37 @@ def test_one_holder_until_its_session_ends(store: Store) -> None:
 
 
 def test_a_lease_not_renewed_expires(store: Store) -> None:
-    a, b = Server(store, "w1", ttl=0.5), Server(store, "w2")
+    clock = ManualClock()
+    a, b = Server(store, "w1", ttl=10, clock=clock), Server(store, "w2", clock=clock)
     a.leases.write([NewTable(table("t1"))])
     assert b.leases.claim(["t1"]) == set()
-    time.sleep(0.3)
+    clock.advance(6)
     assert a.leases.renew() == {"t1"}
-    time.sleep(0.3)
-    assert b.leases.claim(["t1"]) == set()  # renewed 0.3 s ago: still held
-    time.sleep(0.6)
-    assert b.leases.claim(["t1"]) == {"t1"}  # a hangs: its life lock is there, its lease is not
+    clock.advance(6)
+    assert b.leases.claim(["t1"]) == set()  # renewed 6 s ago: still held
+    assert b.leases.where(["t1"])["t1"].held and b.leases.orphans() == []
+    clock.advance(4.5)
+    assert b.leases.orphans() == ["t1"]  # a hangs: its life lock is there, its lease is not
+    assert b.leases.claim(["t1"]) == {"t1"}
     assert a.leases.renew() == set()  # a learns it lost the table
     a.die()
     b.die()
+
+
+def test_without_a_clock_leases_end_by_the_databases(store: Store) -> None:
+    # A clock a day ahead takes no lease from a server on the database's clock, and a
+    # server on the database's clock sees a lease a day old, by a clock of its own, expired.
+    late = ManualClock(start=time.time() - 86_400)
+    a, b, c = Server(store, "w1", ttl=60), Server(store, "w2", clock=late), Server(store, "w3")
+    a.leases.write([NewTable(table("t1"))])
+    assert b.leases.claim(["t1"]) == set() and b.leases.where(["t1"])["t1"].held
+    a.die()
+    assert soon(lambda: c.leases.where(["t1"])["t1"].held is False, 2.0)
+    assert b.leases.claim(["t1"]) == {"t1"}
+    assert c.leases.where(["t1"])["t1"].held is False  # its lease ended yesterday
+    assert b.leases.where(["t1"])["t1"].held  # by its own clock, not yet
+    b.die()
+    c.die()
 
 
 def test_two_servers_racing_for_one_free_lease_one_wins(store: Store) -> None:

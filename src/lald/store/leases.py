@@ -35,6 +35,10 @@ server takes it. Every statement that locks lease rows locks them in the order o
 tables (a claim by its ``ORDER BY``, the others through :data:`_MINE`), so that servers
 renewing, writing under, giving up and taking overlapping leases at once never deadlock.
 
+When a lease ends is read on the database's clock, the one clock every server of the
+database shares; a test gives :class:`Leases` a clock of its own
+(:class:`lald.clock.ManualClock`) and moves it, rather than waiting for a lease to expire.
+
 The statements are PostgreSQL's (advisory locks, ``pg_locks``, ``ON CONFLICT``); one
 server on SQLite needs no lease.
 """
@@ -51,6 +55,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from ..clock import Clock
 from . import NewTable, Store, Write
 
 __all__ = ["LOCK_CLASS", "Holder", "Leases", "holder"]
@@ -58,15 +63,18 @@ __all__ = ["LOCK_CLASS", "Holder", "Leases", "holder"]
 #: The first key of every server's life lock ("lald" in ASCII); the second is its own.
 LOCK_CLASS = 0x6C616C64
 
+#: Now, in seconds since the epoch: the clock given as ``:now``, else the database's.
+_NOW = "COALESCE(CAST(:now AS double precision), extract(epoch from clock_timestamp()))"
+
 #: Whether the lease row ``l`` is held: not expired, its holder's life lock still there.
-_HELD = """(l.expires >= extract(epoch from clock_timestamp()) AND EXISTS (
+_HELD = f"""(l.expires >= {_NOW} AND EXISTS (
     SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory' AND k.granted AND k.database = (
         SELECT oid FROM pg_database WHERE datname = current_database())
       AND k.classid::bigint = :cls AND k.objid::bigint = l.lock_key AND k.objsubid = 2))"""
 
 _CLAIM = text(f"""
 INSERT INTO lald_leases AS l (table_id, owner, route, lock_key, expires)
-SELECT t.id, :owner, :route, :key, extract(epoch from clock_timestamp()) + :ttl
+SELECT t.id, :owner, :route, :key, {_NOW} + :ttl
   FROM lald_tables t WHERE t.id = ANY(:ids) ORDER BY t.id
 ON CONFLICT (table_id) DO UPDATE
   SET owner = excluded.owner, route = excluded.route, lock_key = excluded.lock_key,
@@ -87,12 +95,12 @@ SELECT l.table_id, l.owner, l.route, {_HELD} AS held FROM lald_leases l WHERE l.
 _MINE = """WITH mine AS (SELECT table_id FROM lald_leases WHERE owner = :owner{ids}
                 ORDER BY table_id FOR UPDATE)"""
 
-_RENEW = text(_MINE.format(ids=" AND table_id = ANY(:ids)") + """
-UPDATE lald_leases l SET expires = extract(epoch from clock_timestamp()) + :ttl
+_RENEW = text(_MINE.format(ids=" AND table_id = ANY(:ids)") + f"""
+UPDATE lald_leases l SET expires = {_NOW} + :ttl
   FROM mine WHERE l.table_id = mine.table_id AND l.owner = :owner RETURNING l.table_id""")
 
-_RENEW_ALL = text(_MINE.format(ids="") + """
-UPDATE lald_leases l SET expires = extract(epoch from clock_timestamp()) + :ttl
+_RENEW_ALL = text(_MINE.format(ids="") + f"""
+UPDATE lald_leases l SET expires = {_NOW} + :ttl
   FROM mine WHERE l.table_id = mine.table_id AND l.owner = :owner RETURNING l.table_id""")
 
 _RELEASE = text(_MINE.format(ids=" AND table_id = ANY(:ids)") + """
@@ -107,7 +115,7 @@ SELECT t.id FROM lald_tables t LEFT JOIN lald_leases l ON l.table_id = t.id
  ORDER BY t.created LIMIT :limit""")
 
 _HOLDER = text(f"""
-SELECT t.status, l.owner, l.route, l.expires, l.expires - extract(epoch from clock_timestamp()) AS left,
+SELECT t.status, l.owner, l.route, l.expires, l.expires - {_NOW} AS left,
        l.table_id IS NOT NULL AND {_HELD} AS held
   FROM lald_tables t LEFT JOIN lald_leases l ON l.table_id = t.id WHERE t.id = :id""")
 
@@ -136,7 +144,7 @@ class Holder:
 def holder(conn: Connection, table_id: str) -> tuple[str, Holder | None] | None:
     """The status of the table ``table_id`` and its lease (None: it has none), or None if
     there is no such table (``lald db where``)."""
-    row = conn.execute(_HOLDER, {"id": table_id, "cls": LOCK_CLASS}).one_or_none()
+    row = conn.execute(_HOLDER, {"id": table_id, "cls": LOCK_CLASS, "now": None}).one_or_none()
     if row is None:
         return None
     if row.owner is None:
@@ -147,7 +155,7 @@ def holder(conn: Connection, table_id: str) -> tuple[str, Holder | None] | None:
 class Leases:
     """One server's leases on a PostgreSQL store: take, renew, write under, release."""
 
-    def __init__(self, store: Store, route: str, ttl: float = 10.0) -> None:
+    def __init__(self, store: Store, route: str, ttl: float = 10.0, clock: Clock | None = None) -> None:
         if store.engine.dialect.name != "postgresql":
             raise ValueError("leases need PostgreSQL: one server on SQLite needs none")
         self.store = store
@@ -159,6 +167,11 @@ class Leases:
         """The second key of this server's life lock."""
         self.ttl = ttl
         """How long a lease lasts unless renewed (seconds)."""
+        self.clock = clock
+        """The clock leases end by; None: the database's, which every server shares."""
+
+    def _now(self) -> float | None:
+        return None if self.clock is None else self.clock.now()
 
     # -- life --------------------------------------------------------------------------
 
@@ -178,7 +191,7 @@ class Leases:
 
     def _params(self, ids: Iterable[str]) -> dict[str, Any]:
         return {"ids": list(ids), "owner": self.owner, "route": self.route, "key": self.key,
-                "ttl": self.ttl, "cls": LOCK_CLASS}
+                "ttl": self.ttl, "cls": LOCK_CLASS, "now": self._now()}
 
     def claim(self, ids: Sequence[str]) -> set[str]:
         """Take the leases of these tables that are free (or this server's already);
@@ -204,12 +217,13 @@ class Leases:
             return {}
         with self.store.engine.connect() as conn:
             return {r.table_id: Holder(r.owner, r.route, bool(r.held))
-                    for r in conn.execute(_WHERE, {"ids": list(ids), "cls": LOCK_CLASS})}
+                    for r in conn.execute(_WHERE, {"ids": list(ids), "cls": LOCK_CLASS, "now": self._now()})}
 
     def orphans(self, limit: int = 100_000) -> list[str]:
         """Tables still to be played that no live server holds, oldest first."""
         with self.store.engine.connect() as conn:
-            return [r[0] for r in conn.execute(_ORPHANS, {"limit": limit, "cls": LOCK_CLASS})]
+            params = {"limit": limit, "cls": LOCK_CLASS, "now": self._now()}
+            return [r[0] for r in conn.execute(_ORPHANS, params)]
 
     def open_tables(self) -> int:
         """How many tables are still to be played, whoever holds them."""
@@ -226,7 +240,8 @@ class Leases:
     def renew(self) -> set[str]:
         """Extend every lease this server holds; returns the tables it still holds."""
         with self.store.engine.begin() as conn:
-            return {r[0] for r in conn.execute(_RENEW_ALL, {"owner": self.owner, "ttl": self.ttl})}
+            params = {"owner": self.owner, "ttl": self.ttl, "now": self._now()}
+            return {r[0] for r in conn.execute(_RENEW_ALL, params)}
 
     def write(self, writes: Sequence[Write], mark: tuple[str, int] | None = None) -> set[str]:
         """Commit ``writes`` (:meth:`Store.write <lald.store.Store.write>`) but only those
@@ -267,7 +282,7 @@ class Leases:
     def _renew(self, conn: Connection, ids: set[str]) -> set[str]:
         if not ids:
             return set()
-        params = {"owner": self.owner, "ttl": self.ttl, "ids": sorted(ids)}
+        params = {"owner": self.owner, "ttl": self.ttl, "ids": sorted(ids), "now": self._now()}
         return {r[0] for r in conn.execute(_RENEW, params)}
 
     def release(self, ids: Sequence[str] | None = None) -> int:
