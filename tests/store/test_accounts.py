@@ -48,3 +48,20 @@ def test_accounts_sessions_chat_ratings_and_deletion(db_url: str) -> None:
     assert accounts.by_id(ann.id) is None and accounts.data(ann.id) == {}
     assert [r.name for r in accounts.leaderboard("survivor/3")] == ["Ben"]
     store.close()
+
+
+def test_a_name_is_shared_only_once_its_owner_agrees(db_url: str) -> None:
+    store = Store(db_url)
+    accounts = Accounts(store)
+    ann = accounts.create("Ann", "ann", "$argon2id$a", 1.0)
+    ben = accounts.create("Ben", "ben", "$argon2id$b", 2.0)
+    assert not ann.share_name  # off until the owner says so
+    assert accounts.shared_names([ann.id, ben.id]) == {}
+    accounts.set_share_name(ann.id, True)
+    assert accounts.shared_names([ann.id, ben.id, 999]) == {ann.id: "Ann"}
+    found = accounts.by_id(ann.id)
+    assert found is not None and found.share_name
+    assert accounts.data(ann.id)["account"]["share_name"] is True
+    accounts.set_share_name(ann.id, False)
+    assert accounts.shared_names([ann.id]) == {}
+    store.close()

@@ -154,6 +154,16 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
     assert "failed_logins" in columns(engine, "lald_accounts")
     assert "wrong_passwords" in columns(engine, "lald_sessions")
     assert rows(engine, "SELECT value FROM lald_meta WHERE key = 'schema'") == [("3",)]
+    # 0006 adds an account's consent to be named in the exported games: off for every
+    # account already there.
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO lald_accounts (id, name, skeleton, password, created) "
+                          "VALUES (99, 'Early', 'early', 'x', 1.0)"))
+    assert [d[0] for d in schema_differences(engine)] == ["add_column"]
+    migrate(engine, "upgrade", "0006")
+    assert rows(engine, "SELECT name, share_name FROM lald_accounts") == [("Early", False)]
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM lald_accounts"))
     assert len(rows(engine, "SELECT * FROM lald_actions")) == 2
     assert len(rows(engine, "SELECT * FROM lald_seats")) == 3
     assert schema_differences(engine) == []
@@ -174,6 +184,11 @@ def test_every_revision_up_and_down_with_data(db_url: str) -> None:
                           "VALUES ('Held', 'held', 'x', 1.0, 2)"))
         conn.execute(text("INSERT INTO lald_known_clients VALUES (1, 'ab', 'device', 1.0, 1.0)"))
         conn.execute(text("INSERT INTO lald_name_holds VALUES ('gone', 9.0)"))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE lald_accounts SET share_name = true"))
+    migrate(engine, "downgrade", "0005")  # the consent goes; the account stays
+    assert "share_name" not in columns(engine, "lald_accounts")
+    assert rows(engine, "SELECT name, failed_logins FROM lald_accounts") == [("Held", 2)]
     migrate(engine, "downgrade", "0004")  # the defences go; the account stays
     assert "lald_known_clients" not in inspect(engine).get_table_names()
     assert "failed_logins" not in columns(engine, "lald_accounts")

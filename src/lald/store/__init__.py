@@ -73,7 +73,7 @@ SCHEMA = 3
 
 #: The Alembic revisions of the schema, oldest first, and the newest, the one this code
 #: writes (``migrations/versions`` holds them).
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006")
 HEAD = REVISIONS[-1]
 
 

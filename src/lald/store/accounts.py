@@ -23,7 +23,19 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, Text, delete, insert, select, update
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    delete,
+    false,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
@@ -49,6 +61,9 @@ class _Account(_Base):
     created: Mapped[float] = mapped_column(Float)
     failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Wrong passwords given for it since its last login (told to its owner then)."""
+    share_name: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether its owner agreed that its name be given in the site's public dataset of
+    finished games (``lald db export-games``); off until they say so."""
 
 
 class _Session(_Base):
@@ -153,6 +168,8 @@ class Account:
     skeleton: str
     password: str
     created: float
+    share_name: bool = False
+    """Whether its name may be given in the site's public dataset of finished games."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -182,7 +199,7 @@ def chat_rows(conn: Connection, table_ids: Iterable[str]) -> list[NewChat]:
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.skeleton, row.password, row.created)
+    return Account(row.id, row.name, row.skeleton, row.password, row.created, bool(row.share_name))
 
 
 class Accounts:
@@ -232,6 +249,22 @@ class Accounts:
                 _Account.skeleton.in_(wanted))).scalars())
             return names | set(conn.execute(select(_NameHold.skeleton).where(
                 _NameHold.skeleton.in_(wanted), _NameHold.until > now)).scalars())
+
+    def set_share_name(self, account: int, share: bool) -> None:
+        """Whether the account's name may be given in the site's public dataset of
+        finished games (its owner's choice; off until they make it)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(_Account).where(_Account.id == account).values(share_name=share))
+
+    def shared_names(self, accounts: Iterable[int]) -> dict[int, str]:
+        """The names of those of these accounts whose owners agreed to be named in the
+        public dataset of finished games."""
+        ids = list(set(accounts))
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            return {r.id: r.name for r in conn.execute(select(_Account.id, _Account.name).where(
+                _Account.id.in_(ids), _Account.share_name.is_(True)))}
 
     def set_password(self, account: int, password: str, keep_session: str | None) -> None:
         """A new password hash; every session of the account but ``keep_session`` ends."""
@@ -294,7 +327,8 @@ class Accounts:
             known = [{"kind": k.kind, "first": k.created, "last": k.seen_at} for k in conn.execute(
                 select(_KnownClient).where(_KnownClient.account_id == account)
                 .order_by(_KnownClient.created))]
-        return {"account": {"name": acc.name, "created": acc.created, "failed_logins": acc.failed_logins},
+        return {"account": {"name": acc.name, "created": acc.created, "failed_logins": acc.failed_logins,
+                            "share_name": bool(acc.share_name)},
                 "sessions": sessions, "known_clients": known, "tables": tables, "chat": chat,
                 "ratings": ratings,
                 "rating_history": history}

@@ -48,7 +48,7 @@ VERSION_TABLE = "lald_alembic_version"
 LOCK_KEY = 0x6C616C64_6D696772
 
 #: The schema version of each revision.
-SCHEMAS: dict[str, int] = {"0001": 1, "0002": 2, "0003": 2, "0004": 3, "0005": 3}
+SCHEMAS: dict[str, int] = {"0001": 1, "0002": 2, "0003": 2, "0004": 3, "0005": 3, "0006": 3}
 
 #: How long to wait for another process's migration (SQLite) before giving up, in seconds.
 SQLITE_WAIT = 120.0
