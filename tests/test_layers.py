@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "i18n": 1, "record": 1, "bots": 1,           # catalogs, records, players: on the core
     "stats": 1,                                  # intervals and tests: standard library only
     "clock": 1,                                  # the clock code waits on: standard library only
+    "messages": 1,                               # the websocket messages: standard library only
     "narrate": 2,                                # the game in words (catalogs and core)
     "play": 3,                                   # the turn loop, bot specs, batches of deals
     "tournament": 4, "lab": 4, "coach": 4,       # the capabilities, one per person served
