@@ -150,8 +150,8 @@ def test_what_is_real_gives_every_paired_real_difference_and_keeps_welch_apart()
 
 
 def test_the_help_the_report_and_the_rules_name_the_sources(capsys: pytest.CaptureFixture[str]) -> None:
-    """(issue 26, item 2: "the English and Spanish rules texts" is not a citation.)"""
-    from lald.lab.reading import choices
+    """(issue 26, item 2: "the English and Spanish rules texts" is not a citation; issue 33,
+    item 1: the help, the report and the rules are written from one source map.)"""
     from lald.lab.report import build
 
     with pytest.raises(SystemExit):
@@ -162,12 +162,12 @@ def test_the_help_the_report_and_the_rules_name_the_sources(capsys: pytest.Captu
     rules = " ".join((Path(__file__).parents[2] / "docs" / "rules.md").read_text().split())
     for text in (help_text, report, rules):
         for words in ("Parlett", "Historic Card Games", "Porges", "Ways to Play", "Willughby",
-                      "Book of Games", "1660", "Skelton", "1522", "not known", "lald's"):
+                      "Book of Games", "1660", "Skelton", "Why Come Ye Nat to Courte?", "1522",
+                      "Ashgate, 2003", "not known", "lald's choice", "German text, Spielablauf step 6",
+                      "Spanish text, section 04"):
             assert words in text, words
-    assert any("prize of 3" in c and "lald's choice" in c for c in choices(parse_reading("survivor/4")))
-    assert any("hand sets face down" in c and "alternatives" in c
-               for c in choices(parse_reading("last-capture")))
-    assert choices(parse_reading("survivor")) == []
+    assert "a prize of 3: Porges (not in the four texts); lald's choice" in report
+    assert "hand sets face down: German text" in report and "lald's reading" in report
 
 
 def test_every_plot_keeps_its_lines_distinct_its_legends_outside_and_one_unit_an_axis(

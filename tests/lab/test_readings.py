@@ -16,7 +16,8 @@ from lald.core import Rules
 from lald.lab import analysis
 from lald.lab.experiment import BATCH_DEALS, Checkpoint, run
 from lald.lab.measure import COLUMN, COLUMNS, Plan, ReadingsJob, parse_table, tables_of
-from lald.lab.reading import STANDARD, describe, parse_reading, parse_readings, sources, standard
+from lald.lab.reading import STANDARD, describe, parse_reading, parse_readings, standard
+from lald.lab.sources import source_line
 from lald.play.batch import CheckpointError
 
 
@@ -88,10 +89,10 @@ def test_readings_are_described_in_words_with_their_sources() -> None:
     words = " ".join(describe(Rules.make("last-capture", 4)))
     assert "last capture" in words and "cannot balance" in words and "-2" in words
     assert "pays out exactly" in " ".join(describe(Rules.make("survivor", 4)))
-    assert "Parlett" in sources(parse_reading("survivor"))
-    assert "German and Portuguese" in sources(parse_reading("last-capture"))
-    assert "variant modern-laugh" in sources(parse_reading("survivor+modern-laugh"))
-    assert "no text prescribes" in sources(parse_reading("survivor:prize=7"))
+    assert "Parlett" in source_line(parse_reading("survivor").rules)
+    assert "German and Portuguese" in source_line(parse_reading("last-capture").rules)
+    assert "German text, Varianten" in source_line(parse_reading("survivor+modern-laugh").rules)
+    assert "prize = 7: set by hand: no text gives it" in source_line(parse_reading("survivor:prize=7").rules)
 
 
 @pytest.mark.parametrize(("mix", "words"), [

@@ -19,32 +19,18 @@ survivor+modern-laugh, survivor:single_takes_three=off (docs/readings/README.md)
 Writes deals.csv (and deals.parquet with pyarrow), sessions.csv with --sessions,
 summary.json, and with --report report.html and report.md. Ctrl-C saves; the same
 command resumes.
-
-The readings and their sources (author, title and date as far as they are known):
-  survivor       David Parlett's reading of Willughby (Parlett, Historic Card Games, a
-                 web page, date not known), as an English rules page in Parlett's terms
-                 and a Spanish reconstruction that follows him give it
-  last-capture   a German "how to play" page and its Portuguese version (authors and
-                 dates not known); Porges' independent reading of Willughby (Ways to
-                 Play, date not known) pays the prize the same way
-  /4, /3         the 4- and 3-player tables of the German and Portuguese texts alone;
-                 under survivor the 4-player prize of 3 is lald's choice, so that the pot
-                 balances (Porges' figure; those texts keep 5: write :prize=5)
-  +modern-laugh, +low-stakes, +silent
-                 the German and Portuguese texts alone
-Behind every reading: Francis Willughby, Book of Games (a manuscript of about
-1660-1672); the game's first mention: John Skelton, Why Not to Court (1522). lald's own
-reading: last-capture's "won cards face down" is played as hand sets face down (captures
-shown as made); the whole won pile face down has no option. docs/rules.md section 14."""
+"""
 
 
 def register(sub: Any) -> None:
     """Add ``readings`` to the ``lald`` command."""
+    from ..lab.sources import help_text
     from ..play.batch import backend_arguments
     from .args import seed_arg
 
     p = sub.add_parser("readings", help="what each reading of the rules does to the game (paired deals)",
-                       description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=DESCRIPTION + "\n\n" + help_text(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("readings", nargs="*", metavar="READING",
                    help="readings to compare, e.g. survivor last-capture survivor/4")
     p.add_argument("--standard", action="store_true",

@@ -10,9 +10,22 @@ capability (:mod:`lald.tournament`, :mod:`lald.coach`) nor a face. ``lald readin
 - :mod:`.experiment`: playing a plan on many workers, resumable, and its results as files;
 - :mod:`.analysis`: every measurement with its interval, and paired differences;
 - :mod:`.summary`: all of it as plain data (``summary.json``);
-- :mod:`.report`: the report for a reader, in HTML and Markdown with its plots.
+- :mod:`.report`: the report for a reader, in HTML and Markdown with its plots;
+- :mod:`.sources`: where every rule of every reading comes from.
 """
 
-from .experiment import run
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["run"]
+
+
+def __getattr__(name: str) -> Any:
+    # run plays deals on many workers: its imports wait until it is asked for, so that
+    # `lald readings --help` (which reads .sources) stays quick
+    if name == "run":
+        from .experiment import run
+
+        return run
+    raise AttributeError(name)

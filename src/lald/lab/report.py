@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .plots import Block, figures
-from .reading import choices, citations, describe, parse_reading, sources
+from .reading import describe, parse_reading
+from .sources import references, shared, source_items
 from .summary import BY_POSITION, MEASURES, SHARES, position_name
 
 _PCT = SHARES | {"forced_share", "out_of_turn_share"}
@@ -89,12 +90,16 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         reading = parse_reading(text)
         b.append(("h", 3, text))
         b.append(("p", " ".join(describe(reading.rules))))
-        b.append(("p", "Source: " + sources(reading)))
-        b.extend(("p", c) for c in choices(reading))
+        head, items = source_items(reading.rules, every=False)
+        b.append(("p", "Source: " + head + " Where each of its rules comes from (the rules all four "
+                       "texts give are listed once, under Sources):"))
+        b.append(("list", items))
     b.append(("h", 3, "Sources"))
-    b.append(("p", "The references, as far as lald's references know them (\"not known\" where "
-                   "they do not say):"))
-    b.append(("list", citations()))
+    b.append(("p", "Every reading plays these rules as all four texts give them:"))
+    b.append(("list", shared()))
+    b.append(("p", "The texts and works cited, as far as they are known (\"not known\" where they "
+                   "do not say); docs/rules.md section 14 traces every value of every option:"))
+    b.append(("list", references()))
     if summary.get("decomposition"):
         b.extend(_contributions(summary["decomposition"]))
     for table in summary["tables"]:
