@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from lald.clock import ManualClock
 from lald.i18n import Catalog
 from lald.tui.online import OnlineError, OnlineTable, endpoint, run_online
 
@@ -48,15 +50,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 class Lines(io.StringIO):
-    """Standard input that gives its lines one by one as they are added (and then ends)."""
+    """Standard input typed as a person would: each line once the output shows what it
+    answers (a text, or a pattern), and then it ends."""
 
-    def __init__(self, lines: list[tuple[float, str]]) -> None:
+    def __init__(self, out: io.StringIO, lines: list[tuple[str, str]]) -> None:
         super().__init__()
-        self.lines = lines
+        self.out, self.lines = out, lines
 
     def __iter__(self) -> Iterator[str]:
-        for delay, line in self.lines:
-            time.sleep(delay)
+        for awaited, line in self.lines:
+            deadline = time.monotonic() + 20
+            while not re.search(awaited, self.out.getvalue(), re.MULTILINE):
+                assert time.monotonic() < deadline, f"never shown: {awaited!r}"
+                time.sleep(0.01)
             yield line + "\n"
 
 
@@ -68,8 +74,8 @@ def test_a_seat_from_the_terminal_plays_chats_and_reads_the_others(site: str) ->
         pia.send(json.dumps({"type": "join", "token": made["seats"][1]["token"]}))
         pia.send(json.dumps({"type": "chat", "text": "hello from the web"}))
         out = io.StringIO()
-        answers = Lines([(1.5, "say hello from the terminal"), (0.5, "1"), (0.5, "1"), (0.5, "laugh"),
-                         (1.0, "q")])
+        answers = Lines(out, [("^> Pia: hello from the web$", "say hello from the terminal"),
+                              (r"^  1\) ", "1"), ("^Tom", "1"), ("", "laugh"), ("", "q")])
         status = run_online(made["seats"][0]["url"], Catalog("en"), answers, out, seconds=30)
         seen = ""
         deadline = time.monotonic() + 5
@@ -159,3 +165,41 @@ def test_a_spectator_is_greeted_as_one_and_q_says_goodbye(hello: dict[str, str])
     help_ = en.t("online_help_watch" if watching else "online_help")
     assert lines == [help_, help_, en.t("online_left_watch" if watching else "online_left")]
     assert ("number" in help_) is not watching
+
+
+class _Slow(_Quiet):
+    """A websocket on which nothing comes, each wait for a message taking 4 s of ``clock``."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def recv(self, timeout: float) -> str:
+        self.clock.advance(4)
+        raise TimeoutError
+
+
+class _Open(io.StringIO):
+    """Standard input on which nothing is typed, and that stays open until :attr:`done`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done = threading.Event()
+
+    def __iter__(self) -> Iterator[str]:
+        self.done.wait(60)
+        return iter(())
+
+
+def test_it_pings_every_ten_seconds_and_stops_when_its_time_is_up() -> None:
+    from lald.tui.online import PING_SECONDS, _play
+
+    clock, quiet = ManualClock(), _Open()
+    ws, hello = _Slow(clock), {"type": "join", "token": "t"}
+    try:
+        status = _play(ws, hello, Catalog("en"), quiet, io.StringIO(), 30, ConnectionError, clock)
+    finally:
+        quiet.done.set()
+    # waits end at 4, 8, 12 (a ping: over 10 s since the last), 16, 20, 24 (a ping), 28, 32: done
+    assert PING_SECONDS == 10 and status == 0 and clock.monotonic() == 32
+    assert ws.sent == [hello | {"lang": "en"}, {"type": "ping"}, {"type": "ping"}]

@@ -12,6 +12,10 @@ Answers, one a line: a number plays that move; ``say TEXT`` says a line in the c
 ``laugh`` laughs at the one who just lay down; ``next`` deals the next deal; ``q`` leaves,
 saying so (the seat stays yours: its bot stands in while you are away, as at the web
 table). A spectator is told only what a spectator may type.
+
+What it sends is typed by the definitions the server checks them against
+(:mod:`lald.messages`); its run's bound and its pings are timed on a clock it is given
+(:mod:`lald.clock`), so a test moves time rather than waiting for it.
 """
 
 from __future__ import annotations
@@ -19,14 +23,15 @@ from __future__ import annotations
 import json
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
+from ..clock import SYSTEM, Clock
 from ..core import action_from_json, mask_of, parse_cards
 from ..core.codes import code_of
 from ..i18n import Catalog
+from ..messages import ActionJson, Join, ToServer, Watch
 from .words import groups_text, move_words
 
 PING_SECONDS = 10.0
@@ -36,7 +41,7 @@ class OnlineError(ValueError):
     """A link the terminal cannot join, or a server it cannot reach: the words say which."""
 
 
-def endpoint(url: str) -> tuple[str, str, dict[str, str]]:
+def endpoint(url: str) -> tuple[str, str, Join | Watch]:
     """The websocket address, the site's origin and the join message of a seat's or a
     table's link."""
     parts = urlsplit(url.strip())
@@ -62,13 +67,13 @@ def _lines(inp: TextIO, into: queue.Queue[str | None]) -> None:
 class OnlineTable:
     """One seat (or a spectator) of a web table, in lines of text."""
 
-    def __init__(self, catalog: Catalog, out: TextIO, send: Callable[[dict[str, Any]], None],
+    def __init__(self, catalog: Catalog, out: TextIO, send: Callable[[ToServer], None],
                  watching: bool = False) -> None:
         """``watching``: a spectator's table (no moves to number, nothing to play)."""
         self.catalog, self.out, self.send, self.watching = catalog, out, send, watching
         self.t = catalog.t
         self.frame: dict[str, Any] | None = None
-        self.menu: list[dict[str, Any]] = []
+        self.menu: list[ActionJson] = []
         self.shown_menu = -1
 
     @property
@@ -122,7 +127,7 @@ class OnlineTable:
         kinds = f.get("kinds") or [None] * len(legal)
         # one entry a move: captures that differ only in suits are one move in play (as at the
         # terminal's own table); the others are named beside it, so no two lines look alike
-        moves: dict[int, list[tuple[dict[str, Any], str]]] = {}
+        moves: dict[int, list[tuple[ActionJson, str]]] = {}
         for action, kind in zip(legal, kinds, strict=True):
             parsed = action_from_json(action)
             words = move_words(parsed, kind, hand, self.catalog)
@@ -156,9 +161,10 @@ class OnlineTable:
 
 
 def run_online(url: str, catalog: Catalog, inp: TextIO, out: TextIO,
-               seconds: float | None = None) -> int:
+               seconds: float | None = None, clock: Clock = SYSTEM) -> int:
     """Play (or watch) the table of ``url`` until ``q``, the end of the input, or the server
-    sends this seat away; ``seconds`` bounds the whole (for tests). Returns an exit status."""
+    sends this seat away; ``seconds`` bounds the whole (for tests), on ``clock``, which
+    also times the pings. Returns an exit status."""
     try:
         from websockets.exceptions import ConnectionClosed
         from websockets.sync.client import connect
@@ -168,26 +174,28 @@ def run_online(url: str, catalog: Catalog, inp: TextIO, out: TextIO,
     address, origin, hello = endpoint(url)
     try:
         with connect(address, origin=Origin(origin), open_timeout=10) as ws:
-            return _play(ws, hello, catalog, inp, out, seconds, ConnectionClosed)
+            return _play(ws, hello, catalog, inp, out, seconds, ConnectionClosed, clock)
     except (OSError, TimeoutError) as e:
         raise OnlineError(f"cannot reach {origin}: {e}") from None
 
 
-def _play(ws: Any, hello: dict[str, str], catalog: Catalog, inp: TextIO, out: TextIO,
-          seconds: float | None, closed: type[Exception]) -> int:
+def _play(ws: Any, hello: Join | Watch, catalog: Catalog, inp: TextIO, out: TextIO,
+          seconds: float | None, closed: type[Exception], clock: Clock = SYSTEM) -> int:
     answers: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_lines, args=(inp, answers), daemon=True).start()
 
-    def send(message: dict[str, Any]) -> None:
+    def send(message: ToServer) -> None:
         ws.send(json.dumps(message))
 
-    table = OnlineTable(catalog, out, send, watching=hello.get("type") == "watch")
+    table = OnlineTable(catalog, out, send, watching=hello["type"] == "watch")
     table.say(table.help)
-    send(hello | {"lang": catalog.lang})
-    stop = None if seconds is None else time.monotonic() + seconds
-    pinged = time.monotonic()
+    first = hello.copy()
+    first["lang"] = catalog.lang
+    send(first)
+    stop = None if seconds is None else clock.monotonic() + seconds
+    pinged = clock.monotonic()
     try:
-        while stop is None or time.monotonic() < stop:
+        while stop is None or clock.monotonic() < stop:
             try:
                 raw = ws.recv(timeout=0.1)
                 if not table.handle(json.loads(raw)):
@@ -198,9 +206,9 @@ def _play(ws: Any, hello: dict[str, str], catalog: Catalog, inp: TextIO, out: Te
                 line = answers.get()
                 if line is None or not table.answer(line):
                     return 0
-            if time.monotonic() - pinged > PING_SECONDS:
+            if clock.monotonic() - pinged > PING_SECONDS:
                 send({"type": "ping"})
-                pinged = time.monotonic()
+                pinged = clock.monotonic()
     except closed:
         table.say(catalog.t("online_closed"))
         return 1
