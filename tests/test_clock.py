@@ -154,3 +154,22 @@ def test_the_system_clock_is_the_machines() -> None:
         return ran
 
     assert asyncio.run(main()) == ["rang"]
+
+
+def test_a_task_a_timer_wakes_has_stepped_when_advance_returns(loop: asyncio.AbstractEventLoop) -> None:
+    clock = ManualClock(start=0.0)
+    steps: list[float] = []
+
+    async def ticker() -> None:
+        for _ in range(3):
+            await clock.sleep(1)
+            steps.append(clock.monotonic())  # what the wake-up does, before its next wait
+
+    asyncio.run_coroutine_threadsafe(ticker(), loop)
+    deadline = time.monotonic() + 10
+    while clock.pending() != [1.0]:
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+    for n in (1, 2, 3):
+        clock.advance(1)
+        assert steps == [float(i) for i in range(1, n + 1)]

@@ -205,8 +205,9 @@ class ManualClock:
         the order they fall due, at its own moment (the clock reads that moment while it
         runs). A timer of an event loop in another thread is handed to that loop, and this
         waits until the loop has run it; one of the loop in this thread runs here and now.
-        A timer a callback sets runs too if it falls due within ``seconds``; what a callback
-        wakes (a coroutine waiting on an event) runs afterwards, in its loop, and reads the
+        A timer a callback sets runs too if it falls due within ``seconds``. A task that a
+        timer of another thread's loop wakes (a coroutine waiting on an event) has taken its
+        next step when this returns, up to its next wait; what it does after that reads the
         clock at its new time: to see each step of a chain of waits, advance step by step."""
         if seconds < 0:
             raise ValueError(f"a clock does not go back ({seconds} s)")
@@ -244,7 +245,8 @@ class ManualClock:
                 if not timer.cancelled:
                     timer.callback()
             finally:
-                done.set()
+                # once what the callback woke has had its step (it was scheduled first)
+                loop.call_soon(done.set)
 
         loop.call_soon_threadsafe(run)
         if not done.wait(HANDOFF_SECONDS):
