@@ -173,3 +173,37 @@ def test_a_task_a_timer_wakes_has_stepped_when_advance_returns(loop: asyncio.Abs
     for n in (1, 2, 3):
         clock.advance(1)
         assert steps == [float(i) for i in range(1, n + 1)]
+
+
+def test_a_timeout_ends_a_block_when_the_clock_passes_it(loop: asyncio.AbstractEventLoop) -> None:
+    clock = ManualClock(start=0.0)
+
+    async def block(seconds: float, wait: asyncio.Event) -> str:
+        try:
+            async with clock.timeout(seconds):
+                await wait.wait()
+                return "done"
+        except TimeoutError:
+            return f"timed out at {clock.monotonic()}"
+
+    stuck, freed = asyncio.Event(), asyncio.Event()
+    late = asyncio.run_coroutine_threadsafe(block(30, stuck), loop)
+    deadline = time.monotonic() + 10
+    while clock.pending() != [30.0]:
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+    clock.advance(29)
+    assert not late.done()
+    clock.advance(1)
+    assert late.result(10) == "timed out at 30.0"
+    loop.call_soon_threadsafe(freed.set)
+    assert asyncio.run_coroutine_threadsafe(block(30, freed), loop).result(10) == "done"
+    assert clock.pending() == []
+
+    async def system() -> bool:
+        with pytest.raises(TimeoutError):
+            async with SYSTEM.timeout(0.001):
+                await asyncio.Event().wait()
+        return True
+
+    assert asyncio.run(system())

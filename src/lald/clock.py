@@ -28,11 +28,12 @@ Standard library only, below everything that waits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 __all__ = ["SYSTEM", "Clock", "ManualClock", "SystemClock", "Timer"]
@@ -74,6 +75,11 @@ class Clock(Protocol):
         cancelled)."""
         ...
 
+    def timeout(self, seconds: float) -> contextlib.AbstractAsyncContextManager[object]:
+        """A block that is cancelled, and raises :class:`TimeoutError`, if it runs longer
+        than ``seconds`` (as :func:`asyncio.timeout`, no task of its own)."""
+        ...
+
 
 class SystemClock:
     """The machine's clock and asyncio's timers."""
@@ -92,6 +98,9 @@ class SystemClock:
 
     async def wait_for(self, awaitable: Awaitable[T], seconds: float) -> T:
         return await asyncio.wait_for(awaitable, seconds)
+
+    def timeout(self, seconds: float) -> contextlib.AbstractAsyncContextManager[object]:
+        return asyncio.timeout(seconds)
 
     def __repr__(self) -> str:
         return "SystemClock()"
@@ -194,6 +203,18 @@ class ManualClock:
                 pass
             raise TimeoutError(f"not done in {seconds} s of the clock")
         return task.result()
+
+    @contextlib.asynccontextmanager
+    async def timeout(self, seconds: float) -> AsyncIterator[object]:
+        # asyncio's own timeout, never due by the loop's clock, made due at once by a
+        # timer of this one
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(None) as scope:
+            timer = self.call_later(seconds, lambda: scope.reschedule(loop.time()))
+            try:
+                yield scope
+            finally:
+                timer.cancel()
 
     def pending(self) -> list[float]:
         """When the timers not yet run are due (seconds from now), soonest first."""
