@@ -1,5 +1,6 @@
 """``lald db``: the database's schema revision (``current``), its upgrade (``upgrade``),
-and which server of a site holds a table (``where``)."""
+which server of a site holds a table (``where``), and the site's finished deals as a public
+dataset (``export-games``, :mod:`.evidence`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="the table's id: the part of its address after /play?t= or /ws/")
     q.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     q.set_defaults(func=cmd_where)
+    from .evidence import register_export
+
+    register_export(sub, DEFAULT_DB, DB_HELP)
 
 
 def _table_id(text: str) -> str:

@@ -60,6 +60,11 @@ def register(sub: Any) -> None:
     p.add_argument("--fresh", action="store_true", help="discard the results in --out and start over")
     p.add_argument("--report", action="store_true",
                    help="also write report.html (self-contained) and report.md with its plots")
+    p.add_argument("--records", default=None, metavar="FILE_OR_DB",
+                   help="measure the games people played instead: a dataset of lald db export-games "
+                        "(JSON lines or .parquet) or a site's database URL (sqlite:///lald.db), the "
+                        "figures by reading beside --bots' on the same deals (writes evidence.json in "
+                        "--out if given)")
     backend_arguments(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_readings)
@@ -73,6 +78,11 @@ def cmd_readings(args: argparse.Namespace) -> None:
     from ..play.batch import MAX_DEALS, BackendError, CheckpointError, with_progress, workers_from_args
     from .args import check_workers, fail, out_dir, usage, with_nearest
 
+    if args.records is not None:
+        from .evidence import cmd_records
+
+        cmd_records(args)
+        return
     texts = ([*STANDARD] if args.standard else []) + list(args.readings)
     decomposition = None
     if args.decompose is not None:
