@@ -18,9 +18,12 @@ together by Holm's method within each table. Options that act only in whole sess
 decomposition of single deals leaves them out and says so.
 
 Played with random bots and with skilled ones, a contribution tells *mechanics* (it
-appears under random play: the rule itself does it) from the *bots' response* (it appears
+appears under random play: the rule itself does it, whatever players want, mistakes
+included, for random players make every mistake) from the *bots' response* (it appears
 only when skilled bots play: the rule changes what is worth doing, and competent players
-answer it).
+answer it). Each rule says at which tables it is real (:func:`real_at`): a rule that acts
+only on random players' mistakes is real between random players and not between
+heuristic or expert bots.
 
 >>> d = decompose("survivor", "last-capture")
 >>> [name for name, _, _ in d.rules]
@@ -198,6 +201,19 @@ def contributions(d: Decomposition, rows: Mapping[str, Sequence[Row]]) -> list[d
         e["p"] = float(f"{e['p']:.8g}") + 0.0
         e["p_holm"] = q
         e["real"] = q < 0.05
+    return out
+
+
+def real_at(by_table: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[str]]:
+    """For each rule and measurement (``"rule|measure"``), the tables at which its
+    contribution is real, in the order played: for which players it holds."""
+    out: dict[str, list[str]] = {}
+    for table, entries in by_table.items():
+        for e in entries:
+            if e["kind"] == "rule":
+                tables = out.setdefault(f"{e['rules'][0]}|{e['measure']}", [])
+                if e["real"]:
+                    tables.append(table)
     return out
 
 

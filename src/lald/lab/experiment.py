@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..play.batch import ResultsDirectory, chunks, run_batches
-from .decompose import Decomposition, contributions, decompose, verdict
+from .decompose import Decomposition, contributions, decompose, real_at, verdict
 from .measure import COLUMN, COLUMNS, SESSION_COLUMN, SESSION_COLUMNS, Plan, ReadingsJob, Row, tables_of
 from .reading import Reading, parse_readings
 from .summary import summarize
@@ -227,6 +227,7 @@ def decomposition_summary(plan: Plan, d: Decomposition,
     out["random_table"] = random_table
     out["tables"] = by_table
     out["verdict"] = verdict(by_table, random_table)
+    out["real_at"] = real_at(by_table)
     return out
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core import Scoring
 from .plots import Block, figures
 from .reading import describe, parse_reading
 from .sources import references, shared, source_items
@@ -132,6 +133,7 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
         b.append(_position_table(entries, "cards", signed=True))
         b.append(("p", "Who is paid the prize:"))
         b.append(_position_table(entries, "prize_to", none="nobody"))
+        b.extend(_money_blocks(entries, table))
         b.append(_measure_table(entries, ["pot_change"]))
         if sessions:
             b.extend(_session_blocks(entries))
@@ -140,7 +142,10 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
                        "largest gap between two positions' win rates (1 is perfectly even); outcome "
                        "uniformity is 1 minus the positions' mean variance of their rank in the deal "
                        "(first 1, last −1); a position's advantage is its deal win rate minus an "
-                       "equal share."))
+                       "equal share. These count deal wins, not money: the deal's winner is most often "
+                       "the player paid the prize, so a reading that moves the prize moves the balance "
+                       "even where each position's chips barely change (see where the chips come "
+                       f"from, above). They hold {players(table)}."))
         rows = [[e["reading"], cell(e["fairness"]["balance"]), cell(e["fairness"]["uniformity"])]
                 + [cell(a, pct=True) for a in e["fairness"]["advantage"]] for e in entries]
         n = max(e["players"] for e in entries)
@@ -201,7 +206,9 @@ def _contributions(d: dict[str, Any]) -> list[Block]:
                         "and change nothing in a single deal." if d["left_out"] else "")))
     random_table = d.get("random_table")
     out.append(("p", "Mechanics or the bots' response: a contribution that is real under random play "
-                     "is the rule's mechanics (it acts whatever the players want); one that is real only "
+                     "is the rule's mechanics (it acts whatever the players want, and random players' "
+                     "mistakes included: a rule that only catches mistakes is mechanics here and nothing "
+                     "between competent bots); one that is real only "
                      "when skilled bots play is the bots' strategic response (the rule changes what is "
                      "worth doing, and competent players answer it), so it depends on those bots."
                      + ("" if random_table else " No table of random bots was played, so the two "
@@ -242,12 +249,66 @@ def _contributions(d: dict[str, Any]) -> list[Block]:
         resp = [MEASURED[k.split("|")[1]] for k, v in verdict.items() if k.startswith(r["rule"] + "|")
                 and v in ("response", "real")]
         word = "bots' response" if random_table else "real (no random table)"
+        where = [f"{MEASURED[k.split('|')[1]]} {_and_words([_between(t) for t in ts])}"
+                 for k, ts in d.get("real_at", {}).items() if k.startswith(r["rule"] + "|") and ts]
         lines.append(f"{r['rule']} ({r['from']} → {r['to']}): mechanics in "
                      + (", ".join(mech) or "nothing measured")
-                     + f"; {word} in " + (", ".join(resp) or "nothing measured") + ".")
-    out.append(("p", "Rule by rule (from the tables above):"))
+                     + f"; {word} in " + (", ".join(resp) or "nothing measured") + "."
+                     + (" Real: " + "; ".join(where) + "." if where else ""))
+    out.append(("p", "Rule by rule (from the tables above), with the players between whom each "
+                     "contribution is real:"))
     out.append(("list", lines))
     return out
+
+
+def _between(table: str) -> str:
+    """A table of one level, as the players it holds for: ``between heuristic bots``."""
+    return players({"table": table, "hero": None})
+
+
+def _and_words(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def players(table: dict[str, Any]) -> str:
+    """For which players a table's figures hold, in words.
+
+    >>> players({"table": "random", "hero": None, "field": "random"})
+    'between random players'
+    >>> players({"table": "expert among heuristic", "hero": "expert", "field": "heuristic"})
+    'with one expert bot among heuristic bots'
+    """
+    def who(level: str) -> str:
+        return "random players" if level == "random" else f"{level} bots"
+
+    if table.get("hero") is not None:
+        return f"with one {who(table['hero'])[:-1]} among {who(table['field'])}"
+    return f"between {who(table['table'])}" if table.get("table") else "between these bots"
+
+
+def _chips(entry: dict[str, Any]) -> bool:
+    """Whether the entry's reading plays for chips (not low-stakes' cards)."""
+    return parse_reading(entry["reading"]).rules.scoring is Scoring.CHIPS
+
+
+def _money_blocks(entries: Sequence[dict[str, Any]], table: dict[str, Any]) -> list[Block]:
+    """Each position's chips per deal split into the prize, the pairs won by play, the
+    dealer's residue and the ante (readings that play for chips)."""
+    from .money import PARTS
+
+    chips = [e for e in entries if "money" in e and _chips(e)]
+    if not chips:
+        return []
+    rows = []
+    for e in chips:
+        for p in range(e["players"]):
+            rows.append([e["reading"], position_name(p), cell(e["by_position"]["chips"][p], signed=True),
+                         *(cell(e["money"][k][p], signed=True) for k in PARTS)])
+    return [("p", "Where each position's chips come from, per deal, " + players(table) + ": the prize, "
+                  "the pairs it won by play, the residue (the cards left to the dealer at the end, "
+                  "which count among the dealer's pairs) and its ante; the four add up to its chips. "
+                  "A seat's edge in money is here, not in how often it wins the deal."),
+            ("table", ["reading", "position", "chips", *PARTS.values()], rows)]
 
 
 def _session_blocks(entries: Sequence[dict[str, Any]]) -> list[Block]:
@@ -268,6 +329,24 @@ def _session_blocks(entries: Sequence[dict[str, Any]]) -> list[Block]:
     out.append(("p", "Session wins by position counted from the first dealer (a shared win counts "
                      "as a share):"))
     out.append(("table", ["reading", *(position_name(p) for p in range(n))], rows))
+    rows = []
+    for e in entries:
+        if not e.get("session", {}).get("money") or not _chips(e):
+            continue
+        for stop in e["session"]["money"]:
+            after = "whole session" if stop["deals"] == "whole" else f"after {stop['deals']}"
+            rows.append([e["reading"], after, *(cell(c, signed=True) for c in stop["chips"]),
+                         *([""] * (n - e["players"])), cell(stop["residue"][0], signed=True)])
+    if rows:
+        out.append(("p", "A session stopped early: each seat's chips after the first deals of a session, "
+                         "counted from the first dealer (who deals the first deal, the next seat the "
+                         "second, ...), and over the whole session with its tie-break deals, where "
+                         "every seat has dealt once; the last column is the first dealer's chips from "
+                         "residues. summary.json splits every seat's chips as above."))
+        seats = ["first dealer", *(f"{position_name(p)} seat" for p in range(2, n))]
+        seats.insert(1, "2nd seat")
+        out.append(("table", ["reading", "deals played", *seats[:n],
+                              "first dealer's residue"], rows))
     return out
 
 
@@ -303,7 +382,7 @@ def _findings(table: dict[str, Any]) -> list[Block]:
     out: list[Block] = []
     if not real:
         out.append(("p", f"No paired difference {against} survives the correction for the number "
-                         "of comparisons."))
+                         f"of comparisons {players(table)}."))
     else:
         lines = []
         by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -312,9 +391,9 @@ def _findings(table: dict[str, Any]) -> list[Block]:
         for (a, b), ds in by_pair.items():
             parts = [f"{_words(d['measure'])} {cell(d, pct=d['measure'] in _PCT, signed=True)}" for d in ds]
             lines.append(f"{a} against {b}: " + "; ".join(parts) + ".")
-        out += [("p", "What is real: every paired difference (the same deals under both readings) "
-                      f"{against} that survives Holm's correction, per deal, in every measurement "
-                      "compared:"), ("list", lines)]
+        out += [("p", f"What is real {players(table)}: every paired difference (the same deals "
+                      f"under both readings) {against} that survives Holm's correction, per deal, "
+                      "in every measurement compared:"), ("list", lines)]
     if across:
         out.append(("p", f"{len(across)} real difference(s) between readings with different numbers of "
                          "players are not listed here: they compare tables of another size on other deals "

@@ -29,6 +29,7 @@ from .analysis import (
     wilson,
 )
 from .measure import COLUMN, FORMAT, SESSION_COLUMN, Plan, Row
+from .money import by_position, by_session
 from .reading import Reading
 
 #: Per-deal measurements: name -> (section, words). Shares are proportions (Wilson);
@@ -151,6 +152,7 @@ def summarize_deals(reading: Reading, rows: Sequence[Row]) -> dict[str, Any]:
     utilities = [rank_utilities([_score(r, reading, p) for p in range(n)]) for r in rows]
     out["fairness"] = {"balance": bal.to_json(), "advantage": [a.to_json() for a in adv],
                        "uniformity": uniformity(utilities).to_json()}
+    out["money"] = by_position(reading, rows)
     return out
 
 
@@ -199,6 +201,7 @@ def summarize_sessions(reading: Reading, deals: Sequence[Row], sessions: Sequenc
         "shared": wilson(sum(s[SESSION_COLUMN["shared"]] for s in sessions), count).to_json(),
         "tie_break_deals": mean(tie).to_json(),
         "tie_break_any": wilson(sum(1 for t in tie if t > 0), count).to_json(),
+        "money": by_session(reading, deals, sessions),
     }
 
 
