@@ -40,6 +40,12 @@ __all__ = ["SYSTEM", "Clock", "ManualClock", "SystemClock", "Timer"]
 
 T = TypeVar("T")
 
+#: How many rounds of another thread's event loop :meth:`ManualClock.advance` lets run
+#: after a timer's callback there before it goes on: what the callback woke takes its
+#: steps meanwhile (a cancelled block's clean-up takes three: a timeout is due, it cancels
+#: the task, the task runs).
+HANDOFF_ROUNDS = 4
+
 #: How long :meth:`ManualClock.advance` waits for another thread's event loop to run the
 #: timers that fell due (seconds of real time): a loop that is stuck fails the test.
 HANDOFF_SECONDS = 30.0
@@ -228,8 +234,10 @@ class ManualClock:
         waits until the loop has run it; one of the loop in this thread runs here and now.
         A timer a callback sets runs too if it falls due within ``seconds``. A task that a
         timer of another thread's loop wakes (a coroutine waiting on an event) has taken its
-        next step when this returns, up to its next wait; what it does after that reads the
-        clock at its new time: to see each step of a chain of waits, advance step by step."""
+        next steps when this returns (:data:`HANDOFF_ROUNDS` rounds of its loop), up to a
+        wait on something else than the loop (a thread, a socket); what it does after that
+        reads the clock at its new time: to see each step of a chain of waits, advance step
+        by step."""
         if seconds < 0:
             raise ValueError(f"a clock does not go back ({seconds} s)")
         with self._lock:
@@ -266,8 +274,14 @@ class ManualClock:
                 if not timer.cancelled:
                     timer.callback()
             finally:
-                # once what the callback woke has had its step (it was scheduled first)
-                loop.call_soon(done.set)
+                after(HANDOFF_ROUNDS)
+
+        def after(rounds: int) -> None:
+            # what the callback woke was scheduled first: it has its rounds before this ends
+            if rounds:
+                loop.call_soon(after, rounds - 1)
+            else:
+                done.set()
 
         loop.call_soon_threadsafe(run)
         if not done.wait(HANDOFF_SECONDS):
