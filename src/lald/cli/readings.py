@@ -53,6 +53,10 @@ def register(sub: Any) -> None:
                         "which they differ changed alone from A, and (when few differ) each pair, "
                         "on the same deals; give --bots random and a skilled level to tell "
                         "mechanics from the bots' response (no other readings)")
+    p.add_argument("--sweep", default=None, metavar="OPTION=LOW..HIGH",
+                   help="play each reading named (both presets if none) at every value of one number "
+                        "option, e.g. prize=0..10, on the same deals, and plot where the dealer's edge "
+                        "vanishes")
     p.add_argument("--base", default=None, metavar="READING",
                    help="compare every reading with this one (default: the first), or 'all' for every pair")
     p.add_argument("--out", default=None, metavar="DIR",
@@ -97,6 +101,19 @@ def cmd_readings(args: argparse.Namespace) -> None:
         except ValueError as e:
             usage(with_nearest(str(e)))
         texts = [r.text for r in decomposition.readings()]
+    bases = texts
+    if args.sweep is not None:
+        from ..lab.experiment import PRESETS
+        from ..lab.sweep import parse_sweep, sweep_readings
+
+        if decomposition is not None:
+            usage("--sweep and --decompose each play their own readings: give one of them")
+        try:
+            swept = parse_sweep(args.sweep)
+            bases = [r.text for r in parse_readings(texts)]
+            texts = [r.text for r in sweep_readings(bases or PRESETS, *swept)]
+        except ValueError as e:
+            usage(with_nearest(str(e)))
     if not texts:
         usage("name the readings (e.g. survivor last-capture/4), or --standard")
     try:
@@ -146,10 +163,11 @@ def cmd_readings(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     try:
         results = with_progress(
-            lambda progress: run([] if decomposition else readings, [*(args.bots or ["heuristic"])],
+            lambda progress: run([] if decomposition else bases if args.sweep else readings,
+                                 [*(args.bots or ["heuristic"])],
                                  args.deals, args.seed, args.sessions, jobs, backend, address, out,
                                  False, progress, base, args.skill_deals,
-                                 tuple(args.decompose) if decomposition else None),
+                                 tuple(args.decompose) if decomposition else None, args.sweep),
             quiet=args.quiet, console=err)
     except BackendError as e:
         fail(str(e))
@@ -196,6 +214,7 @@ def _command(args: argparse.Namespace) -> str:
 
     words = ["lald", "readings", *(["--standard"] if args.standard else []), *args.readings]
     words += ["--decompose", *args.decompose] if args.decompose else []
+    words += ["--sweep", args.sweep] if args.sweep else []
     for mix in args.bots:
         words += ["--bots", mix]
     words += ["--deals", str(args.deals)]
@@ -257,6 +276,30 @@ def _print_overview(console: Any, summary: dict[str, Any]) -> None:
                       "(Holm-corrected p < 0.05); summary.json holds them all", highlight=False)
     if "decomposition" in summary:
         _print_decomposition(console, summary["decomposition"])
+    if "sweep" in summary:
+        _print_sweep(console, summary["sweep"])
+
+
+def _print_sweep(console: Any, sweep: dict[str, Any]) -> None:
+    """The dealer's edge at each value of the swept option, and where it vanishes."""
+    from rich.table import Table
+
+    from ..lab.report import cell
+
+    for table, lines in sweep["tables"].items():
+        t = Table(title=f"{table}: the dealer's edge by {sweep['option']}")
+        t.add_column(sweep["option"], justify="right")
+        for line in lines:
+            t.add_column(line["reading"], justify="right")
+        for k, v in enumerate(sweep["values"]):
+            t.add_row(str(v), *(cell(line["points"][k]["edge"], signed=True) for line in lines))
+        console.print(t)
+        for line in lines:
+            cross = line["crossing"]
+            where = f"at {cross:g}" if cross is not None else "nowhere in the range"
+            console.print(f"{line['reading']}: the edge's interval covers zero at "
+                          f"{', '.join(map(str, line['covers_zero'])) or 'no value'}; its mean crosses "
+                          f"zero {where}", highlight=False)
 
 
 def _print_decomposition(console: Any, d: dict[str, Any]) -> None:

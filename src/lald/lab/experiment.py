@@ -34,6 +34,8 @@ IDENTITY = "readings.json"
 #: Units per batch: deals, or sessions.
 BATCH_DEALS = 50
 BATCH_SESSIONS = 10
+#: The readings a sweep plays when none is named: both presets.
+PRESETS: tuple[str, ...] = ("survivor", "last-capture")
 FIRST = "first"
 """``base`` for :func:`run`: compare every reading with the first one."""
 
@@ -253,6 +255,7 @@ def run(
     base: str | None = FIRST,
     skill_deals: int | None = None,
     decomposition: tuple[str, str] | None = None,
+    sweep: str | None = None,
 ) -> Results:
     """Play ``deals`` deals of every reading at every table of ``bots`` (mixes: a level
     for every seat, or ``HERO,FIELD``) and measure them; see :mod:`lald.lab.measure` for
@@ -263,14 +266,22 @@ def run(
     is paired on the deals both tables played). ``progress(done,
     total)`` hears the deals played. ``decomposition=(A, B)``: play A taken apart into B
     rule by rule instead of ``readings`` (which must then be empty;
-    :mod:`lald.lab.decompose`), each compared with A. On Ctrl-C the finished batches are
-    already saved and KeyboardInterrupt propagates."""
+    :mod:`lald.lab.decompose`), each compared with A. ``sweep="prize=0..10"``: play each of
+    ``readings`` (both presets if none) at every value of that number option instead
+    (:mod:`lald.lab.sweep`). On Ctrl-C the finished batches are already saved and
+    KeyboardInterrupt propagates."""
     decomp = None
     if decomposition is not None:
         if readings:
             raise ValueError("a decomposition plays its own readings: name none besides its two")
         decomp = decompose(*decomposition, sessions=sessions)
         readings, base = decomp.readings(), decomp.base.text
+    swept = None
+    if sweep is not None:
+        from .sweep import parse_sweep, sweep_readings
+
+        swept = parse_sweep(sweep)
+        readings = sweep_readings(readings or PRESETS, *swept)
     if deals < 1 or skill_deals is not None and skill_deals < 1:
         raise ValueError(f"deals {min(deals, skill_deals or deals)}: play at least one deal")
     plan = _plan(readings, bots, seed, sessions)
@@ -307,6 +318,10 @@ def run(
         if checkpoint:
             checkpoint.close()
     results = collect(plan, counts, done, base, decomp)
+    if swept is not None:
+        from .sweep import summarize_sweep
+
+        results.summary["sweep"] = summarize_sweep(plan, results.rows, *swept)
     results.cpu_seconds = cpu
     results.cpu_total = sum(float(b.get("cpu", 0.0)) for b in done)
     results.resumed = saved > 0

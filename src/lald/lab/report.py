@@ -103,6 +103,8 @@ def build(summary: dict[str, Any], run: dict[str, Any]) -> list[Block]:
     b.append(("list", references()))
     if summary.get("decomposition"):
         b.extend(_contributions(summary["decomposition"]))
+    if summary.get("sweep"):
+        b.extend(_sweep_blocks(summary["sweep"]))
     for table in summary["tables"]:
         entries = [e for e in table["readings"] if "measures" in e]
         if not entries:
@@ -309,6 +311,33 @@ def _money_blocks(entries: Sequence[dict[str, Any]], table: dict[str, Any]) -> l
                   "which count among the dealer's pairs) and its ante; the four add up to its chips. "
                   "A seat's edge in money is here, not in how often it wins the deal."),
             ("table", ["reading", "position", "chips", *PARTS.values()], rows)]
+
+
+def _sweep_blocks(sweep: dict[str, Any]) -> list[Block]:
+    """The sweep: the dealer's edge at each value of one option, where it vanishes, and its plot."""
+    from .sweep import figure
+
+    name = sweep["option"]
+    out: list[Block] = [("h", 2, f"The dealer's edge across {name}")]
+    out.append(("p", f"Each reading was played at every value of {name} from {sweep['values'][0]} to "
+                     f"{sweep['values'][-1]} on the same deals. The dealer's edge is the dealer's chips per "
+                     "deal minus the mean of the other positions' chips, antes included; it vanishes "
+                     "where its 95% interval covers zero."))
+    for table, lines in sweep["tables"].items():
+        rows = [[str(v), *(cell(line["points"][k]["edge"], signed=True) for line in lines)]
+                for k, v in enumerate(sweep["values"])]
+        out.append(("p", f"The dealer's edge per deal {_between(table)}:"))
+        out.append(("table", [name, *(line["reading"] for line in lines)], rows))
+        said = []
+        for line in lines:
+            cross = line["crossing"]
+            said.append(f"{line['reading']}: the interval covers zero at "
+                        + (", ".join(map(str, line["covers_zero"])) or "no value")
+                        + "; the mean crosses zero "
+                        + (f"at {name} {cross:g}" if cross is not None else "nowhere in the range") + ".")
+        out.append(("list", said))
+    out.extend(figure(sweep))
+    return out
 
 
 def _session_blocks(entries: Sequence[dict[str, Any]]) -> list[Block]:
