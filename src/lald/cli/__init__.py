@@ -1,10 +1,10 @@
 """The ``lald`` command: demo, replay, legal, deal, and the commands of the other parts.
 
 Every sub-command is a ``register(subparsers)`` function in a module of this package
-(:mod:`.play`, :mod:`.serve`, :mod:`.db`, :mod:`.tournament`, :mod:`.readings`, :mod:`.review`), with the
-flags they share in :mod:`.args`; the parts that need heavy libraries (the terminal table,
-the server, tournaments) import them only when run. The top of the house: it may import
-every part of lald, and nothing imports it.
+(:mod:`.play`, :mod:`.serve`, :mod:`.db`, :mod:`.tournament`, :mod:`.eval`, :mod:`.readings`,
+:mod:`.review`), with the flags they share in :mod:`.args`; the parts that need heavy
+libraries (the terminal table, the server, tournaments) import them only when run. The
+top of the house: it may import every part of lald, and nothing imports it.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from .args import (
 
 #: Modules that add sub-commands with ``register(subparsers)``.
 EXTENSIONS: list[str] = [
-    "lald.cli.play", "lald.cli.tournament", "lald.cli.readings", "lald.cli.review", "lald.cli.serve",
-    "lald.cli.db", "lald.cli.train", "lald.cli.worker",
+    "lald.cli.play", "lald.cli.tournament", "lald.cli.eval", "lald.cli.readings", "lald.cli.review",
+    "lald.cli.serve", "lald.cli.db", "lald.cli.train", "lald.cli.worker",
 ]
 
 #: The documents every help text points to (in the source tree, beside the README).
@@ -149,7 +149,7 @@ def _check_demo_bot(level: str) -> None:
 
 class VersionAction(argparse.Action):
     """``--version``: the version and which play-out kernel is loaded (``compiled`` or
-    ``python``, see :func:`lald.core.rollout.kernel_name`), read only when asked."""
+    ``python`` with the reason, see :func:`lald.core.compiled.kernel_status`), read only when asked."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
                  default: str = argparse.SUPPRESS, help: str | None = None) -> None:
@@ -157,9 +157,9 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        from ..core.rollout import kernel_name
+        from ..core.compiled import kernel_status
 
-        print(f"lald {__version__} (kernel: {kernel_name()})")
+        print(f"lald {__version__} (kernel: {kernel_status()})")
         parser.exit()
 
 
