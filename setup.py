@@ -1,7 +1,7 @@
 """The compiled extensions; the metadata is in pyproject.toml.
 
 - lald.core._kernel: the play-out kernel (lald.core.rollout);
-- lald.rl._vector: the vectorized environment's tables (lald.rl.vector);
+- lald.rl.vector._vector: the vectorized environment's tables (lald.rl.vector);
 
 both built on the rules' one C source, src/lald/core/_rules.h.
 
@@ -18,6 +18,6 @@ RULES = ["src/lald/core/_rules.h"]
 setup(ext_modules=[
     Extension("lald.core._kernel", ["src/lald/core/_kernel.c"], depends=RULES, optional=True,
               extra_compile_args=FLAGS),
-    Extension("lald.rl._vector", ["src/lald/rl/_vector.c"], depends=RULES, optional=True,
+    Extension("lald.rl.vector._vector", ["src/lald/rl/vector/_vector.c"], depends=RULES, optional=True,
               extra_compile_args=FLAGS),
 ])

@@ -34,9 +34,9 @@ from collections.abc import Callable
 import numpy as np
 
 import machine
+from lald.bots.learned.encoding import observe
 from lald.core import Rules, State
 from lald.rl.deal import Deal
-from lald.rl.encoding import observe
 
 
 def native(rules: Rules, episodes: int, seed: int) -> int:
@@ -70,7 +70,7 @@ def claim_window(rules: Rules, episodes: int, seed: int) -> int:
 
 def pettingzoo(rules: Rules, episodes: int, seed: int) -> int:
     """PettingZoo's AEC loop with random masked actions."""
-    from lald.rl.pettingzoo import env
+    from lald.rl.adapters.pettingzoo import env
 
     e = env(preset=rules.preset, players=rules.players, variants=rules.variants)
     rng = np.random.default_rng(seed)
@@ -90,7 +90,7 @@ def pettingzoo(rules: Rules, episodes: int, seed: int) -> int:
 
 def gymnasium(rules: Rules, episodes: int, seed: int) -> int:
     """The one-seat environment against random bots, random masked actions."""
-    from lald.rl.gymnasium import SeatEnv
+    from lald.rl.adapters.gymnasium import SeatEnv
 
     env = SeatEnv(preset=rules.preset, players=rules.players, variants=rules.variants, opponents="random")
     rng = np.random.default_rng(seed)
@@ -110,7 +110,7 @@ def openspiel(rules: Rules, episodes: int, seed: int, tensors: bool) -> int:
     """OpenSpiel's loop: random chance outcomes and random legal actions."""
     import pyspiel
 
-    import lald.rl.openspiel  # noqa: F401  (registers python_lald)
+    import lald.rl.adapters.openspiel  # noqa: F401  (registers python_lald)
 
     game = pyspiel.load_game("python_lald", {"preset": rules.preset, "players": rules.players,
                                              "variants": "+".join(rules.variants)})
@@ -141,7 +141,7 @@ def measure(fn: Callable[[Rules, int, int], int], rules: Rules, episodes: int, r
 
 def parts(rules: Rules) -> list[tuple[str, float]]:
     """Microseconds per call of the parts of a PettingZoo step, on states of random play."""
-    from lald.rl.pettingzoo import raw_env
+    from lald.rl.adapters.pettingzoo import raw_env
 
     rng = random.Random(5)
     decisions: list[tuple[Deal, int]] = []
@@ -171,7 +171,7 @@ def parts(rules: Rules) -> list[tuple[str, float]]:
     first = e.agent_selection
     mask, gen, legal_of = decisions[0][0].mask(), np.random.default_rng(0), np.flatnonzero
     out = [
-        ("observation (lald.rl.encoding.observe)",
+        ("observation (lald.bots.learned.encoding.observe)",
          us(lambda: [observe(d.state, d.seat or 0, d.deciding) for d, _ in decisions], 3) / n),
         ("(building state.view(seat), which observe avoids)",
          us(lambda: [d.state.view(d.seat or 0) for d, _ in decisions[:200]], 3) / 200),

@@ -3,7 +3,7 @@ network, the observation and the environment take, and the learner's samples per
 
 An *agent step* is one decision of one seat (a turn action, or a claim or pass in a claim
 window), forced ones counted; a *sample* is a decision with more than one legal action,
-the ones an actor records. The actor (:func:`lald.rl.selfplay.play`, numpy, the engine's
+the ones an actor records. The actor (:func:`lald.rl.training.selfplay.play`, numpy, the engine's
 claim window as the environment) is timed as ``lald train`` runs it:
 
 - DMC returns (``--targets return``), self-play: the network in every seat (epsilon 0.02);
@@ -37,8 +37,8 @@ import torch
 
 import machine
 from lald.core import Rules
-from lald.rl.selfplay import ActorTask, play
-from lald.rl.train import TorchQ, numpy_network
+from lald.rl.training.selfplay import ActorTask, play
+from lald.rl.training.train import TorchQ, numpy_network
 
 
 def actor(rules: Rules, network: object, deals: int, runs: int, epsilon: float,
@@ -60,7 +60,7 @@ def actor(rules: Rules, network: object, deals: int, runs: int, epsilon: float,
 
 def learner(model: TorchQ, batch_size: int, runs: int, steps: int = 20) -> float:
     """Median samples per CPU second of the learner's mini-batch steps."""
-    from lald.rl.learned import ACTION_SIZE, STATE_SIZE
+    from lald.bots.learned.network import ACTION_SIZE, STATE_SIZE
 
     rng = np.random.default_rng(0)
     states = torch.from_numpy(rng.random((batch_size, STATE_SIZE), np.float32))
@@ -86,9 +86,9 @@ def decisions(rules: Rules, deals: int) -> tuple[float, float, int]:
     import random
 
     from lald.bots import make_bot
+    from lald.bots.learned.network import LearnedBot
     from lald.core import State
     from lald.play.loop import play_deal
-    from lald.rl.learned import LearnedBot
 
     times: list[float] = []
 

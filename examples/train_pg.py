@@ -23,8 +23,8 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
-import lald.rl.gymnasium  # noqa: F401  (registers lald/Seat-v0)
-from lald.rl.encoding import NUM_ACTIONS
+import lald.rl.adapters.gymnasium  # noqa: F401  (registers lald/Seat-v0)
+from lald.bots.learned.encoding import NUM_ACTIONS
 
 
 def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:

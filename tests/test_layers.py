@@ -166,3 +166,48 @@ def test_the_test_tree_mirrors_the_source_tree() -> None:
     assert folders <= packages, f"{sorted(folders - packages)} name no package of lald"
     files = {p.stem.removeprefix("test_") for p in TESTS.glob("test_*.py")}
     assert files - {w.removeprefix("test_") for w in WHOLE} <= modules, "a test file names no module"
+
+
+#: The parts of :mod:`lald.rl` and their layers (docs/architecture.md#the-code): a deal as
+#: one-seat decisions at the bottom; the vectorized environment on it (its pure tables are
+#: deals); the library adapters and the training on those, neither on the other; and the
+#: environments' version and fingerprint on top. As between the parts of ``lald``, a module
+#: may import only a lower part or its own, never upward nor sideways. The observation
+#: encoding and the levels that play what was learned are players: ``lald.bots.learned``.
+RL_LAYERS: dict[str, int] = {
+    "deal": 0,                                   # a deal as decisions, the claim window, rewards
+    "vector": 1,                                 # N tables in one call (C, with its pure twin)
+    "adapters": 2, "training": 2,                # PettingZoo, Gymnasium, OpenSpiel; self-play
+    "benchmark": 3,                              # the environments' version and fingerprint
+}
+
+
+def _rl_part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "rl" else None
+
+
+def test_every_part_of_rl_has_a_layer() -> None:
+    parts = {p for m in MODULES if (p := _rl_part(m)) is not None}
+    assert parts == RL_LAYERS.keys(), f"give {sorted(parts ^ RL_LAYERS.keys())} a layer in RL_LAYERS"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _rl_part(m)))
+def test_the_parts_of_rl_import_only_down(module: str) -> None:
+    part = _rl_part(module)
+    assert part is not None
+    for target in sorted(_imports(module, MODULES[module])):
+        other = _rl_part(target)
+        if other is None or other == part:
+            continue
+        assert RL_LAYERS[other] < RL_LAYERS[part], f"{module} imports {target}, which is not below it"
+
+
+def test_the_levels_plugged_in_are_players_but_ismcts() -> None:
+    # learned, guided and policy are players: their entry points name lald.bots, so no
+    # face is needed to play them; ismcts is OpenSpiel's search and needs a face's library.
+    import tomllib
+
+    project = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    levels = project["entry-points"]["lald.levels"]
+    assert {name for name, target in levels.items() if not target.startswith("lald.bots.")} == {"ismcts"}

@@ -190,7 +190,7 @@ def test_a_bot_that_refuses_the_rules_is_refused_before_play(
     """A level that cannot play the rules says so in one line before the first deal (it
     was judged under the default rules only, and refused in a worker)."""
     pytest.importorskip("pyspiel")
-    import lald.rl.ismcts as ismcts
+    import lald.rl.adapters.ismcts as ismcts
 
     def refuse(rules: Rules) -> object:
         if rules.prize != 5:

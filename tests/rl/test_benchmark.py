@@ -9,7 +9,7 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-import lald.rl.gymnasium  # noqa: F401  (registers the ids)
+import lald.rl.adapters.gymnasium  # noqa: F401  (registers the ids)
 import lald.rl.vector  # noqa: F401
 from lald.rl.benchmark import ENV_IDS, ENV_VERSION, FINGERPRINTS, fingerprint
 
@@ -25,7 +25,7 @@ def test_the_fingerprint_is_the_versions() -> None:
 
 
 def test_the_fingerprint_sees_a_changed_observation(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lald.rl import encoding
+    from lald.bots.learned import encoding
 
     before = fingerprint(steps=2, tables=2)
     layout = dict(encoding.LAYOUT)
@@ -35,12 +35,12 @@ def test_the_fingerprint_sees_a_changed_observation(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_ids_carry_the_version() -> None:
-    from lald.rl.pettingzoo import LaldEnv
+    from lald.rl.adapters.pettingzoo import LaldEnv
 
-    assert gym.spec(ENV_IDS["gymnasium"]).entry_point == "lald.rl.gymnasium:SeatEnv"
+    assert gym.spec(ENV_IDS["gymnasium"]).entry_point == "lald.rl.adapters.gymnasium:SeatEnv"
     assert gym.spec(ENV_IDS["vector"]).vector_entry_point == "lald.rl.vector:VectorSeatEnv"
     assert LaldEnv.metadata["name"] == ENV_IDS["pettingzoo"]
-    assert lald.rl.gymnasium.ENV_ID == ENV_IDS["gymnasium"]
+    assert lald.rl.adapters.gymnasium.ENV_ID == ENV_IDS["gymnasium"]
     assert lald.rl.vector.VECTOR_ENV_ID == ENV_IDS["vector"]
 
 

@@ -14,11 +14,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
-import lald.rl.gymnasium  # noqa: F401  (registers lald/Seat-v0)
+import lald.rl.adapters.gymnasium  # noqa: F401  (registers lald/Seat-v0)
+from lald.bots.learned.encoding import NUM_ACTIONS, PASS
 from lald.core import Rules, State, cards_of
-from lald.rl.encoding import NUM_ACTIONS, PASS
-from lald.rl.gymnasium import ENV_ID, SeatEnv
-from lald.rl.text import RGB_SHAPE
+from lald.rl.adapters.gymnasium import ENV_ID, SeatEnv
+from lald.rl.adapters.text import RGB_SHAPE
 from lald.rl.vector import VectorSeatEnv
 
 # -- 1. render modes -----------------------------------------------------------------------------
@@ -47,8 +47,8 @@ def test_the_rgb_picture_hides_what_a_spectator_cannot_see() -> None:
     h0, h1 = list(cards_of(state.hands[0])), list(cards_of(state.hands[1]))
     h0[0], h1[0] = h1[0], h0[0]
     other = State.from_layout(rules, [h0, h1, cards_of(state.hands[2])], cards_of(state.table_mask), 0)
+    from lald.rl.adapters.text import render_rgb
     from lald.rl.deal import Deal
-    from lald.rl.text import render_rgb
 
     assert np.array_equal(render_rgb(Deal(state), None), render_rgb(Deal(other), None))
 
@@ -74,9 +74,9 @@ def test_stable_baselines3_make_vec_env_makes_the_seat_env() -> None:
 @pytest.mark.parametrize("level", ["learned", "learned:margin=0.25", "guided:worlds=4:time_limit=60"])
 def test_a_learned_decision_runs_on_one_blas_thread(level: str) -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
+    from lald.bots.learned.network import QNetwork
     from lald.play.loop import play_deal
     from lald.play.spec import parse_spec
-    from lald.rl.learned import QNetwork
 
     seen: list[int] = []
     values = QNetwork.values
@@ -147,7 +147,7 @@ def test_a_seed_names_the_first_deal_in_the_seat_env_as_in_the_vector_tables() -
 
 
 def test_a_seed_names_the_deal_in_pettingzoo_too() -> None:
-    from lald.rl.pettingzoo import raw_env
+    from lald.rl.adapters.pettingzoo import raw_env
 
     env = raw_env(players=3)
     env.reset(seed=31)
@@ -211,7 +211,8 @@ def test_the_per_deal_rewards_are_zero_sum_only_where_the_pot_balances(preset: s
 
 @pytest.mark.parametrize("preset", ["survivor", "last-capture", "low-stakes"])
 def test_zero_sum_rewards_add_up_to_zero_in_every_adapter(preset: str) -> None:
-    from lald.rl.pettingzoo import deal_rewards, env
+    from lald.rl.adapters.pettingzoo import env
+    from lald.rl.deal import deal_rewards
     from lald.rl.vector import VectorDeals
 
     variants = ("low-stakes",) if preset == "low-stakes" else ()

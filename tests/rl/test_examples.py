@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from lald.bots import make_bot
+from lald.bots.learned.policy import PolicyBot, load_policy
 from lald.core import Rules, State
 from lald.play.loop import play_deal
-from lald.rl.policy import PolicyBot, load_policy
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

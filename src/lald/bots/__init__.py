@@ -144,7 +144,7 @@ def _register() -> None:
 
 
 def _learned_level() -> None:
-    """The ``learned`` level (a network trained by self-play, :mod:`lald.rl.learned`)
+    """The ``learned`` level (a network trained by self-play, :mod:`lald.bots.learned.network`)
     joins the menus wherever numpy is installed, the only library it needs (lald's play,
     web and rl extras bring it); it is imported when its first bot is made. It comes after
     the heuristic in the menus' order of strength (docs/strength.md §10)."""

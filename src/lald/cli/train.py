@@ -73,7 +73,7 @@ def _fail(message: str) -> None:
 
 
 #: The entry-point group through which the research extra gives ``lald train`` its trainer
-#: (``lald.rl.train:command``): nothing outside ``lald.rl`` imports it.
+#: (``lald.rl.training.train:command``): nothing outside ``lald.rl`` imports it.
 TRAINERS = "lald.trainers"
 
 

@@ -2,20 +2,17 @@
 
 An optional extra (``pip install 'lald[rl]'``); nothing else in lald imports it. A face, for
 researchers: it may import the core, the bots and :mod:`lald.play`; never another face.
+Its parts, each on the ones before it (``tests/test_layers.py`` holds them to it):
 
-- :mod:`lald.rl.encoding`: the action IDs, the observation and the legal mask;
-- :mod:`lald.rl.deal`: a deal as one-seat decisions, with the claim window;
-- :mod:`lald.rl.pettingzoo`: the AEC environment (``env()``, ``raw_env()``);
-- :mod:`lald.rl.gymnasium`: one seat against :mod:`lald.bots`, registered as ``lald/Seat-v0``;
-- :mod:`lald.rl.openspiel`: the OpenSpiel game ``python_lald``, its resampler and ISMCTS as a bot;
-- :mod:`lald.rl.policy`: any policy on (observation, mask) as a bot level;
+- :mod:`lald.rl.deal`: a deal as one-seat decisions, with the claim window, and the
+  environments' rules and rewards;
 - :mod:`lald.rl.vector`: N tables stepped in one call (self-play, and Gymnasium's
-  ``VectorEnv`` for the one-seat task), compiled in ``lald.rl._vector`` with the pure
-  tables of :mod:`lald.rl.vecpy` as reference and fallback.
-- :mod:`lald.rl.learned`: the ``learned`` level, a trained action-value network in numpy;
-- :mod:`lald.rl.selfplay`: the self-play actors that collect its training records (numpy);
-- :mod:`lald.rl.train`: ``lald train``, the learner (PyTorch, the ``train`` extra);
+  ``VectorEnv`` for the one-seat task), compiled in ``lald.rl.vector._vector`` with the
+  pure tables of :mod:`lald.rl.vector.vecpy` as reference and fallback;
+- :mod:`lald.rl.adapters`: PettingZoo, Gymnasium, OpenSpiel (and ISMCTS as a bot), text;
+- :mod:`lald.rl.training`: the self-play actors and ``lald train``, the learner;
 - :mod:`lald.rl.benchmark`: the version in the environments' ids and its fingerprint.
 
-See ``docs/research.md``.
+The observation encoding and the levels that play what was learned (``learned``,
+``guided``, ``policy``) are players: :mod:`lald.bots.learned`. See ``docs/research.md``.
 """

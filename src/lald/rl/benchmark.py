@@ -37,9 +37,9 @@ def fingerprint(steps: int = 120, tables: int = 32) -> str:
     (see the module's docstring)."""
     import numpy as np
 
+    from ..bots.learned.encoding import ACTION_NAMES, LAYOUT, NUM_ACTIONS, OBS_SIZE
     from ..core import Rules
     from ..core.rules import PRESET_NAMES, VARIANT_NAMES
-    from .encoding import ACTION_NAMES, LAYOUT, NUM_ACTIONS, OBS_SIZE
     from .vector import VectorDeals
 
     h = hashlib.sha256()

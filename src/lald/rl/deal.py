@@ -20,8 +20,11 @@ two choices (a claim and ``pass``), the mover at least one.
 
 from __future__ import annotations
 
-from ..core import Action, Claim, ClaimWindow, IllegalActionError, State
-from .encoding import ACTION_NAMES, PASS, Deciding, Mask, legal_ids, mask_of
+from collections.abc import Iterable
+from typing import Any
+
+from ..bots.learned.encoding import ACTION_NAMES, PASS, Deciding, Mask, legal_ids, mask_of
+from ..core import Action, Claim, ClaimWindow, IllegalActionError, Rules, Scoring, State
 
 
 class Deal:
@@ -120,3 +123,27 @@ class Deal:
             return f"action {action_id} ({name}) is not legal for seat {self.seat} now: choose {choices}"
         return (f"action {action_id!r} is not an action ID: "
                 f"give a whole number from 0 to {len(ACTION_NAMES) - 1}")
+
+
+def make_rules(preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
+               options: dict[str, Any] | None = None) -> Rules:
+    """The rules of an environment (as ``Rules.make`` reads them)."""
+    return Rules.make(preset, players, tuple(variants), options)
+
+
+def deal_rewards(state: State, zero_sum: bool = False) -> list[float]:
+    """What each seat is paid when a deal ends: its chips, or under card-count scoring 1
+    for each seat with the most won cards.  These need not add up to zero: at three players,
+    and at four under last-capture, the prize does not balance the antes and the seats take
+    the difference from the signed pot (docs/rules.md §7).  With ``zero_sum`` each is less
+    the seats' mean, so that they do."""
+    result = state.result
+    assert result is not None
+    if state.rules.scoring is Scoring.CARD_COUNT:
+        paid = [1.0 if s in result.winners else 0.0 for s in range(state.n)]
+    else:
+        paid = [float(c) for c in result.chips]
+    if zero_sum:
+        mean = sum(paid) / state.n
+        paid = [p - mean for p in paid]
+    return paid

@@ -138,7 +138,7 @@ def play_group(t: Tournament, group: int) -> GroupResult:
                 if bot.fallback is not None:
                     fallback[s] = f"{bot.fallback.kind.value}: {bot.fallback.message}"
             # a bot that replaces its own illegal choices by random ones (a learned policy,
-            # lald.rl.policy) says how often: seen before, an always-illegal policy played
+            # lald.bots.learned.policy) says how often: seen before, an always-illegal policy played
             # on as a random bot, unsaid
             illegal = getattr(bot, "illegal_choices", 0)
             if illegal and fallback[s] is None:
