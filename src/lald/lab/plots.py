@@ -40,6 +40,38 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#0
 LINESTYLES = ("-", "--", ":", "-.")
 #: At most this many lines share one plot; more are drawn as small multiples.
 MAX_LINES = 6
+#: The legends' and tick labels' size in points: readable on a phone, where a plot is
+#: shown at its own size in a box that scrolls (about 11 pixels at 90 dots an inch).
+LEGEND = 9
+
+
+def hidden(series: dict[str, list[tuple[float, float]]], share: float = 0.02) -> list[tuple[str, str]]:
+    """Pairs of lines of one plot that lie (almost) on one another: the same points, apart
+    by at most ``share`` of the plot's height everywhere; the later one is hidden under the
+    earlier. The captions say so, for a reader who sees one line where there are two.
+
+    >>> hidden({"a": [(1, 0.0), (2, 5.0)], "b": [(1, 0.05), (2, 5.0)], "c": [(1, 3.0), (2, 1.0)]})
+    [('b', 'a')]
+    """
+    ys = [y for points in series.values() for _, y in points]
+    height = (max(ys) - min(ys)) if ys else 0.0
+    names = list(series)
+    out = []
+    for j, b in enumerate(names):
+        for a in names[:j]:
+            pa, pb = dict(series[a]), dict(series[b])
+            if pa.keys() == pb.keys() and all(abs(pa[x] - pb[x]) <= share * height for x in pa):
+                out.append((b, a))
+                break
+    return out
+
+
+def _said(pairs: Sequence[tuple[str, str]]) -> str:
+    """The caption's sentence for lines hidden under others ('' when there are none)."""
+    if not pairs:
+        return ""
+    return (" Lines that lie on one another, the first under the second: "
+            + "; ".join(f"{b} under {a}" for b, a in pairs) + ".")
 
 
 def line_style(i: int) -> tuple[str, str]:
@@ -120,7 +152,7 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
         ax.errorbar(means, ys, xerr=err, fmt="o", capsize=3, markersize=4, color="tab:blue")
         ax.set_title(label, fontsize=9)
         ax.grid(axis="x", alpha=0.3)
-    axes[0].set_yticks(ys, names, fontsize=8)
+    axes[0].set_yticks(ys, names, fontsize=LEGEND)
     out.append(("img", f"{slug}-intervals", _figure(fig),
                 "Four measurements per reading, each point the mean over the deals and each bar its "
                 "95% interval: bars that do not overlap mark readings that differ."))
@@ -128,7 +160,13 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
     panels = _panels(entries)
     same = _same_as(entries, lambda e: e["histograms"]["turns"])
     fig, axes = _multiples(len(panels))
+    under: list[tuple[str, str]] = []
     for ax, idx in zip(axes, panels, strict=True):
+        shares: dict[str, list[tuple[float, float]]] = {}
+        for i in idx:
+            hist = entries[i]["histograms"]["turns"]
+            shares[entries[i]["reading"]] = [(float(k), v / sum(hist.values())) for k, v in hist.items()]
+        under += hidden(shares)
         for i in idx:
             e = entries[i]
             hist = e["histograms"]["turns"]
@@ -140,12 +178,13 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
                     color=colour, linestyle=style, label=label)
         ax.set_xlabel("turns in the deal")
         ax.set_ylabel("share of deals")
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.legend(fontsize=LEGEND, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         ax.grid(alpha=0.3)
     out.append(("img", f"{slug}-length", _figure(fig),
                 "How long deals are: the share of deals that last each number of turns, one line "
                 "per reading (each its own colour and line style; a reading whose line lies exactly "
-                "under another's says so in the legend; more than six readings are split into panels)."))
+                "under another's says so in the legend; more than six readings are split into panels)."
+                + _said(under)))
 
     def card_count(e: dict[str, Any]) -> bool:
         return parse_reading(e["reading"]).rules.scoring is Scoring.CARD_COUNT
@@ -174,9 +213,9 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
                 ax.errorbar(xs, ps, xerr=[lo, hi], fmt="o", markersize=3, capsize=2, color=PALETTE[p],
                             label=position_name(p))
         ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-        ax.set_yticks(py, [e["reading"] for e in part], fontsize=8)
+        ax.set_yticks(py, [e["reading"] for e in part], fontsize=LEGEND)
         ax.set_xlabel(label)
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.legend(fontsize=LEGEND, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         ax.grid(axis="x", alpha=0.3)
     out.append(("img", f"{slug}-positions", _figure(fig),
                 "What each position at the table wins per deal, from the dealer round to the last "
@@ -188,7 +227,12 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
         panels = _panels(with_pot)
         same = _same_as(with_pot, lambda e: [x["mean"] for x in e["session"]["pot_after_deal"]])
         fig, axes = _multiples(len(panels))
+        under = []
         for ax, idx in zip(axes, panels, strict=True):
+            pots = {with_pot[i]["reading"]: [(float(k), x["mean"]) for k, x in
+                                             enumerate(with_pot[i]["session"]["pot_after_deal"])]
+                    for i in idx}
+            under += hidden(pots)
             for i in idx:
                 e = with_pot[i]
                 pots = e["session"]["pot_after_deal"]
@@ -201,11 +245,12 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_xlabel("deal of the session")
             ax.set_ylabel("pot after the deal (chips)")
-            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+            ax.legend(fontsize=LEGEND, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
             ax.grid(alpha=0.3)
         out.append(("img", f"{slug}-pot", _figure(fig),
                     "The pot after each deal of a session, on average with its 95% interval: a flat "
-                    "line at zero is a pot that balances, a falling line one that runs into debt."))
+                    "line at zero is a pot that balances, a falling line one that runs into debt."
+                    + _said(under)))
 
     if table["hero"] is not None:
         fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(entries)))
@@ -215,7 +260,7 @@ def figures(table: dict[str, Any], sessions: bool) -> list[Block]:
                           [(g["high"] if g["high"] is not None else g["mean"]) - g["mean"] for g in gains]],
                     fmt="o", capsize=3, color="tab:green")
         ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-        ax.set_yticks(ys, names, fontsize=8)
+        ax.set_yticks(ys, names, fontsize=LEGEND)
         ax.set_xlabel(f"{table['hero']}'s gain per deal over {table['field']} in its seat")
         ax.grid(axis="x", alpha=0.3)
         out.append(("img", f"{slug}-skill", _figure(fig),

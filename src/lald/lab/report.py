@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import platform
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -461,7 +462,8 @@ def _difference_blocks(table: dict[str, Any]) -> list[Block]:
                      "readings with different numbers of players, which share no cards. Chips, the pot "
                      "and the hero's gain are compared only between readings that score alike: under "
                      "low-stakes no chips move, and the hero gains cards."))
-    rows = [[d["a"], d["b"], d["measure"], cell(d, signed=True), p_text(d["p_holm"]),
+    rows = [[d["a"], d["b"], f"{_words(d['measure'])} (`{d['measure']}`)", cell(d, signed=True),
+             p_text(d["p_holm"]),
              "paired" if d["paired"] else "Welch"] for d in real]
     if rows:
         heads = ["reading", "against", "measure", "difference per deal", "Holm p", "kind"]
@@ -523,27 +525,60 @@ def to_markdown(blocks: Sequence[Block], images: str = "plots") -> str:
 
 
 _CSS = """body{font-family:Georgia,serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222;
-line-height:1.45}table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.85rem}
-th,td{border:1px solid #ccc;padding:.2rem .45rem;text-align:right}
+line-height:1.45}p,li{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%;margin:.5rem 0 1rem}
+table{border-collapse:collapse;font-size:.85rem}
+th,td{border:1px solid #ccc;padding:.2rem .45rem;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
 th{background:#f3f0e8}figure{margin:1rem 0}figcaption{font-style:italic;font-size:.9rem}
-img{max-width:100%}code{font-size:.85rem;background:#f5f5f5;padding:0 .2rem}
-h1,h2,h3{font-family:sans-serif}"""
+figure .scroll img{display:block;max-width:100%}code{font-size:.85rem;background:#f5f5f5;padding:0 .2rem}
+nav.toc{background:#faf8f3;border:1px solid #e3dccb;padding:.5rem 1rem;margin:1rem 0}
+nav.toc ul{margin:.2rem 0;padding-left:1.2rem}
+h1,h2,h3{font-family:sans-serif}
+@media (max-width:40rem){body{margin:1rem auto}figure .scroll img{max-width:none}}"""
 
 
 def _inline(text: str) -> str:
-    parts = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    """Text for HTML: escaped, `code` in <code>, *a title* in <em> (never a lone star)."""
+    parts = html.escape(text, quote=False).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else _ITALIC.sub(r"<em>\1</em>", p)
+                   for i, p in enumerate(parts))
+
+
+_ITALIC = re.compile(r"(?<![\w*])\*(\S(?:[^*]*?\S)?)\*(?![\w*])")
+
+
+def slug(text: str, seen: set[str]) -> str:
+    """A heading's anchor: its words in small letters joined by hyphens, made unique.
+
+    >>> seen: set[str] = set()
+    >>> slug("Tables of heuristic (10,000 deals)", seen), slug("Length", seen), slug("Length", seen)
+    ('tables-of-heuristic-10-000-deals', 'length', 'length-2')
+    """
+    base = "-".join(re.findall(r"[a-z0-9]+", text.lower())) or "section"
+    out, k = base, 1
+    while out in seen:
+        k += 1
+        out = f"{base}-{k}"
+    seen.add(out)
+    return out
 
 
 def to_html(blocks: Sequence[Block]) -> str:
-    """The report as one self-contained HTML page (figures embedded)."""
+    """The report as one self-contained HTML page (figures embedded), with a table of
+    contents of its sections; tables and plots scroll inside their own box on a phone."""
     body: list[str] = []
     title = next((b[2] for b in blocks if b[0] == "h"), "Readings")
+    seen: set[str] = set()
+    toc: list[tuple[int, str, str]] = []
     for block in blocks:
         kind = block[0]
         if kind == "h":
-            body.append(f"<h{block[1]}>{_inline(block[2])}</h{block[1]}>")
+            level = block[1]
+            anchor = slug(block[2], seen)
+            if level in (2, 3):
+                toc.append((level, anchor, block[2]))
+            body.append(f'<h{level} id="{anchor}">{_inline(block[2])}</h{level}>')
         elif kind == "p":
             body.append(f"<p>{_inline(block[1])}</p>")
         elif kind == "list":
@@ -552,16 +587,42 @@ def to_html(blocks: Sequence[Block]) -> str:
             head = "".join(f"<th>{_inline(h)}</th>" for h in block[1])
             rows = "".join("<tr>" + "".join(f"<td>{_inline(str(c))}</td>" for c in row) + "</tr>"
                            for row in block[2])
-            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+            body.append(f'<div class="scroll" role="region" tabindex="0"><table><thead><tr>{head}</tr>'
+                        f"</thead><tbody>{rows}</tbody></table></div>")
         elif kind == "img":
             data = base64.b64encode(block[2]).decode()
             alt = html.escape(block[3])
-            body.append(f'<figure><img alt="{alt}" src="data:image/png;base64,{data}">'
-                        f"<figcaption>{alt}</figcaption></figure>")
+            body.append(f'<figure><div class="scroll" role="region" tabindex="0"><img alt="{alt}" '
+                        f'src="data:image/png;base64,{data}"></div><figcaption>{alt}</figcaption></figure>')
+    if toc:
+        body.insert(1 if blocks and blocks[0][0] == "h" else 0, _toc(toc))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def _toc(entries: Sequence[tuple[int, str, str]]) -> str:
+    """The table of contents: the sections, each section's parts under it."""
+    out = ['<nav class="toc" aria-label="Contents"><strong>Contents</strong><ul>']
+    open_sub = False
+    for level, anchor, text in entries:
+        link = f'<a href="#{anchor}">{_inline(text)}</a>'
+        if level == 2:
+            if open_sub:
+                out.append("</ul></li>")
+                open_sub = False
+            elif len(out) > 1:
+                out.append("</li>")
+            out.append(f"<li>{link}")
+        else:
+            if not open_sub:
+                out.append("<ul>")
+                open_sub = True
+            out.append(f"<li>{link}</li>")
+    out.append("</ul></li>" if open_sub else "</li>")
+    out.append("</ul></nav>")
+    return "".join(out)
 
 
 def write_report(summary: dict[str, Any], directory: Path, run: dict[str, Any]) -> list[Path]:

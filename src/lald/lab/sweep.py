@@ -136,7 +136,7 @@ def figure(sweep: dict[str, Any]) -> list[tuple[Any, ...]]:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from .plots import _bars, _figure, line_style
+    from .plots import LEGEND, _bars, _figure, line_style
 
     tables = sweep["tables"]
     fig, axes = plt.subplots(len(tables), 1, figsize=(7.5, 0.6 + 3.0 * len(tables)), squeeze=False)
@@ -152,7 +152,7 @@ def figure(sweep: dict[str, Any]) -> list[tuple[Any, ...]]:
         ax.set_ylabel("dealer's edge, chips per deal")
         ax.set_title(f"between {'random players' if table == 'random' else table + ' bots'}", fontsize=10)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.legend(fontsize=LEGEND, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         ax.grid(alpha=0.3)
     words = ("The dealer's edge (the dealer's chips per deal minus the other positions' mean, antes "
              f"included) at each value of {sweep['option']}, with its 95% interval, one line per "
