@@ -1,6 +1,6 @@
 """The compiled extensions; the metadata is in pyproject.toml.
 
-- lald.core._kernel: the play-out kernel (lald.core.rollout);
+- lald.core._kernel: the play-out kernel (loaded by lald.core.compiled);
 - lald.rl.vector._vector: the vectorized environment's tables (lald.rl.vector);
 
 both built on the rules' one C source, src/lald/core/_rules.h.

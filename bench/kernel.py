@@ -3,7 +3,7 @@
 Both play the same dealt positions (``FastState.from_state`` of seeded deals, made before
 the clock starts) to their end with ``claim_p = 0.5``, with the same seed per run, so they
 play the same moves: the compiled kernel (``lald.core._kernel``, what
-``rollout.random_outcome`` dispatches to) and ``rollout.random_outcome_py`` (the pure
+``lald.core.fast.playout.random_outcome`` dispatches to) and ``random_outcome_py`` (the pure
 reference).  Moves are counted once, from a traced pure play-out of every position with
 each run's seed (the traces are not timed), as bench/playout.py counts them.  Each run
 times both paths in turn, so a load on the machine hits them alike; printed: the median of
@@ -16,7 +16,7 @@ printed in wall time as well.
 
 The heuristic's play-outs (the search bots' roll-outs, ``lald.bots.kernel.heuristic_outcome``
 with the level's tables) are timed the same way from the same positions: the compiled
-``scored_outcome`` beside ``rollout.scored_outcome_py``.  They draw no random numbers.
+``scored_outcome`` beside ``scored_outcome_py``.  They draw no random numbers.
 
 Dealing: ``State.deal`` of ``--deals`` seeds (the deck's SplitMix64 shuffle, compiled or
 pure, and the engine's setting out of the hands), and the search's world draws
@@ -27,7 +27,7 @@ Then the expert at its defaults (``make_bot("expert")``: 80 ms, at most 160 worl
 ``--decisions`` turns of seat 0, taken from deals the heuristic plays from dealt positions
 (every turn of seat 0, forced ones included, as docs/strength.md §6 counts them), once with
 the kernel and once with the dispatch switched to the pure path in this process
-(:func:`lald.core.rollout.pure_path`, what ``LALD_KERNEL=python`` does), alternating per
+(:func:`lald.core.compiled.pure_path`, what ``LALD_KERNEL=python`` does), alternating per
 position, a fresh bot with the same seed each time; only ``act`` is timed.  Then again
 with no time limit (``time_limit=inf``: the 160 worlds decide, as in the readings
 laboratory), where both paths make the same decisions (checked) and only the time
@@ -51,9 +51,10 @@ from lald.bots.heuristic import level_params
 from lald.bots.kernel import _claim, tables
 from lald.bots.knowledge import Knowledge, read
 from lald.bots.sampler import sample
-from lald.core import Rules, State, rollout
+from lald.core import Rules, State
+from lald.core.compiled import KERNEL, kernel_status, pure_path
 from lald.core.fast import FastState
-from lald.core.rollout import compiled_kernel, kernel_status, random_outcome_py, scored_outcome_py
+from lald.core.fast.playout import random_outcome_py, scored_outcome_py
 from lald.play.spec import parse_spec
 
 REFERENCE_US = 8.5  # sum(range(1000)) on the core of issue 22's figures
@@ -131,7 +132,7 @@ def decision_ms(state: State, seed: int, pure: bool, spec: str = "expert") -> tu
     seat 0's turn in ``state``, and its choice."""
     bot = parse_spec(spec).make(0, state.rules, random.Random(seed))
     view, legal = state.view(0), state.turn_actions()
-    with rollout.pure_path() if pure else contextlib.nullcontext():
+    with pure_path() if pure else contextlib.nullcontext():
         start, wall = clock(), time.perf_counter()
         action = bot.act(view, legal)
         return (clock() - start) * 1e3, (time.perf_counter() - wall) * 1e3, action
@@ -139,7 +140,7 @@ def decision_ms(state: State, seed: int, pure: bool, spec: str = "expert") -> tu
 
 def deal_timed(rules: Rules, seeds: range, pure: bool) -> float:
     """Seconds to deal every seed (``State.deal``)."""
-    with rollout.pure_path() if pure else contextlib.nullcontext():
+    with pure_path() if pure else contextlib.nullcontext():
         start = clock()
         for seed in seeds:
             State.deal(rules, seed=seed, dealer=seed % rules.players)
@@ -149,7 +150,7 @@ def deal_timed(rules: Rules, seeds: range, pure: bool) -> float:
 def draws_timed(known: list[Knowledge], worlds: int, seed: int, pure: bool) -> float:
     """Seconds to draw ``worlds`` worlds from each knowledge (``sampler.sample``)."""
     rng = random.Random(seed)
-    with rollout.pure_path() if pure else contextlib.nullcontext():
+    with pure_path() if pure else contextlib.nullcontext():
         start = clock()
         for k in known:
             for _ in range(worlds):
@@ -172,7 +173,8 @@ def main() -> None:
     rules = Rules.make(args.preset, args.players)
     states = [FastState.from_state(State.deal(rules, seed=i, dealer=i % rules.players))
               for i in range(args.deals)]
-    kernel = compiled_kernel()
+    compiled = KERNEL.playing()
+    kernel = compiled.random_outcome if compiled is not None else None
     paths: dict[str, Callable[..., object]] = {"pure": random_outcome_py}
     if kernel is not None:
         paths["compiled"] = kernel
@@ -187,8 +189,8 @@ def main() -> None:
             deals[name].append(args.deals / seconds)
             rates[name].append(count / seconds)
     scored_paths: dict[str, Callable[..., object]] = {"pure": scored_outcome_py}
-    if rollout._scored is not None:
-        scored_paths["compiled"] = rollout._scored
+    if compiled is not None:
+        scored_paths["compiled"] = compiled.scored_outcome
     h_deals: dict[str, list[float]] = {name: [] for name in scored_paths}
     h_rates: dict[str, list[float]] = {name: [] for name in scored_paths}
     h_count = heuristic_moves(states)

@@ -18,12 +18,28 @@ import statistics
 import sys
 import time
 import timeit
+from typing import Any
 
 import machine
 from lald.bots.heuristic import level_params
 from lald.bots.kernel import _claim, tables
-from lald.core import Rules, State, rollout
+from lald.core import Rules, State
 from lald.core.fast import FastState
+
+try:
+    from lald.core.compiled import KERNEL, kernel_status
+    from lald.core.fast.playout import random_outcome_py, scored_outcome_py
+
+    def compiled() -> tuple[Any, Any]:
+        kernel = KERNEL.playing()
+        return (kernel.random_outcome, kernel.scored_outcome) if kernel is not None else (None, None)
+except ImportError:  # a commit from before lald.core's sub-packages
+    from lald.core.rollout import kernel_status, random_outcome_py, scored_outcome_py  # type: ignore[no-redef]
+
+    from lald.core import rollout  # type: ignore[attr-defined]
+
+    def compiled() -> tuple[Any, Any]:
+        return rollout.compiled_kernel(), rollout._scored
 
 REFERENCE_US = 8.5
 
@@ -32,19 +48,19 @@ def main() -> None:
     label = sys.argv[1] if len(sys.argv) > 1 else "this commit"
     rules = Rules.make()
     states = [FastState.from_state(State.deal(rules, seed=i, dealer=i % 5)) for i in range(20000)]
-    kernel, scored = rollout.compiled_kernel(), rollout._scored
+    kernel, scored = compiled()
     if kernel is None or scored is None:
-        raise SystemExit(f"the compiled kernel is not loaded: {rollout.kernel_status()}")
+        raise SystemExit(f"the compiled kernel is not loaded: {kernel_status()}")
     h = tables(rules, level_params(rules))
     kernel(states[0], random.Random(0), 0.5, None)  # the rules' tables and the policy, packed
     scored(states[0], h.best, h.others, _claim, None)
     trace: list[int] = []
     rng = random.Random(0)
     for s in states:
-        rollout.random_outcome_py(s, rng, 0.5, trace)
+        random_outcome_py(s, rng, 0.5, trace)
     h_trace: list[int] = []
     for s in states:
-        rollout.scored_outcome_py(s, h.best, h.others, _claim, h_trace)
+        scored_outcome_py(s, h.best, h.others, _claim, h_trace)
     rates: list[float] = []
     h_rates: list[float] = []
     for _ in range(7):

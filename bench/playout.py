@@ -12,7 +12,7 @@ under modern-laugh, trails a card of its hand chosen uniformly).
   (claims and captures picked with ``Random.choice``, every check the engine makes).
 * fast: ``FastState.random_outcome``, the roll-out a search bot makes: it plays the deal
   from the position, leaving the position unchanged, and returns the won piles, the
-  survivor and the last capture (``lald.core.rollout``).
+  survivor and the last capture (``lald.core.fast.playout``).
 * fast, copying: ``FastState.copy().random_playout()``, the same play-out written back
   into a copy of the state, for comparison.
 

@@ -24,7 +24,8 @@ from lald.core import Rules, State
 from lald.core.cards import NUM_RANKS
 from lald.core.codes import HAND_CLAIM, TABLE_CLAIM
 from lald.core.fast import FastState
-from lald.core.rollout import ClaimChooser, ClaimStep, scored_outcome, tables_for
+from lald.core.fast.playout import ClaimChooser, scored_outcome
+from lald.core.fast.tables import ClaimStep, tables_for
 
 
 def variants(rules: Rules) -> dict[str, ClaimChooser]:

@@ -25,7 +25,7 @@ from tune_rollout import deal  # the same dealt positions, cached
 
 from lald.bots.kernel import HEURISTIC, TUNED, HeuristicTables, Params, Score, heuristic_outcome, score_of
 from lald.core import Rules
-from lald.core.rollout import tables_for
+from lald.core.fast.tables import tables_for
 
 KINDS = ("single", "sweep", "pair", "prial")
 Item = tuple[int, int, int, int]

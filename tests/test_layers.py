@@ -211,3 +211,70 @@ def test_the_levels_plugged_in_are_players_but_ismcts() -> None:
     project = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     levels = project["entry-points"]["lald.levels"]
     assert {name for name, target in levels.items() if not target.startswith("lald.bots.")} == {"ismcts"}
+
+
+#: The sub-layers inside ``lald.core``, lowest first: a module of the core imports only from its
+#: own sub-layer or a lower one, so the engine never leans on the fast path that is checked
+#: against it, and the kernel's loader leans on nothing. ``lald/core/__init__.py`` names the
+#: public API from all of them; nothing inside the core imports it.
+CORE_LAYERS: dict[str, int] = {
+    "compiled": 0,  # the C kernel (``_kernel``), its loader and self-checks: nothing else of lald
+    "": 1,          # the vocabulary: cards, rules, actions, codes, scoring, rng (its shuffle asks the kernel)
+    "engine": 2,    # the checked engine: state, checks, moves, view, window, session
+    "fast": 3,      # the fast path on per-rank counts and its play-outs; it connects the kernel to them
+}
+#: Compiled extensions of the core, by the sub-layer they belong to.
+CORE_EXTENSIONS = {"lald.core._kernel": "compiled"}
+CORE = PACKAGE / "core"
+
+
+def _core_part(module: str) -> str:
+    """The sub-layer of a module of ``lald.core``: its sub-package, or "" for a plain module."""
+    if module in CORE_EXTENSIONS:
+        return CORE_EXTENSIONS[module]
+    name = module.split(".")[2]
+    return name if (CORE / name).is_dir() else ""
+
+
+def _core_imports(name: str, path: Path) -> set[str]:
+    """What ``name`` imports of ``lald.core``: as :func:`_imports`, but ``from pkg import mod``
+    counts ``mod`` alone, and the compiled extensions count."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                full = f"{target}.{alias.name}"
+                found.add(full if full in MODULES or full in CORE_EXTENSIONS else target)
+    return {m for m in found if (m in MODULES or m in CORE_EXTENSIONS) and m.startswith("lald.core")} - {name}
+
+
+CORE_MODULES = sorted(m for m in MODULES if m.startswith("lald.core."))
+
+
+def test_every_sub_package_of_the_core_has_a_sub_layer() -> None:
+    parts = {_core_part(m) for m in CORE_MODULES}
+    assert parts <= CORE_LAYERS.keys(), f"give {sorted(parts - CORE_LAYERS.keys())} a sub-layer"
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_the_core_imports_only_its_own_sub_layer_or_lower(module: str) -> None:
+    mine = CORE_LAYERS[_core_part(module)]
+    for target in sorted(_core_imports(module, MODULES[module])):
+        assert target != "lald.core", f"{module} imports lald.core's public names: import their module"
+        assert CORE_LAYERS[_core_part(target)] <= mine, f"{module} imports {target}, a higher sub-layer"
+
+
+def test_the_sub_layer_checker_sees_an_upward_import(tmp_path: Path) -> None:
+    # The kernel's loader importing the engine, or the public names, is found; the
+    # extension beside it is counted as its own.
+    probe = tmp_path / "probe.py"
+    probe.write_text("from ..engine.state import State\nfrom .. import _kernel, Rules\n")
+    found = _core_imports("lald.core.compiled.probe", probe)
+    assert found == {"lald.core.engine.state", "lald.core._kernel", "lald.core"}
+    engine, loader = _core_part("lald.core.engine.state"), _core_part("lald.core.compiled.loader")
+    assert CORE_LAYERS[engine] > CORE_LAYERS[loader]

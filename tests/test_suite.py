@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TWIN = "tests/core/test_kernel.py::test_pure_path_in_one_thread_leaves_the_kernel_to_the_others"
+TWIN = "tests/core/compiled/test_kernel.py::test_pure_path_in_one_thread_leaves_the_kernel_to_the_others"
 
 
 def run(**env: str) -> subprocess.CompletedProcess[str]:

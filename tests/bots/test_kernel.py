@@ -20,7 +20,7 @@ from lald.bots.search import PimcBot
 from lald.core.codes import LIE, TABLE_CLAIM, TRAIL
 from lald.core.fast import FastState
 
-from ..core.test_fast import IDS, RULESETS, _rules, _start
+from ..core.fast.test_fast import IDS, RULESETS, _rules, _start
 
 
 def _traced(policy: RolloutPolicy, fs: FastState) -> tuple[FastState, list[int]]:

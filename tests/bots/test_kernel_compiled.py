@@ -1,9 +1,9 @@
 """The compiled heuristic play-out (``lald.core._kernel.scored_outcome``) is the pure one.
 
 On well over 100,000 positions (deals' starts and random points part-way through, as
-``tests/core/test_kernel.py`` makes them) under every preset, variant, option value and
+``tests/core/compiled/test_kernel.py`` makes them) under every preset, variant, option value and
 player count, a seeded sweep and Hypothesis's option combinations, the compiled kernel and
-:func:`~lald.core.rollout.scored_outcome_py` must give the same outcome and the same trace
+:func:`~lald.core.fast.playout.scored_outcome_py` must give the same outcome and the same trace
 with the heuristic's tables (the level's scores, version 3's, and tables mixing the two by
 seat) and its claim chooser; a kernel that disagrees once fails.  It draws no random
 numbers, so that is all "the same" asks.  Then: what it leaves to the pure path (another
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -25,11 +25,23 @@ from hypothesis import strategies as st
 
 from lald.bots.heuristic import level_params
 from lald.bots.kernel import HEURISTIC, HeuristicTables, _claim, heuristic_outcome, tables
-from lald.core import Rules, State, rollout
+from lald.core import Rules, State
+from lald.core.compiled import KERNEL, kernel_status, pure_path
 from lald.core.fast import FastState
-from lald.core.rollout import ScoredFunction, first_claim, scored_outcome_py
+from lald.core.fast.playout import first_claim, scored_outcome, scored_outcome_py
+from lald.core.fast.tables import tables_for
 
-from ..core.test_kernel import BUILT, KERNEL_OPTIONS, OTHER_OPTIONS, VARIANT_SETS, _sweep_rules, positions
+from ..core.compiled.test_kernel import (
+    BUILT,
+    KERNEL_OPTIONS,
+    OTHER_OPTIONS,
+    VARIANT_SETS,
+    _sweep_rules,
+    positions,
+)
+
+ScoredFunction = Callable[..., Any]
+"""The compiled heuristic play-out, ``_kernel.scored_outcome``."""
 
 needs_kernel = pytest.mark.skipif(not BUILT, reason="the compiled kernel (lald.core._kernel) is not built: "
                                   "python setup.py build_ext --inplace")
@@ -42,9 +54,9 @@ def scored() -> Iterator[ScoredFunction]:
         pytest.skip("the compiled kernel (lald.core._kernel) is not built: setup.py build_ext --inplace")
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         pytest.skip("LALD_KERNEL=python forces the pure path in this run")
-    rollout.compiled_kernel()
-    assert rollout._scored is not None, f"the kernel is built but not loaded: {rollout.kernel_status()}"
-    yield rollout._scored
+    kernel = KERNEL.playing()
+    assert kernel is not None, f"the kernel is built but not loaded: {kernel_status()}"
+    yield kernel.scored_outcome
 
 
 def policies(rules: Rules) -> list[HeuristicTables]:
@@ -93,10 +105,10 @@ def test_the_compiled_heuristic_play_out_is_the_pure_one_on_a_seeded_sweep(score
 )
 def test_the_compiled_heuristic_play_out_is_the_pure_one_on_any_options(
         preset: str, players: int, variants: tuple[str, ...], options: dict[str, str], seed: int) -> None:
-    rollout.compiled_kernel()
-    found = rollout._scored
-    if found is None:  # the fixture cannot serve @given; the same checks as it
-        pytest.skip(f"the compiled kernel is not loaded: {rollout.kernel_status()}")
+    kernel = KERNEL.playing()
+    if kernel is None:  # the fixture cannot serve @given; the same checks as it
+        pytest.skip(f"the compiled kernel is not loaded: {kernel_status()}")
+    found = kernel.scored_outcome
     rules = Rules.make(preset, players, variants, options)
     assert same_play_outs(found, rules, 25, 6, seed) > 25
 
@@ -120,7 +132,7 @@ def _other_chooser(options: Any, mover: int, order: tuple[int, ...]) -> Any:
 def test_what_the_kernel_leaves_the_pure_path_plays(scored: ScoredFunction) -> None:
     rules = Rules.make("survivor", 5, ("modern-laugh",), {"spotter_claims": "on"})
     h = tables(rules, level_params(rules))
-    k = rollout.tables_for(rules)
+    k = tables_for(rules)
     odd_best = tuple(h.best)  # not a list of rows
     int_score = [[None if e is None else (int(e[0] * 4), e[1]) for e in row] for row in h.best]
     float_keys = [[float(v) for v in row] for row in h.others]
@@ -134,7 +146,7 @@ def test_what_the_kernel_leaves_the_pure_path_plays(scored: ScoredFunction) -> N
             assert scored(fs, best, keys, chooser, None) is None  # refused before any move
             got: list[int] = []
             want: list[int] = []
-            assert rollout.scored_outcome(fs, best, keys, chooser, got) == scored_outcome_py(
+            assert scored_outcome(fs, best, keys, chooser, got) == scored_outcome_py(
                 fs, best, keys, chooser, want)
             assert got == want
 
@@ -161,11 +173,11 @@ def test_rows_replaced_after_a_play_are_read_afresh(scored: ScoredFunction) -> N
 def pure_switch() -> Iterator[Any]:
     """A function that runs a callable with the dispatch switched to the pure path (as
     ``LALD_KERNEL=python`` would, in this process)."""
-    rollout.compiled_kernel()
+    KERNEL.playing()
 
     def run(call: Any, *args: Any) -> Any:
-        with rollout.pure_path():
-            assert rollout.compiled_draws() == (None, None, None, None)
+        with pure_path():
+            assert KERNEL.playing() is None
             return call(*args)
 
     yield run
@@ -222,8 +234,9 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
         calls += 1
         return scored(*args)
 
-    search = rollout.compiled_search()
-    assert search is not None
+    kernel = KERNEL.playing()
+    assert kernel is not None
+    search = kernel.search_context, kernel.world_values
 
     def world(*args: Any) -> Any:  # a world searched in C: a roll-out or solve per code
         nonlocal calls
@@ -238,8 +251,8 @@ def test_search_decides_the_same_on_the_kernel_at_equal_worlds(
         for j, (state, seat, turn) in enumerate(_decisions(rules, 40, 900 + 100 * i)):
             want = pure_switch(decide, state, seat, turn, j)
             with pytest.MonkeyPatch.context() as m:
-                m.setattr(rollout, "_scored", counted)
-                m.setattr(rollout, "_search", (search[0], world))
+                m.setattr(kernel, "scored_outcome", counted)
+                m.setattr(kernel, "world_values", world)
                 got = decide(state, seat, turn, j)
             assert got == want, (rules.spec(), j, turn)
             decisions += 1
@@ -265,8 +278,9 @@ def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFuncti
         calls += 1
         return scored(*args)
 
-    search = rollout.compiled_search()
-    assert search is not None
+    kernel = KERNEL.playing()
+    assert kernel is not None
+    search = kernel.search_context, kernel.world_values
 
     def world(*args: Any) -> Any:
         nonlocal calls
@@ -285,11 +299,11 @@ def test_a_seat_with_kernel_python_decides_on_the_pure_path(scored: ScoredFuncti
         for bot in bots:
             calls = 0
             with pytest.MonkeyPatch.context() as m:
-                m.setattr(rollout, "_scored", counted)
-                m.setattr(rollout, "_search", (search[0], world))
+                m.setattr(kernel, "scored_outcome", counted)
+                m.setattr(kernel, "world_values", world)
                 legal = state.turn_actions() if turn else state.claims(seat)
                 answers.append(bot.act(view, legal) if turn else bot.claim(view, legal))  # type: ignore[arg-type]
-                assert rollout._scored is counted  # restored after the decision
+                assert kernel.scored_outcome is counted  # restored after the decision
             if bot is bots[1]:
                 assert calls == 0
             else:

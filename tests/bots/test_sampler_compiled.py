@@ -6,7 +6,7 @@ loaded its loop of proposals runs in C, reading and advancing the ``random.Rando
 state as ``choice``, ``random`` and ``shuffle`` would.  On what seats know at many moments
 of deals played under every preset, variant, option value and player count (face-down
 sets, trails and the ranks they rule out included), the compiled draw and the pure one
-(:func:`lald.core.rollout.pure_path`) must give the same world, the same exactness flag
+(:func:`lald.core.compiled.pure_path`) must give the same world, the same exactness flag
 and leave the same ``rng.getstate()``, also when every proposal is rejected and the
 constrained fill (in C too) takes over; the expert's opponent-model test must give the same
 verdict on every world drawn, and its draw (worlds drawn again until that test holds) the
@@ -29,10 +29,11 @@ from lald.bots.expert import ExpertBot
 from lald.bots.kernel import compiled_plausible, compiled_sample
 from lald.bots.knowledge import Knowledge, read
 from lald.bots.sampler import sample, sample_py
-from lald.core import Rules, State, rollout
+from lald.core import Rules, State
+from lald.core.compiled import KERNEL, kernel_status, pure_path
 from lald.play.loop import step
 
-from ..core.test_kernel import BUILT, KERNEL_OPTIONS, VARIANT_SETS, _sweep_rules
+from ..core.compiled.test_kernel import BUILT, KERNEL_OPTIONS, VARIANT_SETS, _sweep_rules
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def draws() -> Iterator[None]:
         pytest.skip("the compiled kernel (lald.core._kernel) is not built: setup.py build_ext --inplace")
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         pytest.skip("LALD_KERNEL=python forces the pure path in this run")
-    assert None not in rollout.compiled_draws(), f"not loaded: {rollout.kernel_status()}"
+    assert KERNEL.playing() is not None, f"not loaded: {kernel_status()}"
     yield
 
 
@@ -72,7 +73,7 @@ def same_draw(k: Knowledge, seed: int, tries: int, counts: dict[str, int]) -> li
     same world, flag and state after.  Returns the world's hands."""
     a, b = random.Random(seed), random.Random(seed)
     got = sample(k, a, tries)
-    with rollout.pure_path():
+    with pure_path():
         want = sample(k, b, tries)
     assert got == want, (seed, tries)
     assert a.getstate() == b.getstate(), (seed, tries)
@@ -95,7 +96,7 @@ def same_expert_draw(bot: ExpertBot, k: Knowledge, seed: int, pick: random.Rando
     got = bot.draw_world(k, capped, dead, tries)
     after = bot.rng.getstate()
     bot.rng = random.Random(seed)
-    with rollout.pure_path():
+    with pure_path():
         want = bot.draw_world(k, capped, dead, tries)
     assert got == want and bot.rng.getstate() == after, (seed, capped, dead, tries)
     counts["expert_draws"] += 1
@@ -111,7 +112,7 @@ def same_verdicts(bot: ExpertBot, k: Knowledge, hands: list[list[int]], pick: ra
         for keep_whole in (False, True):
             got = compiled_plausible(k, hands, capped, dead, keep_whole)
             bot.model_policy.survivor_hold = keep_whole
-            with rollout.pure_path():
+            with pure_path():
                 want = bot._plausible(k, hands, capped, dead)
             assert got is not None and got == want
             counts["verdicts"] += 1

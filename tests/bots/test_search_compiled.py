@@ -25,10 +25,11 @@ from lald.bots.heuristic import level_params
 from lald.bots.kernel import search_context, tables, world_values
 from lald.bots.knowledge import fill, read
 from lald.bots.sampler import sample
-from lald.core import Rules, State, rollout
+from lald.core import Rules, State
 from lald.core.codes import code_of, counts
+from lald.core.compiled import KERNEL, kernel_status, pure_path
 
-from ..core.test_kernel import BUILT, KERNEL_OPTIONS, OTHER_OPTIONS, VARIANT_SETS, _sweep_rules
+from ..core.compiled.test_kernel import BUILT, KERNEL_OPTIONS, OTHER_OPTIONS, VARIANT_SETS, _sweep_rules
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def search() -> Iterator[None]:
         pytest.skip("the compiled kernel (lald.core._kernel) is not built: setup.py build_ext --inplace")
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         pytest.skip("LALD_KERNEL=python forces the pure path in this run")
-    assert rollout.compiled_search() is not None, f"not loaded: {rollout.kernel_status()}"
+    assert KERNEL.playing() is not None, f"not loaded: {kernel_status()}"
     yield
 
 
@@ -104,7 +105,7 @@ def same_values(state: State, seat: int, codes: list[int], pick: random.Random, 
     worlds += [sample(k, random.Random(pick.getrandbits(32)))[0][0] for _ in range(2)]
     for hands in worlds:
         got = world_values(context, hands, solve_cards, node_cap, float("inf"))
-        with rollout.pure_path():
+        with pure_path():
             want = pure_values(player, k.world(hands), seat, codes)
         assert got == want, (rules.spec(), seat, codes, hands, solve_cards, node_cap)
         counts_["worlds"] += 1
@@ -172,7 +173,7 @@ def test_what_the_compiled_search_leaves_to_the_pure_path() -> None:
     bad = search_context(k.world(fill(k)), player.tables, seat, [other << 7])  # a capture out of turn
     assert bad is not None and world_values(bad, hands, 12, 1500, float("inf")) is None
     assert world_values(object(), hands, 12, 1500, float("inf")) is None
-    with rollout.pure_path():
+    with pure_path():
         assert search_context(k.world(fill(k)), player.tables, seat, codes) is None
     # a bot whose roll-out is not the level's, or that looks ahead, searches on the pure path
     for spec in ({"rollout": "plain"}, {"look": 1}):

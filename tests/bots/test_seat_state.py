@@ -21,7 +21,7 @@ from lald.core import State
 from lald.core.codes import code_of
 from lald.play.loop import step
 
-from ..core.test_kernel import _sweep_rules
+from ..core.compiled.test_kernel import _sweep_rules
 
 #: the level's habits, none, all, and each habit alone off and alone on
 HABIT_SETS = [frozenset(off) for off in (

@@ -3,7 +3,7 @@
 The kernel (``lald.core._kernel``) and the vectorized environment's tables
 (``lald.rl.vector._vector``) hold a deal in different shapes, but the turn order, the claim order,
 the end of a deal, the settlement and the deal's shuffle are the header's, included by
-both; their differential tests (tests/core/test_kernel.py, tests/bots/test_*compiled*.py,
+both; their differential tests (tests/core/compiled/test_kernel.py, tests/bots/test_*compiled*.py,
 tests/rl/vector/test_vector.py) hold that one copy to the Python engine.  These tests hold the
 sharing itself: a second copy creeping back into either source fails here."""
 
@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from lald.core import Rules, rollout
+from lald.core import Rules
+from lald.core.fast.pack import pack_tables
+from lald.core.fast.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_H = ROOT / "src/lald/core/_rules.h"
@@ -60,8 +62,8 @@ def test_the_kernel_takes_its_turn_order_from_the_rules_header(players: int) -> 
     """The kernel's ring is the header's; a rollout ring that differs is refused."""
     from lald.core import _kernel
 
-    k = rollout.tables_for(Rules.make("survivor", players=players))
-    packed = list(rollout._pack(k))
+    k = tables_for(Rules.make("survivor", players=players))
+    packed = list(pack_tables(k))
     _kernel.prepare(*packed)
     ring = bytearray(packed[6])  # int32 per (holders, seat): seat 1 among seats 0 and 1 is followed by 1
     at = (3 * players + 1) * 4

@@ -47,7 +47,7 @@ Where the compiled kernel is loaded, the worlds are drawn in it (:mod:`lald.bots
 and each world is searched in it, candidates, solves and roll-outs together
 (:func:`lald.bots.kernel.world_values`), with the same values as :meth:`Player.finish`.
 ``kernel=python`` makes this bot decide on the pure-Python path even where the compiled
-kernel is loaded (:func:`lald.core.rollout.pure_path`): the same decisions at equal
+kernel is loaded (:func:`lald.core.compiled.pure_path`): the same decisions at equal
 worlds, fewer worlds in the same time.
 """
 
@@ -62,8 +62,9 @@ from math import comb, exp, inf, log
 from ..core import Action, Claim, PlayerView, Rules
 from ..core.cards import NUM_RANKS, mask_of
 from ..core.codes import choose_action, code_of
+from ..core.compiled import pure_path
 from ..core.fast import FastState
-from ..core.rollout import pure_path, tables_for
+from ..core.fast.tables import tables_for
 from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
 from .kernel import Params, compiled_draw_world, compiled_plausible, score_of, search_context, world_values
@@ -85,7 +86,7 @@ class _Budget(Exception):
 def kernel_path(kernel: str) -> Callable[[], AbstractContextManager[None]]:
     """What a search bot decides in for its ``kernel`` parameter: ``compiled`` (the
     default: the compiled kernel wherever it is loaded) or ``python`` (the pure path,
-    :func:`~lald.core.rollout.pure_path`)."""
+    :func:`~lald.core.compiled.pure_path`)."""
     if kernel == "compiled":
         return nullcontext
     if kernel == "python":

@@ -126,7 +126,7 @@ def result_to_json(result: DealResult) -> dict[str, Any]:
 
 def pot_before(view: PlayerView) -> int:
     """The pot before this deal's antes: until the settlement the pot holds what was
-    carried in plus the antes (:attr:`State.pot <lald.core.state.State.pot>`)."""
+    carried in plus the antes (:attr:`State.pot <lald.core.engine.state.State.pot>`)."""
     if view.result is not None:
         return view.result.pot_before
     return view.pot - view.rules.antes

@@ -3,7 +3,7 @@
 ``pimc`` and the ``expert`` spend their time playing sampled deals to the end with the
 heuristic (:class:`~lald.bots.heuristic.RolloutPolicy`, habits of the ``heuristic``
 level).  :func:`heuristic_outcome` plays the same deal to the same end, move for move, on
-the dense encoding of :mod:`lald.core.rollout` (its :func:`~lald.core.rollout.scored_outcome`
+the dense encoding of :mod:`lald.core.fast.tables` (its :func:`~lald.core.fast.playout.scored_outcome`
 plays by the rules; this module gives it the heuristic's choices as tables), where a turn
 reads a table per rank instead of building lists and scores:
 
@@ -38,17 +38,11 @@ from array import array
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..core import rollout
 from ..core.cards import NUM_RANKS
 from ..core.codes import SHAPES
-from ..core.rollout import (
-    Capture,
-    Outcome,
-    Tables,
-    first_claim,
-    scored_outcome,
-    tables_for,
-)
+from ..core.compiled import KERNEL
+from ..core.fast.playout import first_claim, scored_outcome
+from ..core.fast.tables import Capture, Outcome, Tables, tables_for
 from ..core.rules import PrizeRule, Rounding, Scoring
 
 if TYPE_CHECKING:
@@ -159,7 +153,7 @@ def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
 
 #: The claim the heuristic makes now, or None: the first seat in claim order that has a
 #: claim from its hand takes the one of the lowest rank; the seat to move also takes
-#: spotter pairs, after its hand claims (:func:`lald.core.rollout.first_claim`, which the
+#: spotter pairs, after its hand claims (:func:`lald.core.fast.playout.first_claim`, which the
 #: compiled kernel plays without a call).
 _claim = first_claim
 
@@ -171,7 +165,7 @@ def heuristic_outcome(fs: FastState, trace: list[int] | None = None,
     :class:`~lald.bots.heuristic.RolloutPolicy` of :data:`~lald.bots.heuristic.DROPPED`;
     the end as :meth:`FastState.random_outcome` returns it.  ``trace`` receives every code;
     ``policy`` plays other capture scores (:class:`HeuristicTables`) than the heuristic's.
-    The engine's :func:`~lald.core.rollout.scored_outcome` plays the deal by the rules;
+    The engine's :func:`~lald.core.fast.playout.scored_outcome` plays the deal by the rules;
     this module only says what the heuristic chooses."""
     h = tables(fs.rules) if policy is None else policy
     return scored_outcome(fs, h.best, h.others, _claim, trace)
@@ -218,10 +212,11 @@ def compiled_sample(k: Knowledge, rng: Random,
     and the same world as :func:`~lald.bots.sampler.sample_py`.  None where the pure path
     plays (no kernel, a generator it does not read, knowledge it does not take: nothing
     drawn)."""
-    kernel = rollout.compiled_draws()[0]
+    kernel = KERNEL.playing()
     if kernel is None or len(k.hidden_sets) > 16:
         return None
-    return kernel(sampler_spec(k), rng, tries)
+    world: tuple[tuple[list[list[int]], list[int]], bool] | None = kernel.sample(sampler_spec(k), rng, tries)
+    return world
 
 
 def compiled_draw_world(k: Knowledge, rng: Random, tries: int, capped: list[int], dead: list[int],
@@ -230,12 +225,14 @@ def compiled_draw_world(k: Knowledge, rng: Random, tries: int, capped: list[int]
     (:func:`compiled_sample`'s, 300 proposals) up to ``tries`` times until the opponent
     model (:func:`compiled_plausible`'s test) holds, the last one drawn if it never does;
     None where the pure path plays."""
-    kernel = rollout.compiled_draws()[3]
+    kernel = KERNEL.playing()
     if kernel is None or len(k.hidden_sets) > 16:
         return None
     if _MASKS[0] != capped or _MASKS[1] != dead:  # (a decision draws many worlds)
         _MASKS[:] = [list(capped), list(dead), _mask(capped), _mask(dead)]
-    return kernel(sampler_spec(k), rng, tries, _MASKS[2], _MASKS[3], keep_whole)  # type: ignore[arg-type]
+    world: tuple[list[list[int]], list[int]] | None = kernel.draw_world(
+        sampler_spec(k), rng, tries, _MASKS[2], _MASKS[3], keep_whole)
+    return world
 
 
 _MASKS: list[object] = [None, None, 0, 0]  # the last seat lists drawn with, and their masks
@@ -252,10 +249,11 @@ def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], 
                        keep_whole: bool) -> bool | None:
     """The expert's opponent-model test (``ExpertBot._plausible``) in the compiled kernel,
     or None where the pure path plays."""
-    kernel = rollout.compiled_draws()[1]
+    kernel = KERNEL.playing()
     if kernel is None or len(k.hidden_sets) > 16:
         return None
-    return kernel(sampler_spec(k), hands, _mask(capped), _mask(dead), keep_whole)
+    plausible: bool | None = kernel.plausible(sampler_spec(k), hands, _mask(capped), _mask(dead), keep_whole)
+    return plausible
 
 
 # -- the expert's search in one world, in the compiled kernel ---------------------------
@@ -266,16 +264,17 @@ def search_context(template: FastState, policy: HeuristicTables, seat: int,
     """One decision's search for the compiled kernel: the deal as ``seat`` sees it
     (``template``: a fast state of it, whose hands are not read), the roll-out policy's
     tables, the candidate ``codes`` (-1: let the open claims pass) and the rules'
-    scoring; None where the pure path plays (no kernel, :func:`lald.core.rollout.pure_path`,
+    scoring; None where the pure path plays (no kernel, :func:`lald.core.compiled.pure_path`,
     tables or a deal it does not take)."""
-    kernel = rollout.compiled_search()
+    kernel = KERNEL.playing()
     if kernel is None:
         return None
     rules = template.rules
     scoring = (int(rules.scoring is Scoring.CARD_COUNT), rules.hand_size,
                int(rules.rounding is Rounding.FLOOR), rules.prize,
                int(rules.prize_rule is PrizeRule.SURVIVOR))
-    return kernel[0](template, policy.best, policy.others, seat, codes, scoring)
+    context: object | None = kernel.search_context(template, policy.best, policy.others, seat, codes, scoring)
+    return context
 
 
 def world_values(context: object, hands: list[list[int]], solve_cards: int, node_cap: int,
@@ -284,7 +283,8 @@ def world_values(context: object, hands: list[list[int]], solve_cards: int, node
     whose hands are ``hands`` after it, as :meth:`lald.bots.expert.Player.finish` gives it
     with ``solve_cards``, ``node_cap`` and the solve's ``deadline`` (a
     ``time.perf_counter()`` time); None where the pure path plays."""
-    kernel = rollout.compiled_search()
+    kernel = KERNEL.playing()
     if kernel is None:
         return None
-    return kernel[1](context, hands, solve_cards, node_cap, deadline)
+    values: list[float] | None = kernel.world_values(context, hands, solve_cards, node_cap, deadline)
+    return values

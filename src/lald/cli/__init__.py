@@ -149,7 +149,7 @@ def _check_demo_bot(level: str) -> None:
 
 class VersionAction(argparse.Action):
     """``--version``: the version and which play-out kernel is loaded (``compiled`` or
-    ``python``, see :func:`lald.core.rollout.kernel_name`), read only when asked."""
+    ``python`` with the reason, see :func:`lald.core.compiled.kernel_status`), read only when asked."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
                  default: str = argparse.SUPPRESS, help: str | None = None) -> None:
@@ -157,9 +157,9 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        from ..core.rollout import kernel_name
+        from ..core.compiled import kernel_status
 
-        print(f"lald {__version__} (kernel: {kernel_name()})")
+        print(f"lald {__version__} (kernel: {kernel_status()})")
         parser.exit()
 
 

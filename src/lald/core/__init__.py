@@ -27,6 +27,10 @@ from .actions import (
     parse_action,
 )
 from .cards import CARDS, Card, CardError, cards_of, format_cards, mask_of, parse_cards
+from .engine.session import Session, Standing, cut_for_dealer
+from .engine.state import IllegalActionError, LayoutError, State
+from .engine.view import PlayerView, censor, view
+from .engine.window import ClaimWindow
 from .rng import KeyedRandom, PortableRandom, keyed_number
 from .rules import (
     OPTION_NAMES,
@@ -45,10 +49,6 @@ from .rules import (
     TieBreak,
 )
 from .scoring import DealResult, settle
-from .session import Session, Standing, cut_for_dealer
-from .state import IllegalActionError, LayoutError, State
-from .view import PlayerView, censor, view
-from .window import ClaimWindow
 
 __all__ = [
     "CARDS", "OPTION_NAMES", "PRESET_NAMES", "VARIANT_NAMES", "Action", "ActionSyntaxError",

@@ -1,12 +1,12 @@
-/* lald.core._kernel: the random play-out of lald.core.rollout.random_outcome, in C.
+/* lald.core._kernel: the random play-out of lald.core.fast.playout.random_outcome, in C.
  *
  * It computes exactly what the pure function computes (the reference, kept in
- * rollout.random_outcome_py): the same Outcome tuple, the same trace codes, and the same
+ * playout.random_outcome_py): the same Outcome tuple, the same trace codes, and the same
  * draws from the random.Random object in the same order, read from and written back to
- * its Mersenne Twister state (the layout of CPython's _randommodule.c).  rollout.py
+ * its Mersenne Twister state (the layout of CPython's _randommodule.c).  lald.core.compiled
  * verifies that layout against the object's own methods before it lets this module play
- * (draw_random / draw_bits below), and hands over the rules' tables once per rules
- * (prepare): the C side keeps them as flat arrays, F (the rollout's bit fields) as a
+ * (draw_random / draw_bits below, its selfcheck), and lald.core.fast.pack hands over the rules' tables once per rules
+ * (prepare): the C side keeps them as flat arrays, F (the tables' bit fields) as a
  * 256-bit integer of four 64-bit words in two's complement, so every addition of the
  * Python kernel is one four-word addition here.
  *
@@ -14,13 +14,13 @@
  * of Random, a trace that is not a list, a malformed deal), random_outcome returns None
  * before any draw and the caller plays the pure path.
  *
- * scored_outcome is rollout.scored_outcome_py (the heuristic's play-out of the search
- * bots) in C: the same Outcome and trace.  It plays only rollout.first_claim as the claim
- * chooser (the heuristic's, written out below) and policy tables rollout._pack_policy
+ * scored_outcome is playout.scored_outcome_py (the heuristic's play-out of the search
+ * bots) in C: the same Outcome and trace.  It plays only playout.first_claim as the claim
+ * chooser (the heuristic's, written out below) and policy tables pack.pack_policy
  * accepts; for anything else it returns None before any move and the pure path plays.
  *
  * The order of play, the claim order, the end of a deal, the settlement's arithmetic and
- * the deal's shuffle are _rules.h's, which lald.rl._vector plays too.
+ * the deal's shuffle are _rules.h's, which lald.rl.vector._vector plays too.
  * C99, CPython C API only.
  */
 #define PY_SSIZE_T_CLEAN
@@ -107,7 +107,7 @@ static PyObject *s_random, *s_getrandbits;
 static PyObject *s_rules, *s_dealer, *s_hc, *s_tc, *s_lc, *s_hs, *s_won, *s_to_move;
 static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest, *s_over;
 
-/* pick[mask][bits]: as rollout.pick_table */
+/* pick[mask][bits]: as tables.pick_table */
 static int8_t pick[1 << NUM_RANKS][1 << PICK_BITS];
 
 /* ---- the tables of one rules ----------------------------------------------------------- */
@@ -194,7 +194,7 @@ static int check_range(const int32_t *a, Py_ssize_t count, Py_ssize_t stride, in
 /* prepare(n, ns, lie_down, fore, held, base, ring, counts, bits, local, single, multi_off,
  * multi_len, caps, lie, trail, claim_off, claim_len, claims): the tables as bytes (int32
  * and uint64 items in native order, F256 as four words lowest first); see
- * rollout._pack. */
+ * pack.pack_tables. */
 static PyObject *k_prepare(PyObject *self, PyObject *args) {
     int n, ns, lie_down, fore;
     PyObject *held, *base, *ring, *counts, *bits, *local, *single, *moff, *mlen, *caps, *lie,
@@ -229,7 +229,7 @@ static PyObject *k_prepare(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "prepare: field out of range");
         goto fail;
     }
-    /* the ring is the rules' (lald_ring_fill); rollout's own must be the same */
+    /* the ring is the rules' (lald_ring_fill); the tables' own must be the same */
     lald_ring_fill(t->ring, n);
     tmp = copy_items(ring, (Py_ssize_t)(1 << n) * n, 4, "ring");
     if (!tmp) goto fail;
@@ -338,7 +338,7 @@ static ALWAYS_INLINE uint32_t f_get(const uint64_t *f, int pos, int width) {
     return (uint32_t)(v & ((1ULL << width) - 1));
 }
 
-/* rollout._won: the won piles at the end of a deal, read from F's won fields, the cards
+/* playout._won: the won piles at the end of a deal, read from F's won fields, the cards
  * not in them (of ``total`` in play) to the dealer: the survivor's hand and the table. */
 static void won_at_end(const uint64_t *f, int n, long dealer, long total, long *won) {
     long sum = 0;
@@ -730,13 +730,13 @@ refuse:
     Py_RETURN_NONE;
 }
 
-/* ---- the heuristic's play-out: rollout.scored_outcome ------------------------------------ */
+/* ---- the heuristic's play-out: playout.scored_outcome ------------------------------------ */
 
 #define HAND_CLAIM 6
 #define TABLE_CLAIM 7
 #define POLICY_CACHE 64
 
-/* A deal read from a FastState-like object (rollout.Deal), as rollout._begin reads it. */
+/* A deal read from a FastState-like object (tables.Deal), as playout._begin reads it. */
 typedef struct {
     long m, dealer, eldest, la, lcap;
     int fp;
@@ -813,7 +813,7 @@ static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nr
     return 1;
 }
 
-/* (won, survivor, last_capture, last_actor, foreplay, lain): rollout._won and the tuple. */
+/* (won, survivor, last_capture, last_actor, foreplay, lain): playout._won and the tuple. */
 static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long survivor, long lcap, long la,
                             PyObject *foreplay, PyObject *lain) {
     const int n = T->n;
@@ -832,7 +832,7 @@ static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long s
 /* A policy of scored_outcome in C: per mover and rank state the preferred capture (an
  * index into the tables' captures, or -1) with its score, and the trail key.  It is known
  * by the identity of the lists it was read from (held, so that no id is reused); its
- * tables' capsule is held too.  ``playable`` 0: rollout refused it (the pure path plays).
+ * tables' capsule is held too.  ``playable`` 0: pack refused it (the pure path plays).
  * The arrays live in a capsule (``data``), so that a search context can hold them after
  * the cache has moved on. */
 typedef struct {
@@ -853,8 +853,8 @@ typedef struct {
 
 static Policy policies[POLICY_CACHE];
 static int policy_next = 0;
-static PyObject *policy_hook = NULL;  /* rollout._pack_policy(rules, best, trail_key) */
-static PyObject *native_claim = NULL; /* rollout.first_claim: the chooser played in C */
+static PyObject *policy_hook = NULL;  /* pack.pack_policy(rules, best, trail_key) */
+static PyObject *native_claim = NULL; /* playout.first_claim: the chooser played in C */
 
 static void policy_data_free(PyObject *cap) {
     PolicyData *d = PyCapsule_GetPointer(cap, "lald.core._kernel.policy");
@@ -941,7 +941,7 @@ static Policy *policy_of(Tables *T, PyObject *tcap, PyObject *rules, PyObject *b
 
 /* ---- a deal in play: the state the search and the heuristic's play-out share ----------- */
 
-/* One deal on rank states, as rollout's loops hold it: the rank states, F, the seats that
+/* One deal on rank states, as playout's loops hold it: the rank states, F, the seats that
  * hold cards, the seat to move, the last actor and turn capture (-1: none) and whether
  * foreplay goes on (FastState's flag: only a turn move ends it); ``over`` once one seat or
  * none holds cards, with the survivor. */
@@ -963,7 +963,7 @@ static void kstate_of(const CDeal *d, KState *st) {
     st->survivor = -1;
 }
 
-/* The heuristic's play-out (rollout.scored_outcome_py) of ``st`` to its end, with the
+/* The heuristic's play-out (playout.scored_outcome_py) of ``st`` to its end, with the
  * policy's arrays; ``skip_claims``: the claims open now are let pass (the seat to move
  * plays its turn first).  ``trace`` (a list or None) and ``lain`` (a list or NULL)
  * receive the codes and the seats that lie down.  0, or -1 with an error set. */
@@ -1087,7 +1087,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
     return 0;
 }
 
-/* scored_outcome(fs, best, trail_key, choose_claim, trace): rollout.scored_outcome_py's
+/* scored_outcome(fs, best, trail_key, choose_claim, trace): playout.scored_outcome_py's
  * Outcome, or None when this input is not one the kernel plays (before any move). */
 static PyObject *k_scored_outcome(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
@@ -1190,7 +1190,7 @@ static void kstate_claim(const Tables *T, KState *st, const CClaim *c) {
     kstate_after(T, st, seat, 0, c->emptied && !f_get(st->f, T->held[seat], NUM_RANKS));
 }
 
-/* The claim the heuristic makes now (rollout.first_claim over every open claim, as
+/* The claim the heuristic makes now (playout.first_claim over every open claim, as
  * Player._claims offers them), only by the seats after ``after`` in the claim order when
  * ``after`` >= 0; NULL when none. */
 static const CClaim *kfirst_claim(const Tables *T, const KState *st, long eldest, long after) {
@@ -1575,7 +1575,7 @@ static PyObject *k_world_values(PyObject *self, PyObject *const *args, Py_ssize_
 }
 
 /* configure_scored(first_claim, pack_policy): the claim chooser played in C and the
- * policy packer (rollout._pack_policy). */
+ * policy packer (pack.pack_policy). */
 static PyObject *k_configure_scored(PyObject *self, PyObject *args) {
     PyObject *chooser, *hook;
     if (!PyArg_ParseTuple(args, "OO", &chooser, &hook)) return NULL;
@@ -2180,7 +2180,7 @@ static PyObject *k_configure(PyObject *self, PyObject *args) {
     return PyBool_FromLong(layout);
 }
 
-/* enable(flag): let random_outcome play (rollout.py calls it once the self-check passed). */
+/* enable(flag): let random_outcome play (lald.core.compiled calls it once the self-check passed). */
 static PyObject *k_enable(PyObject *self, PyObject *flag) {
     int v = PyObject_IsTrue(flag);
     if (v < 0) return NULL;
@@ -2220,7 +2220,7 @@ static PyObject *k_configure_deal(PyObject *self, PyObject *cls) {
     Py_RETURN_TRUE;
 }
 
-/* layout(): the sizes of the table items (rollout.py packs them to these) */
+/* layout(): the sizes of the table items (lald.core.fast.pack packs them to these) */
 static PyObject *k_layout(PyObject *self, PyObject *unused) {
     (void)self; (void)unused;
     return Py_BuildValue("(nnn)", (Py_ssize_t)sizeof(CCapture), (Py_ssize_t)sizeof(CStep),
@@ -2266,7 +2266,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "lald.core._kernel",
-    "The compiled random play-out of lald.core.rollout (see its random_outcome_py).", -1, methods,
+    "The compiled play-outs of lald.core.fast.playout (see its random_outcome_py).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {

@@ -1,13 +1,13 @@
 /* lald/core/_rules.h: the rules both compiled extensions play, written once.
  *
  * lald.core._kernel (the play-outs, the dealing and the search, on per-rank counts) and
- * lald.rl._vector (N tables for reinforcement learning, on 52-bit card sets) hold a deal in
+ * lald.rl.vector._vector (N tables for reinforcement learning, on 52-bit card sets) hold a deal in
  * different shapes, but the rules that do not depend on the shape are here, once, and both
  * include this file: the order of the turns and of the claims, when a deal ends and who
  * survives it, the settlement's arithmetic, and the deal's shuffle (SplitMix64 and
  * lald.core.rng.PortableRandom's plan of swaps).  What depends on the cards themselves (which
  * captures a rank allows, what each claim moves) comes from Python's tables
- * (lald.core.fast, lald.core.rollout) to both.
+ * (lald.core.fast, lald.core.fast.tables) to both.
  *
  * The pure reference of each rule is named beside it; the twins and the tests that bind
  * them are listed in docs/architecture.md ("The compiled twins").  Everything here is
@@ -40,7 +40,7 @@ static inline int lald_lowest(uint32_t v) { /* v != 0 */
 #endif
 }
 
-/* ---- the order of play (State._next_turn, State._after_claim; rollout's ring) ------------- */
+/* ---- the order of play (State._next_turn, State._after_claim; the tables' ring) --------- */
 
 /* The next seat clockwise after ``seat`` among the seats of the mask ``holders`` (those
  * that still hold cards); ``seat`` itself when there is none. */

@@ -6,8 +6,8 @@ A code is ``kind | rank << 3 | seat << 7``, with the kinds :data:`SINGLE`, :data
 a dead-rank claim from the hand: two cards of a prial, else all the hand's cards of that
 rank) and :data:`TABLE_CLAIM` (a spotter claim). Suits never matter in play, so a code
 names a move up to the choice of suits: :func:`code_of` forgets them, :func:`action_of`
-takes the lowest. :class:`~lald.core.fast.FastState`, the roll-out kernel
-(:mod:`lald.core.rollout`) and the bots think in codes; the engine checks actions.
+takes the lowest. :class:`~lald.core.fast.state.FastState`, its play-outs
+(:mod:`lald.core.fast.playout`) and the bots think in codes; the engine checks actions.
 
 >>> from lald.core import Rules, State
 >>> s = State.deal(Rules.make(), seed=1)

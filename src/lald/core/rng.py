@@ -43,7 +43,7 @@ import hmac
 from functools import cache
 from typing import TypeVar
 
-from . import rollout
+from .compiled import KERNEL
 
 T = TypeVar("T")
 
@@ -82,8 +82,9 @@ class PortableRandom:
         The compiled kernel shuffles when it is loaded and this is exactly a
         :class:`PortableRandom` (the same permutation and state after as
         :func:`shuffle_py`, the pure path, which plays everything else)."""
-        kernel = rollout.compiled_shuffle()
-        if kernel is None or not rollout.check_shuffle(PortableRandom, shuffle_py) or not kernel(self, items):
+        kernel = KERNEL.playing()
+        if (kernel is None or not KERNEL.shuffle_checked(PortableRandom, shuffle_py)
+                or not kernel.portable_shuffle(self, items)):
             shuffle_py(self, items)
 
 

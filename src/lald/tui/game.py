@@ -21,7 +21,7 @@ from ..bots import FRIENDLY, Bot, level_of, make_bot
 from ..coach.hints import playable_levels
 from ..coach.lesson import Note
 from ..core import Action, Claim, ClaimWindow, DealResult, Operation, Rules, Session, State
-from ..core.window import Mark
+from ..core.engine.window import Mark
 
 HUMAN = "human"
 

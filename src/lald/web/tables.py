@@ -186,7 +186,7 @@ class Table(Saved):
         self.gone: dict[int, float] = {s.seat: self.changed_at for s in self.seats}
         """When each seat's last page left (``time.monotonic``); no entry while one is open."""
         self.window: ClaimWindow | None = None
-        """The claim window of the deal in play (:mod:`lald.core.window`)."""
+        """The claim window of the deal in play (:mod:`lald.core.engine.window`)."""
         self.frames = Frames(self)
         """What each page is sent of the table (:mod:`.frames`)."""
         self.talk = Talk(self, data.config, Entry)

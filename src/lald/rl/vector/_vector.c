@@ -1,7 +1,7 @@
 /* lald.rl.vector._vector: N tables of Laugh and Lie Down stepped in one call, for lald.rl.vector.
  *
  * Each table is one deal played as lald.rl.deal.Deal plays it (the claim window, then the
- * turn), on the engine's 52-bit card sets (lald.core.state.State): hands, table and won
+ * turn), on the engine's 52-bit card sets (lald.core.engine.state.State): hands, table and won
  * piles as masks, rank r the nibble at bit 4r.  A decision takes an action ID of
  * lald.bots.learned.encoding and makes the engine's canonical action for it (the lowest suits); the
  * observation written for a seat is lald.bots.learned.encoding.observe's 451 float32 numbers, the

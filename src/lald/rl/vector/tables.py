@@ -13,7 +13,7 @@ import numpy as np
 from ...bots.learned.encoding import CHIP_LIMIT, CHIP_SCALE, LAYOUT, OBS_SIZE, rules_features
 from ...core import Rules
 from ...core.codes import SHAPES
-from ...core.moves import captures_of
+from ...core.engine.moves import captures_of
 from ...core.rng import KeyedRandom, PortableRandom
 from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Scoring
 from .vecpy import AUTO_NEXT, OPP_RANDOM, PyTables
@@ -105,7 +105,7 @@ def backend_status() -> str:
 
 def _config(rules: Rules) -> tuple[Any, ...]:
     """The compiled tables' arguments for ``rules`` after the mode: every rule read from
-    the engine (the captures from its own move lists, ``lald.core.moves.captures_of``)."""
+    the engine (the captures from its own move lists, ``lald.core.engine.moves.captures_of``)."""
     caps: list[int] = []
     weights: list[int] = []
     for h in range(5):

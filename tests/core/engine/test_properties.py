@@ -24,7 +24,7 @@ from lald.core.cards import FULL_DECK
 from lald.core.rules import NoCapture, PrizeRule, Scoring
 from lald.record import Record
 
-from .play_helpers import ALL_CONFIGS, play_random, random_action
+from ..play_helpers import ALL_CONFIGS, play_random, random_action
 
 DEALS_PER_CONFIG = 50  # 36 configurations: 1,800 deals, plus the Hypothesis runs below
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, Capture, CaptureKind, Claim, LieDown, Trail
-from .cards import NIBBLE_COUNT, RANK_NAMES, Card, format_cards, mask_of
+from ..actions import Action, Capture, CaptureKind, Claim, LieDown, Trail
+from ..cards import NIBBLE_COUNT, RANK_NAMES, Card, format_cards, mask_of
+from ..rules import DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
 from .moves import CaptureInfo, nonzero, rank_plural
-from .rules import DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
 
 
 class IllegalActionError(ValueError):

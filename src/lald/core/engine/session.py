@@ -1,7 +1,7 @@
 """A session: deals in rotation, antes, the pot carried over, the ledger and the winner
 (docs/rules.md#2-the-deal, docs/rules.md#7-settlement, docs/rules.md#8-the-session).
 
->>> from .rules import Rules
+>>> from lald.core import Rules
 >>> session = Session(Rules.make(players=3), seed=5)
 >>> while not session.over:
 ...     deal = session.start_deal()
@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .actions import action_from_json
-from .cards import CARDS, NUM_CARDS, Card
-from .rng import KeyedRandom, PortableRandom
-from .rules import FirstDealer, Rules, Scoring, TieBreak
-from .scoring import DealResult
+from ..actions import action_from_json
+from ..cards import CARDS, NUM_CARDS, Card
+from ..rng import KeyedRandom, PortableRandom
+from ..rules import FirstDealer, Rules, Scoring, TieBreak
+from ..scoring import DealResult
 from .state import State
 
 

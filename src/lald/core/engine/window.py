@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from .actions import Action, Claim, Operation
+from ..actions import Action, Claim, Operation
 from .state import State
 
 Ask = tuple[int, list[Claim]]

@@ -2,12 +2,12 @@
 
 On well over 100,000 positions (deals' starts and random points part-way through) under
 every preset, variant, option value and player count, a seeded sweep and Hypothesis's
-option combinations, the compiled kernel and :func:`~lald.core.rollout.random_outcome_py`
+option combinations, the compiled kernel and :func:`~lald.core.fast.playout.random_outcome_py`
 must give the same outcome, the same trace and leave the same ``rng.getstate()``; a
 kernel that disagrees once fails.  Then: what it refuses (a subclass of Random, an object
 that is not one, a replaced method, a malformed deal) it refuses before any draw and the
-pure path plays; a self-check that fails keeps it unloaded; ``LALD_KERNEL=python``
-forces the pure path.  The tests of the kernel itself skip only where it is not built.
+pure path plays; a self-check that fails keeps it unloaded, and says so;
+``LALD_KERNEL=python`` forces the pure path.  The tests of the kernel itself skip only where it is not built.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import random
 import subprocess
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lald.core
-from lald.core import Rules, State, rollout
+from lald.core import Rules, State
+from lald.core.compiled import KERNEL, kernel_name, kernel_status, pure_path, selfcheck
 from lald.core.fast import FastState
-from lald.core.rollout import KernelFunction, random_outcome_py
+from lald.core.fast.playout import random_outcome, random_outcome_py
+
+KernelFunction = Callable[..., Any]
+"""The compiled play-out, ``_kernel.random_outcome``."""
+
+
+def compiled_kernel() -> KernelFunction | None:
+    """The compiled play-out where it plays here, else None."""
+    kernel = KERNEL.playing()
+    return kernel.random_outcome if kernel is not None else None
 
 BUILT = importlib.util.find_spec("lald.core._kernel") is not None
 needs_kernel = pytest.mark.skipif(not BUILT, reason="the compiled kernel (lald.core._kernel) is not built: "
@@ -67,8 +77,8 @@ def kernel() -> Iterator[KernelFunction]:
         pytest.skip("the compiled kernel (lald.core._kernel) is not built: setup.py build_ext --inplace")
     if os.environ.get("LALD_KERNEL", "").strip().lower() == "python":
         pytest.skip("LALD_KERNEL=python forces the pure path in this run")
-    found = rollout.compiled_kernel()
-    assert found is not None, f"the kernel is built but not loaded: {rollout.kernel_status()}"
+    found = compiled_kernel()
+    assert found is not None, f"the kernel is built but not loaded: {kernel_status()}"
     yield found
 
 
@@ -151,19 +161,19 @@ def test_the_compiled_kernel_is_the_pure_one_on_a_seeded_sweep(kernel: KernelFun
 )
 def test_the_compiled_kernel_is_the_pure_one_on_any_options(
         preset: str, players: int, variants: tuple[str, ...], options: dict[str, str], seed: int) -> None:
-    found = rollout.compiled_kernel()
+    found = compiled_kernel()
     if found is None:  # the fixture cannot serve @given; the same checks as it
-        pytest.skip(f"the compiled kernel is not loaded: {rollout.kernel_status()}")
+        pytest.skip(f"the compiled kernel is not loaded: {kernel_status()}")
     rules = Rules.make(preset, players, variants, options)
     assert same_play_outs(found, rules, 40, 6, seed) > 40
 
 
 @needs_kernel
 def test_the_dispatch_plays_the_kernel(kernel: KernelFunction) -> None:
-    assert rollout.kernel_name() == "compiled" and rollout.kernel_status() == "compiled"
+    assert kernel_name() == "compiled" and kernel_status() == "compiled"
     fs = FastState.from_state(State.deal(Rules.make(), seed=3))
     a, b = random.Random(1), random.Random(1)
-    assert rollout.random_outcome(fs, a, 0.5, None) == kernel(fs, b, 0.5, None)
+    assert random_outcome(fs, a, 0.5, None) == kernel(fs, b, 0.5, None)
     assert a.getstate() == b.getstate()
     assert FastState.random_outcome(fs, a) == random_outcome_py(fs, b, 0.5, None)
 
@@ -202,7 +212,7 @@ def test_the_kernel_refuses_what_is_not_a_plain_random(kernel: KernelFunction, m
         got: list[int] = []
         want: list[int] = []
         # the dispatch falls back to the pure path: the same answer as a plain Random gives
-        assert rollout.random_outcome(fs, twin, 0.5, got) == random_outcome_py(fs, mirror, 0.5, want)
+        assert random_outcome(fs, twin, 0.5, got) == random_outcome_py(fs, mirror, 0.5, want)
         assert got == want
         inner = twin.inner if isinstance(twin, Drawn) else twin
         assert inner.getstate() == mirror.getstate()
@@ -267,10 +277,8 @@ def reload(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     patches are undone (a patched module would configure the real one and leave it off)."""
     yield
     monkeypatch.undo()
-    rollout._status = None
-    rollout._compiled = None
-    rollout._scored = None
-    rollout.compiled_kernel()
+    KERNEL.reload()
+    KERNEL.playing()
 
 
 @needs_kernel
@@ -278,49 +286,76 @@ def test_a_self_check_that_fails_keeps_the_pure_path(
         kernel: KernelFunction, monkeypatch: pytest.MonkeyPatch, reload: None) -> None:
     from lald.core import _kernel
 
-    assert rollout._self_check(_kernel)
+    assert selfcheck.random_draws_match(_kernel)
     off_by_one = types.SimpleNamespace(
         layout=_kernel.layout, configure=_kernel.configure, enable=_kernel.enable,
         random_outcome=_kernel.random_outcome, draw_bits=_kernel.draw_bits,
         draw_random=_kernel.draw_random, configure_draws=_kernel.configure_draws,
         draw_below=_kernel.draw_below, shuffled=_kernel.shuffled, draw_weighted=_kernel.draw_weighted)
-    assert rollout._self_check(off_by_one)  # the same draws: passes
+    assert selfcheck.random_draws_match(off_by_one)  # the same draws: passes
     off_by_one.draw_below = lambda rng, n: _kernel.draw_below(rng, n) ^ (n == 7)
-    assert not rollout._self_check(off_by_one)  # the worlds' integer draws are checked too
+    assert not selfcheck.random_draws_match(off_by_one)  # the worlds' integer draws are checked too
     off_by_one.draw_below = _kernel.draw_below
     off_by_one.draw_weighted = lambda rng, w: (_kernel.draw_weighted(rng, w) + 1) % len(w)
-    assert not rollout._self_check(off_by_one)  # and the weighted choices of the fill
+    assert not selfcheck.random_draws_match(off_by_one)  # and the weighted choices of the fill
     off_by_one.draw_weighted = _kernel.draw_weighted
     off_by_one.draw_bits = lambda rng, k: _kernel.draw_bits(rng, k) ^ (k == 5)
-    assert not rollout._self_check(off_by_one)
+    assert not selfcheck.random_draws_match(off_by_one)
     monkeypatch.setattr(lald.core, "_kernel", off_by_one)
-    monkeypatch.setattr(rollout, "_status", None)
-    monkeypatch.setattr(rollout, "_compiled", None)
-    monkeypatch.setattr(rollout, "_scored", None)
-    assert rollout.kernel_name() == "python"
-    assert rollout.kernel_status() == "python (self-check failed: random draws)"
+    KERNEL.reload()
+    with pytest.warns(RuntimeWarning, match=r"self-check \(random draws\); the pure-Python path plays"):
+        assert kernel_name() == "python"
+    assert kernel_status() == "python (self-check failed: random draws)"
     fs = FastState.from_state(State.deal(Rules.make(), seed=2))
-    assert rollout.random_outcome(fs, random.Random(2), 0.5, None) == random_outcome_py(
+    assert random_outcome(fs, random.Random(2), 0.5, None) == random_outcome_py(
         fs, random.Random(2), 0.5, None)
+
+
+@needs_kernel
+def test_a_random_object_laid_out_otherwise_keeps_the_pure_path_and_says_so(
+        kernel: KernelFunction, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        reload: None) -> None:
+    """The kernel reads CPython's private ``RandomObject`` layout: a generator type of
+    another size is refused by the load's check, which warns, plays the pure path and has
+    ``lald --version`` say why."""
+    import _random
+
+    from lald.cli import build_parser
+    from lald.core import _kernel
+
+    class Wider(_random.Random):  # one more slot: the object is no longer the layout read
+        __slots__ = ("extra",)
+
+    assert _kernel.configure(random.Random, _random.Random, lambda rules: None)
+    assert not _kernel.configure(random.Random, Wider, lambda rules: None)
+    monkeypatch.setattr(_random, "Random", Wider)
+    KERNEL.reload()
+    with pytest.warns(RuntimeWarning, match=r"failed its self-check \(Random's layout\)"):
+        assert KERNEL.playing() is None
+    fs = FastState.from_state(State.deal(Rules.make(), seed=4))
+    want = random_outcome_py(fs, random.Random(3), 0.5, None)
+    assert random_outcome(fs, random.Random(3), 0.5, None) == want
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    assert capsys.readouterr().out.strip().endswith("(kernel: python (self-check failed: Random's layout))")
 
 
 def test_lald_kernel_python_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch, reload: None) -> None:
     monkeypatch.setenv("LALD_KERNEL", "python")
-    monkeypatch.setattr(rollout, "_status", None)
-    monkeypatch.setattr(rollout, "_compiled", None)
-    monkeypatch.setattr(rollout, "_scored", None)
-    assert rollout.kernel_name() == "python"
-    assert rollout.kernel_status() == "python (LALD_KERNEL=python)"
-    src = str(Path(rollout.__file__).resolve().parents[2])
+    KERNEL.reload()
+    assert kernel_name() == "python"
+    assert kernel_status() == "python (LALD_KERNEL=python)"
+    src = str(Path(lald.core.__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
     forced = subprocess.run([sys.executable, "-m", "lald", "--version"], capture_output=True, text=True,
                             timeout=60, env=env)
     assert forced.returncode == 0, forced.stderr
-    assert forced.stdout.strip().endswith("(kernel: python)")
+    assert forced.stdout.strip().endswith("(kernel: python (LALD_KERNEL=python))")
     del env["LALD_KERNEL"]
     plain = subprocess.run([sys.executable, "-m", "lald", "--version"], capture_output=True, text=True,
                            timeout=60, env=env)
-    assert plain.stdout.strip().endswith("(kernel: compiled)" if BUILT else "(kernel: python)")
+    unbuilt = "(kernel: python (the compiled kernel is not built))"
+    assert plain.stdout.strip().endswith("(kernel: compiled)" if BUILT else unbuilt)
 
 
 # -- dealing: PortableRandom.shuffle in C ---------------------------------------------------
@@ -333,8 +368,9 @@ def test_the_compiled_deal_shuffle_is_the_pure_one(kernel: KernelFunction) -> No
     sessions' cuts under every rules set of the sweep, compiled and pure."""
     from lald.core.rng import KeyedRandom, PortableRandom, shuffle_py
 
-    shuffle = rollout.compiled_shuffle()
-    assert shuffle is not None and rollout.check_shuffle(PortableRandom, shuffle_py)
+    loaded = KERNEL.playing()
+    assert loaded is not None and KERNEL.shuffle_checked(PortableRandom, shuffle_py)
+    shuffle = loaded.portable_shuffle
     pick = random.Random(11)
     seeds = [*range(2000), *(2**64 - 1 - i for i in range(1000)),
              *(pick.getrandbits(64) for _ in range(117_000))]
@@ -350,12 +386,12 @@ def test_the_compiled_deal_shuffle_is_the_pure_one(kernel: KernelFunction) -> No
         for d in range(150):
             seed = pick.getrandbits(64) if d % 3 else i * 1000 + d
             got = State.deal(rules, seed=seed, dealer=d % rules.players)
-            with rollout.pure_path():
+            with pure_path():
                 want = State.deal(rules, seed=seed, dealer=d % rules.players)
             assert (got.dealt_hands, got.dealt_table) == (want.dealt_hands, want.dealt_table)
             deals += 1
         got_session = lald.core.Session(rules, seed=i)
-        with rollout.pure_path():
+        with pure_path():
             want_session = lald.core.Session(rules, seed=i)
         assert got_session.first_dealer == want_session.first_dealer
         assert got_session.start_deal().dealt_hands == want_session.start_deal().dealt_hands
@@ -380,19 +416,18 @@ def test_a_deal_shuffle_that_shuffles_otherwise_is_not_played(
         shuffle_py(rng, items)
         items.reverse()
 
-    monkeypatch.setattr(rollout, "_SHUFFLE_CHECKED", {})
+    loaded = KERNEL.playing()
+    assert loaded is not None
     try:
-        assert not rollout.check_shuffle(PortableRandom, other)
+        assert not KERNEL.shuffle_checked(PortableRandom, other)
         deck = list(range(52))
-        assert rollout.compiled_shuffle() is not None
-        assert not rollout.compiled_shuffle()(PortableRandom(3), deck) and deck == list(range(52))  # type: ignore[misc]
+        assert not loaded.portable_shuffle(PortableRandom(3), deck) and deck == list(range(52))
         want = list(range(52))
         shuffle_py(PortableRandom(3), want)
         PortableRandom(3).shuffle(deck)  # the pure path deals
         assert deck == want
     finally:
-        rollout._SHUFFLE_CHECKED.clear()
-        assert rollout.check_shuffle(PortableRandom, shuffle_py)  # configured again for the other tests
+        assert KERNEL.shuffle_checked(PortableRandom, shuffle_py)  # configured again for the other tests
 
 
 @needs_kernel
@@ -402,26 +437,26 @@ def test_pure_path_in_one_thread_leaves_the_kernel_to_the_others() -> None:
     "compiled"; now each thread's block is its own."""
     import threading
 
-    if rollout.compiled_kernel() is None:
-        pytest.skip(f"the compiled kernel is not loaded: {rollout.kernel_status()}")
+    if compiled_kernel() is None:
+        pytest.skip(f"the compiled kernel is not loaded: {kernel_status()}")
     a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
     seen: dict[str, Any] = {}
 
     def first() -> None:
-        with rollout.pure_path():
-            seen["a inside"] = rollout.compiled_kernel()
+        with pure_path():
+            seen["a inside"] = compiled_kernel()
             a_in.set()
             b_in.wait(10)
         a_out.set()
 
     def second() -> None:
         a_in.wait(10)
-        seen["b while a inside"] = rollout.compiled_kernel()
-        with rollout.pure_path():
+        seen["b while a inside"] = compiled_kernel()
+        with pure_path():
             b_in.set()
             a_out.wait(10)
-            seen["b inside"] = rollout.kernel_name()
-        seen["b after"] = rollout.compiled_kernel()
+            seen["b inside"] = kernel_name()
+        seen["b after"] = compiled_kernel()
 
     threads = [threading.Thread(target=first), threading.Thread(target=second)]
     for t in threads:
@@ -430,5 +465,5 @@ def test_pure_path_in_one_thread_leaves_the_kernel_to_the_others() -> None:
         t.join(30)
     assert seen["a inside"] is None and seen["b inside"] == "python"
     assert seen["b while a inside"] is not None and seen["b after"] is not None
-    assert rollout.kernel_name() == "compiled" and rollout.compiled_kernel() is not None
-    assert rollout.kernel_status() == "compiled"
+    assert kernel_name() == "compiled" and compiled_kernel() is not None
+    assert kernel_status() == "compiled"

@@ -28,7 +28,7 @@ from lald.core import (
 )
 from lald.core.rules import LAYOUTS, OPTION_NAMES
 
-from .positions import position
+from ..positions import position
 
 C = Card.parse
 

@@ -1,20 +1,19 @@
 """The fast, unchecked play-out path: one deal on per-rank counts, for search and roll-outs.
 
-:class:`FastState` follows the rules of :class:`~lald.core.state.State` exactly, but keeps
+:class:`FastState` follows the rules of :class:`~lald.core.engine.state.State` exactly, but keeps
 only what decides the outcome: how many cards of each rank each hand and the table hold
 (suits never matter in play), the won-pile sizes, and whose turn it is.  Nothing is
 checked and no object is made per move; a move is a small integer *code*
 (:mod:`lald.core.codes`, which also translates codes to and from the engine's actions;
-``tests/core/test_fast.py`` plays thousands of deals both ways).  Random play-outs
+``tests/core/fast/test_fast.py`` plays thousands of deals both ways).  Random play-outs
 (:meth:`FastState.random_outcome`, :meth:`FastState.random_playout`) run on a denser
-encoding made for them, in :mod:`lald.core.rollout`.
+encoding made for them, in :mod:`lald.core.fast.tables` and :mod:`lald.core.fast.playout`.
 
 A hand or the table is a list of 13 counts (small integers, which Python shares, so a
 move allocates nothing); 13-bit masks (bit ``r`` for rank ``r``) say which ranks a hand
 or the table holds, and which ranks are dead on the table or in a hand.
 
->>> from .rules import Rules
->>> from .state import State
+>>> from lald.core import Rules, State
 >>> import random
 >>> fs = FastState.from_state(State.deal(Rules.make(), seed=1))
 >>> fs.random_playout(random.Random(2)).over, sum(fs.won)
@@ -27,9 +26,8 @@ import random
 from collections.abc import Callable, Sequence
 from math import comb
 
-from . import rollout
-from .cards import NUM_RANKS
-from .codes import (
+from ..cards import NUM_RANKS
+from ..codes import (
     HAND_CLAIM,
     LIE,
     PAIR,
@@ -43,9 +41,20 @@ from .codes import (
     counts,
     presence,
 )
-from .rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Rules, Scoring, SingleTakesThree
-from .scoring import DealResult, settle
-from .state import State
+from ..engine.state import State
+from ..rules import (
+    DeadClaims,
+    HandSetTiming,
+    NoCapture,
+    PrizeRule,
+    Rounding,
+    Rules,
+    Scoring,
+    SingleTakesThree,
+)
+from ..scoring import DealResult, settle
+from .playout import random_outcome
+from .tables import Outcome
 
 CaptureOption = tuple[int, int, int, int]
 """(kind, number of concrete captures it stands for, cards played, cards taken)."""
@@ -465,23 +474,23 @@ class FastState:
         uniformly).  ``trace``, if given, receives every code played.
         """
         if not self.over:
-            self.finish_as(rollout.random_outcome(self, rng, claim_p, trace))
+            self.finish_as(random_outcome(self, rng, claim_p, trace))
         return self
 
     def random_outcome(
         self, rng: random.Random, claim_p: float = 0.5, trace: list[int] | None = None
-    ) -> rollout.Outcome:
+    ) -> Outcome:
         """Play a copy of this deal to the end as :meth:`random_playout` does, leaving this
         state unchanged, and return the end: ``(won, survivor, last_capture, last_actor,
         foreplay, lain)``, the won-pile sizes with the residue, the survivor, the seat of the
         last turn capture (-1: none), the seat that acted last, whether the deal ended
         before any turn action, and the seats that lay down on the way.  It is the
-        roll-out without the cost of copying the state; see :mod:`lald.core.rollout`."""
+        roll-out without the cost of copying the state; see :mod:`lald.core.fast.playout`."""
         if self.over:
             return list(self.won), self.survivor, self.last_capture, self.last_actor, self.foreplay, []
-        return rollout.random_outcome(self, rng, claim_p, trace)
+        return random_outcome(self, rng, claim_p, trace)
 
-    def finish_as(self, outcome: rollout.Outcome) -> FastState:
+    def finish_as(self, outcome: Outcome) -> FastState:
         """Make this state the finished deal ``outcome`` (of :meth:`random_outcome`, or
         another play-out of this state that returns its end the same way); return it."""
         won, survivor, last_capture, last_actor, foreplay, lain = outcome
@@ -540,7 +549,5 @@ def _pick(weighted: list[tuple[int, int]], rnd: Callable[[], float]) -> int:
             return code
     return weighted[-1][0]
 
-
-rollout.deal_class(FastState)  # the compiled kernel reads a deal's fields from its slots
 
 __all__ = ["CaptureOption", "ClaimPolicy", "FastState", "TurnPolicy"]

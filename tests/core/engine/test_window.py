@@ -1,4 +1,4 @@
-"""The claim window (lald.core.window): whom it asks for which claims, and when it closes
+"""The claim window (lald.core.engine.window): whom it asks for which claims, and when it closes
 (docs/rules.md#5-claims, who is asked first)."""
 
 from __future__ import annotations

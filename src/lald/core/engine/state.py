@@ -1,6 +1,6 @@
 """One deal as a state machine (docs/rules.md#2-the-deal to docs/rules.md#6-the-end-of-a-deal).
 
->>> from .rules import Rules
+>>> from lald.core import Rules
 >>> s = State.deal(Rules.make(), seed=1)
 >>> s.to_move == s.eldest == 1, len(s.hand(1)), len(s.table)
 (True, 8, 12)
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .actions import (
+from ..actions import (
     Action,
     Capture,
     Claim,
@@ -28,7 +28,7 @@ from .actions import (
     TableMournival,
     Trail,
 )
-from .cards import (
+from ..cards import (
     NUM_CARDS,
     NUM_RANKS,
     Card,
@@ -36,6 +36,9 @@ from .cards import (
     format_cards,
     mask_of,
 )
+from ..rng import PortableRandom
+from ..rules import DeadClaims, HandSetTiming, NoCapture, Rules
+from ..scoring import DealResult, settle
 from .checks import Checks, IllegalActionError, LayoutError
 from .moves import (
     CAPTURE_TABLES,
@@ -47,9 +50,6 @@ from .moves import (
     claims_of,
     nonzero,
 )
-from .rng import PortableRandom
-from .rules import DeadClaims, HandSetTiming, NoCapture, Rules
-from .scoring import DealResult, settle
 from .view import PlayerView, view
 
 __all__ = ["IllegalActionError", "LayoutError", "State"]

@@ -19,10 +19,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
-from .actions import Claimed, Operation, Status
-from .cards import Card, cards_of
-from .rules import Rules
-from .scoring import DealResult
+from ..actions import Claimed, Operation, Status
+from ..cards import Card, cards_of
+from ..rules import Rules
+from ..scoring import DealResult
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from lald.core import (
 )
 from lald.core.cards import FULL_DECK
 
-from .play_helpers import ALL_CONFIGS, play_random
+from ..play_helpers import ALL_CONFIGS, play_random
 
 
 def known_to(state: State, seat: int) -> int:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from .actions import Capture, Claim
-from .cards import CARDS, NUM_RANKS, RANK_PLURALS, Card
-from .rules import LAYOUTS, SingleTakesThree
+from ..actions import Capture, Claim
+from ..cards import CARDS, NUM_RANKS, RANK_PLURALS, Card
+from ..rules import LAYOUTS, SingleTakesThree
 
 
 @cache
