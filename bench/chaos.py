@@ -313,7 +313,7 @@ def stored(db: str, rec: Record) -> list[str]:
     """Tables whose stored actions replay to less than their page was shown (or not at all)."""
     from lald.store import Store
     from lald.web.settings import Settings
-    from lald.web.tables import Table
+    from lald.web.table.tables import Table
 
     store = Store(db)
     try:

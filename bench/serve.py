@@ -381,7 +381,7 @@ class Site:
         import shutil
 
         from lald.cli.site import nginx_binary
-        from lald.web.proxy import nginx_standalone
+        from lald.web.site.proxy import nginx_standalone
 
         self.db, self.bot_delay, self.logs = db, bot_delay, logs
         self.env = os.environ | ({"PYTHONPATH": str(Path(src) / "src")} if src else {})
@@ -606,7 +606,7 @@ def check_stored(db: str, ids: list[str]) -> int:
     """Replay every table from the database (an illegal or doubled action fails); the count."""
     from lald.store import Store
     from lald.web.settings import Settings
-    from lald.web.tables import Table
+    from lald.web.table.tables import Table
 
     store = Store(db)
     try:

@@ -2,7 +2,7 @@
 drives the one :class:`lald.core.ClaimWindow`: the same seeded deals, the same bots' decisions,
 played through the tournament loop (:mod:`lald.play.loop`), the research adapters
 (:mod:`lald.rl.deal`), the terminal (:mod:`lald.tui.game`) and the web table
-(:mod:`lald.web.tables`), offer the same claims to the same seats at the same moments."""
+(:mod:`lald.web.table.tables`), offer the same claims to the same seats at the same moments."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from lald.play.loop import play_deal
 from lald.rl.deal import Deal
 from lald.store import SeatData, Store, TableData
 from lald.tui.game import Game, SeatSpec
-from lald.web.journal import Journal
 from lald.web.settings import Settings
-from lald.web.tables import Table
+from lald.web.table.journal import Journal
+from lald.web.table.tables import Table
 
 Offer = tuple[int, int, str, tuple[str, ...]]
 """One question a table put to a seat: the moment (the length of the deal's public history),

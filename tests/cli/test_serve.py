@@ -54,8 +54,8 @@ def test_the_hints_budget_reaches_the_server() -> None:
     import argparse
 
     from lald.cli.serve import register, settings_of
-    from lald.web.hints import Hints
     from lald.web.settings import Settings
+    from lald.web.table.hints import Hints
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())

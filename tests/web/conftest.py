@@ -21,8 +21,8 @@ import httpx
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from lald.web.app import create_app
-from lald.web.hub import Hub
+from lald.web.people.hub import Hub
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
 
 from ..conftest import free_port

@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from lald.cli.site import nginx_binary
 from lald.store import Store
-from lald.web.proxy import nginx_standalone
+from lald.web.site.proxy import nginx_standalone
 
 from ..conftest import free_port
 

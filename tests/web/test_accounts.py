@@ -19,9 +19,9 @@ from sqlalchemy import text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from lald.web.accounts import COOKIE, DEVICE_COOKIE, LoginLimits
-from lald.web.app import SECURITY_HEADERS, create_app
-from lald.web.names import NameRefused, check_name, lookalike_key
+from lald.web.people.accounts import COOKIE, DEVICE_COOKIE, LoginLimits
+from lald.web.people.names import NameRefused, check_name, lookalike_key
+from lald.web.server.app import SECURITY_HEADERS, create_app
 
 from .conftest import FAST, hub_of, recv
 

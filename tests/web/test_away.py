@@ -17,9 +17,9 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from lald.store import Store
-from lald.web import tables
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
+from lald.web.table import tables
 
 from .conftest import FAST, create, hub_of, poll, recv
 

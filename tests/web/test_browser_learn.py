@@ -20,7 +20,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from lald.coach.lesson import Lesson
 from lald.i18n import Catalog
-from lald.web.lesson import default_names, note_words
+from lald.web.table.lesson import default_names, note_words
 
 from .conftest import Server
 from .pages import ARTIFACTS, DESKTOP, PHONE, Opener, audit, shown, wait_version

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from lald.web.app import create_app
-from lald.web.chat import CHAT_BURST, MAX_CHAT
+from lald.web.server.app import create_app
+from lald.web.table.chat import CHAT_BURST, MAX_CHAT
 
 from .conftest import FAST, create, hub_of, poll, recv, state_at
 

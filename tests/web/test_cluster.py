@@ -28,11 +28,11 @@ from starlette.testclient import TestClient
 
 from lald.store import NewAction, SeatChange, Store, TableChange, Write
 from lald.store.leases import Leases
-from lald.web.app import create_app
-from lald.web.cluster import ADOPT_AT_ONCE, Cluster, ClusterConfig
-from lald.web.journal import Saved
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
-from lald.web.tables import Table
+from lald.web.site.cluster import ADOPT_AT_ONCE, Cluster, ClusterConfig
+from lald.web.table.journal import Saved
+from lald.web.table.tables import Table
 
 from .conftest import FAST as QUICK
 from .site import SRC, Player, Site, served_site
@@ -416,8 +416,8 @@ def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(
     that starts, or a burst of changes) goes in parts that each fit, rows and dropped ids
     in order, none lost (the dropped ids of a thousand tables once went in one event,
     refused as too long: the other servers' lobby pages kept those tables listed)."""
-    from lald.web.cluster import SiteChannel
-    from lald.web.events import MAX_PAYLOAD, Channel
+    from lald.web.site.cluster import SiteChannel
+    from lald.web.site.events import MAX_PAYLOAD, Channel
 
     events = Channel("host=127.0.0.1 port=1", "w1")  # never connected: what it would send is queued
     site = SiteChannel(events)

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
 
 from .conftest import create, hub_of, recv

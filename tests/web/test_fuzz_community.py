@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 
 from .conftest import hub_of
 from .test_fuzz import ANY, FUZZ, TEXT, Seat, _answered, _refused_in_words, dumps, fields, weighted

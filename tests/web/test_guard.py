@@ -17,7 +17,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from lald.i18n import Catalog, messages
-from lald.web.app import MAX_BODY, create_app
+from lald.web.server.app import MAX_BODY, create_app
 from lald.web.settings import Settings
 
 from .conftest import FAST, Server, create, hub_of, recv, state_at

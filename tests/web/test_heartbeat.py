@@ -13,8 +13,8 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from lald.web.app import create_app
-from lald.web.protocol import SILENT
+from lald.web.server.app import create_app
+from lald.web.server.protocol import SILENT
 
 from .conftest import FAST, create, hub_of, poll, recv
 

@@ -21,10 +21,10 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from lald.coach import hints as coach_hints
 from lald.core import Action, Card, IllegalActionError, PlayerView, Rules, State, cards_of, parse_action
 from lald.i18n import Catalog
-from lald.web import hints as web_hints
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
-from lald.web.tables import Table
+from lald.web.table import hints as web_hints
+from lald.web.table.tables import Table
 from lald.web.wire import action_kinds, action_words
 
 from .conftest import FAST, create, hub_of, poll, recv, until

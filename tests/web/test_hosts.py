@@ -30,7 +30,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from lald.store import SCHEMA, Store, StoreError, token_hash
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
 
 from .conftest import FAST, create, hub_of, recv, state_at

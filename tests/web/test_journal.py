@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from lald.store import Store, Write
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 
 from .conftest import FAST, create, recv
 

@@ -16,9 +16,9 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from lald.coach.lesson import Lesson
 from lald.core import action_from_json
 from lald.i18n import LANGUAGES, Catalog
-from lald.web.app import create_app
-from lald.web.lesson import default_names, note_words
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
+from lald.web.table.lesson import default_names, note_words
 
 from .conftest import FAST, create, hub_of, poll, recv
 
@@ -241,7 +241,7 @@ def test_a_lesson_resumes_where_it_was_after_a_restart(tmp_path: Path) -> None:
 def test_the_pair_turn_is_not_told_to_wait_for_the_next_turn() -> None:
     """On the learner's turn of the pair on a pair, the page's panel said "Keep that for
     your next turn" (the sweep's note, still standing): on that turn it says to take it."""
-    from lald.web.lesson import lesson_part
+    from lald.web.table.lesson import lesson_part
 
     lesson = Lesson()
     state = lesson.start()

@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 from lald.bots import FRIENDLY
 from lald.i18n import Catalog
-from lald.web.frames import level_name
+from lald.web.table.frames import level_name
 
 from .conftest import create, hub_of, recv, until
 

@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from lald.web.lobby import LocalChannel, reading_of
+from lald.web.people.lobby import LocalChannel, reading_of
 
 from .conftest import create, hub_of, recv, state_at
 

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from lald.store import NewAction
 from lald.web import ops
-from lald.web.proxy import nginx_site, nginx_standalone
+from lald.web.site.proxy import nginx_site, nginx_standalone
 
 from .conftest import create
 

@@ -17,8 +17,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import text
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from lald.web.app import create_app
-from lald.web.ratings import BOT_RATINGS, BOT_SIGMA, session_ranks
+from lald.web.people.ratings import BOT_RATINGS, BOT_SIGMA, session_ranks
+from lald.web.server.app import create_app
 
 from .conftest import FAST, hub_of, poll
 

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 import lald.web
 from lald.i18n import LANGUAGES, Catalog, messages
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
 
 from .conftest import FAST, create

@@ -20,10 +20,10 @@ from lald.coach.review import review_deal
 from lald.coach.words import move_number, reason_text, review_json, review_lines
 from lald.i18n import Catalog
 from lald.record import load
-from lald.web import reviews as reviews_module
-from lald.web.app import create_app
-from lald.web.reviews import Reviews, review_page
+from lald.web.server.app import create_app
 from lald.web.settings import Settings
+from lald.web.table import reviews as reviews_module
+from lald.web.table.reviews import Reviews, review_page
 
 from .conftest import FAST, create
 from .test_lesson import HELD, Learner, open_lesson

@@ -14,7 +14,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from starlette.testclient import TestClient
 
-from lald.web.openapi import spec
+from lald.web.server.openapi import spec
 
 from .conftest import Server
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from lald.web.app import create_app
+from lald.web.server.app import create_app
 
 from .conftest import FAST, hub_of, recv, until
 

@@ -10,9 +10,9 @@ import pytest
 
 from lald.core import Claim, Rules, Session, State
 from lald.store import SeatData, Store, TableData
-from lald.web.journal import Journal
 from lald.web.settings import Settings
-from lald.web.tables import Table
+from lald.web.table.journal import Journal
+from lald.web.table.tables import Table
 
 BOT_DELAY, CLAIM_WINDOW = 1.0, 10.0
 

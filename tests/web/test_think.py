@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from lald.web.tables import ThinkTimes
+from lald.web.table.tables import ThinkTimes
 
 
 def _spin(seconds: float) -> Any:

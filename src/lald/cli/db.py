@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _table_id(text: str) -> str:
-    from ..web.hub import ID
+    from ..web.people.hub import ID
 
     if not ID.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a table's id "

@@ -30,7 +30,7 @@ def _origin(text: str) -> str:
 
 
 def _upstream(text: str) -> tuple[str, str]:
-    from ..web.cluster import ROUTE
+    from ..web.site.cluster import ROUTE
 
     name, eq, address = text.partition("=")
     if not eq:
@@ -275,7 +275,7 @@ def uvicorn_options(args: argparse.Namespace, route: str | None = None) -> dict[
 #: every live table's deals and allocates on every action; at Python's thresholds the
 #: young-generation collections ran ~20 times a second under bench/serve.py's load, each
 #: older one re-examining the tables' objects, and a collection inside a bot's move sent
-#: that kind of bot to a worker thread (:class:`lald.web.tables.ThinkTimes`). What the
+#: that kind of bot to a worker thread (:class:`lald.web.table.tables.ThinkTimes`). What the
 #: server frees is almost all freed by reference counting, not by the collector.
 GC_THRESHOLDS = (10_000, 50, 100)
 
@@ -293,7 +293,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     """Run the service until interrupted."""
     import uvicorn
 
-    from ..web.app import create_app
+    from ..web.server.app import create_app
 
     if args.upstream and not args.print_proxy_config:
         args.parser.error("--upstream is for --print-proxy-config (lald serve --workers N starts its "
@@ -309,7 +309,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
                               "one --upstream for each server")
     args.workers = args.workers or len(args.upstream) or 1
     if args.workers > 1 or args.print_proxy_config:
-        from ..web.proxy import nginx_site
+        from ..web.site.proxy import nginx_site
         from .site import run_site, site_servers
 
         if args.print_proxy_config:

@@ -1,6 +1,6 @@
 """``lald serve --workers N``: a whole site on one machine: N ``lald worker`` processes over
 one PostgreSQL database on 127.0.0.1 at the ports after ``--port``, and nginx on ``--port``
-in front of them, with the configuration lald writes (:mod:`lald.web.proxy`).
+in front of them, with the configuration lald writes (:mod:`lald.web.site.proxy`).
 
 nginx is started once every server is ready, and "serving" is printed once a request
 through nginx is answered. A server or nginx that stops is started again (:class:`Restarts`:
@@ -75,7 +75,7 @@ def run_site(args: argparse.Namespace, worker_args: list[str], shown: str) -> No
     gets besides its name, port and database (checked already: ``lald serve`` does it),
     ``shown`` the database's URL as printed. Exit status 1 if it cannot start or nginx
     keeps stopping."""
-    from ..web.proxy import nginx_standalone
+    from ..web.site.proxy import nginx_standalone
 
     servers = site_servers(args)
     nginx = nginx_binary()

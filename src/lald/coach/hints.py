@@ -1,7 +1,7 @@
 """The hint: what the strongest bot would do at one seat's decision, and why, as data.
 
 Shared by the terminal's hint key (:mod:`lald.tui.hints`) and the web table's Hint button
-(:mod:`lald.web.hints`). :func:`advise` reads only what the seat may know, its
+(:mod:`lald.web.table.hints`). :func:`advise` reads only what the seat may know, its
 :class:`~lald.core.PlayerView` and its legal actions, never a :class:`~lald.core.State`,
 so a hint cannot tell anything of another seat's hand: two deals that look the same from
 the seat give the same hint for the same seed (while the expert's time budget is not

@@ -2,7 +2,7 @@
 ratings (issue 24).
 
 Like the rest of the store it keeps what it is given and knows no rule: names arrive
-checked and with their lookalike key made (:mod:`lald.web.accounts`), passwords arrive
+checked and with their lookalike key made (:mod:`lald.web.people.accounts`), passwords arrive
 hashed (argon2id), session and CSRF tokens arrive as their digests or as random text,
 ratings arrive computed. Every call is one transaction, synchronous (the server calls
 it from a worker thread).

@@ -5,17 +5,27 @@ A face, for players in a browser: it may import the core, the bots, records, the
 :mod:`lald.narrate`, :mod:`lald.play`, :mod:`lald.coach` and :mod:`lald.store`; never
 another face (:mod:`lald.tui`, :mod:`lald.rl`). ``lald serve`` is :mod:`lald.cli.serve`.
 
-- :mod:`.app`: the ASGI application, its HTTP API and the guard in front of it;
-- :mod:`.hub`: the registry of live tables, the lobby's table factory, hosts;
-- :mod:`.protocol`: the websocket messages a page may send, each checked;
-- :mod:`.conn`: one page's websocket; :mod:`.tables`: one live table and its driver;
-- :mod:`.wire`: what goes on the wire, both ways; :mod:`.settings`: the server's settings and rate limits;
-- :mod:`.journal`: committing writes before anyone is told; :mod:`.hints`, :mod:`.lesson`,
-  :mod:`.reviews`, :mod:`.replay`: the coach's work at a web table;
-- where strangers meet: :mod:`.lobby` (public tables, Play now, the live list and its
-  publish/subscribe seam), :mod:`.chat` (the table chat and the laugh), :mod:`.accounts`
-  and :mod:`.names` (accounts, sessions, CSRF, lookalike names), :mod:`.ratings`
-  (OpenSkill), :mod:`.community` (their endpoints); :mod:`.http`: what the endpoints share.
+Its sub-packages, by what they serve, each importing only those above it in this list
+(``tests/test_layers.py`` holds them to it):
 
-Heavy imports stay in :mod:`lald.web.app`, so ``import lald.web`` is cheap.
+- the base every part stands on: :mod:`.settings` (the server's settings and rate limits),
+  :mod:`.ops` (logs, metrics, fail points), :mod:`.wire` (what goes on the wire, both ways);
+- :mod:`.table`, the live table: one table and its driver (:mod:`.table.tables`), what each
+  page is told of it (:mod:`.table.frames`), one page's websocket (:mod:`.table.conn`),
+  committing writes before anyone is told (:mod:`.table.journal`), the chat and the laugh
+  (:mod:`.table.chat`), a new table's request checked (:mod:`.table.create`), and the
+  coach's work at a web table (:mod:`.table.hints`, :mod:`.table.lesson`,
+  :mod:`.table.reviews`, :mod:`.table.replay`);
+- :mod:`.people`, where strangers meet: the registry of live tables and hosts
+  (:mod:`.people.hub`), the public lobby (:mod:`.people.lobby`), accounts and lookalike names
+  (:mod:`.people.accounts`, :mod:`.people.names`), ratings (:mod:`.people.ratings`);
+- :mod:`.site`, a site of several servers: one server of several (:mod:`.site.cluster`),
+  the servers' channel (:mod:`.site.events`), the proxy in front (:mod:`.site.proxy`);
+- :mod:`.server`, the one server's HTTP face: the ASGI application and its guard
+  (:mod:`.server.app`), what the endpoints share (:mod:`.server.http`), the community's
+  endpoints (:mod:`.server.community`), the websocket messages (:mod:`.server.protocol`),
+  the OpenAPI document (:mod:`.server.openapi`).
+
+The pages, scripts and styles are ``static/``. Heavy imports stay in
+:mod:`lald.web.server.app`, so ``import lald.web`` is cheap.
 """

@@ -131,7 +131,7 @@ def log_config(fmt: str, level: str, worker: str | None = None) -> dict[str, Any
 
 class Metrics:
     """This process's Prometheus metrics (a registry of its own), of the tables of ``hub``
-    (a :class:`~lald.web.hub.Hub`: its ``tables``, each with ``open`` and ``conns``)."""
+    (a :class:`~lald.web.people.hub.Hub`: its ``tables``, each with ``open`` and ``conns``)."""
 
     def __init__(self, hub: Any) -> None:
         from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram

@@ -61,7 +61,7 @@ class Settings:
     review_queue: int = 16
     """Reviews that may wait for the expert at once; more are refused until there is room."""
     hint_worlds: int = 1000
-    """Sampled deals at most per hint (:mod:`lald.web.hints`): the review's, so the hint is
+    """Sampled deals at most per hint (:mod:`lald.web.table.hints`): the review's, so the hint is
     the review's rating of the decision (:data:`lald.coach.review.HINT_WORLDS`)."""
     hint_seconds: float = 2.0
     """The expert's time budget per hint (seconds): past it, the worlds drawn so far."""
@@ -73,7 +73,7 @@ class Settings:
     sit_burst: float = 20.0
     """Seats one client address may take from the lobby at once."""
     session_days: float = 30.0
-    """A login session unused for this many days ends (:mod:`lald.web.accounts`)."""
+    """A login session unused for this many days ends (:mod:`lald.web.people.accounts`)."""
     password_memory: int | None = None
     """argon2id's memory per password hash, in KiB (None: argon2-cffi's default, 64 MiB);
     the tests lower it."""

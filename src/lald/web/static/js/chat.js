@@ -1,4 +1,4 @@
-// The table chat and the laugh (lald.web.chat): the lines of the table's log that are
+// The table chat and the laugh (lald.web.table.chat): the lines of the table's log that are
 // chat, shown in the chat panel as text (never read as markup: a link is not clickable),
 // spectators' lines marked; the line field; the Laugh button while laughing is allowed;
 // and, on the host's page (#...&host=TOKEN), muting a seat and closing the spectators' chat.

@@ -1,5 +1,5 @@
 // Who is logged in on this page, and the headers every request that changes something
-// carries: the session's CSRF token (lald.web.accounts), which the server asks of every
+// carries: the session's CSRF token (lald.web.people.accounts), which the server asks of every
 // such request that comes with the session's cookie.
 let current = { account: null, csrf: null };
 

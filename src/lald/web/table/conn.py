@@ -2,7 +2,7 @@
 to be sent, and the refusals it is told.
 
 A connection writes nothing before the table's writes it could tell of are committed
-(:class:`~lald.web.journal.Journal`), and builds frames lazily: a burst of actions
+(:class:`~lald.web.table.journal.Journal`), and builds frames lazily: a burst of actions
 becomes one frame. It knows its table only as something that can be :class:`Watched`, so
 that the table (:mod:`.tables`) can keep its connections without this module knowing it.
 """
@@ -15,8 +15,8 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from ..i18n import Catalog
-from .settings import Bucket, Settings
+from ...i18n import Catalog
+from ..settings import Bucket, Settings
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket

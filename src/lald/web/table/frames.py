@@ -5,7 +5,7 @@ table's summary for the host and the lobby's row.
 A frame shows a seat only what the engine's view gives it (:func:`lald.core.censor` on
 every logged operation, :meth:`lald.core.State.view` for the view); the parts the same for
 several recipients are serialised once per change of the table
-(:attr:`lald.web.tables.Table.epoch`).
+(:attr:`lald.web.table.tables.Table.epoch`).
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from ..core import Rules, Session, State, censor
-from ..i18n import Catalog
-from ..narrate import describe, explain_settlement, join_names
-from ..store import SeatData
+from ...core import Rules, Session, State, censor
+from ...i18n import Catalog
+from ...narrate import describe, explain_settlement, join_names
+from ...store import SeatData
+from ..wire import action_kinds, dumps, op_json, view_json
 from .chat import KINDS as TALK_KINDS
 from .chat import Talk
 from .conn import Conn
 from .lesson import Lesson, default_names, lesson_part
-from .wire import action_kinds, dumps, op_json, view_json
 
 
 class Entry(NamedTuple):
@@ -36,7 +36,7 @@ class Entry(NamedTuple):
 
 
 class Framed(Protocol):
-    """What the frames read of a live table (:class:`lald.web.tables.Table`)."""
+    """What the frames read of a live table (:class:`lald.web.table.tables.Table`)."""
 
     id: str
     created: float
@@ -94,7 +94,7 @@ def level_name(level: str, catalog: Catalog) -> str:
 
 
 class Frames:
-    """The frames, summary and lobby row of one :class:`~lald.web.tables.Table`."""
+    """The frames, summary and lobby row of one :class:`~lald.web.table.tables.Table`."""
 
     def __init__(self, table: Framed, clock: Callable[[], float] = time.time) -> None:
         self.table = table
@@ -199,7 +199,7 @@ class Frames:
                 "free": len(table.free_seats())}
 
     def listing(self) -> dict[str, Any]:
-        """The lobby's row for this table (:mod:`.lobby`): what :meth:`summary` says but who
+        """The lobby's row for this table (:mod:`lald.web.people.lobby`): what :meth:`summary` says but who
         is connected, which changes too often to be worth telling every lobby page."""
         table = self.table
         return {"id": table.id, "created": table.created, "rules": self._rules_spec(), "status": table.status,

@@ -1,7 +1,7 @@
 """A request for a new table, checked: the JSON the lobby and the API take (rules, seats,
 names, timers, the public lobby's and rated tables' fields) made into the table's data
 and its host's token, or refused with a :class:`LobbyError` that says why. The registry
-that keeps the tables made is :mod:`.hub`.
+that keeps the tables made is :mod:`lald.web.people.hub`.
 
 A seat's invitation token derives from the host's token (:func:`seat_token`): the host
 alone can bring the links back; the database keeps only digests.
@@ -17,14 +17,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..bots import LEVELS
-from ..core import Rules, RulesError
-from ..core.rules import RANGES
-from ..i18n import LANGUAGES
-from ..store import SeatData, TableData, token_hash
+from ...bots import LEVELS
+from ...core import Rules, RulesError
+from ...core.rules import RANGES
+from ...i18n import LANGUAGES
+from ...store import SeatData, TableData, token_hash
+from ..wire import clean_text, shown
 from .chat import forbidden
 from .lesson import Lesson
-from .wire import clean_text, shown
 
 #: Levels never offered to people: the oracle sees every hand.
 HIDDEN_LEVELS = frozenset({"oracle"})
@@ -44,7 +44,7 @@ NAME_PATTERN = "^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u2
 class LobbyError(ValueError):
     """A table request the lobby refuses; the message says why (in English, for programs).
     A refusal a person can meet through the pages also has a ``code`` and its ``values``,
-    which the pages word in their own language (:func:`lald.web.http.refuse`)."""
+    which the pages word in their own language (:func:`lald.web.server.http.refuse`)."""
 
     def __init__(self, message: str, code: str | None = None, **values: int | str) -> None:
         super().__init__(message)
@@ -142,7 +142,7 @@ def table_data(request: Any, account: tuple[int, str] | None,
 
 def _rated(request: dict[str, Any], seats: list[SeatData], public: bool,
            account: tuple[int, str] | None) -> None:
-    """Check a rated table's request (:mod:`.ratings`), and seat the host's account in
+    """Check a rated table's request (:mod:`lald.web.people.ratings`), and seat the host's account in
     seat 0; raise :class:`LobbyError`."""
     if account is None:
         raise LobbyError("rated tables are for accounts: log in to open one", "rated_login")
@@ -250,7 +250,7 @@ def lesson_data(request: Any) -> tuple[TableData, str]:
 
 
 def play_now_request(request: Any, account: tuple[int, str] | None) -> tuple[Rules, bool]:
-    """The rules and whether rated of a *Play now* request (:meth:`.hub.Hub.play_now`),
+    """The rules and whether rated of a *Play now* request (:meth:`lald.web.people.hub.Hub.play_now`),
     checked; raise :class:`LobbyError`."""
     if not isinstance(request, dict):
         raise LobbyError("send a JSON object")

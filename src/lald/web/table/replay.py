@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import IllegalActionError, State, cards_of
-from ..i18n import Catalog
-from ..narrate import default_names, describe, explain_settlement
-from ..record import Record, RecordError
+from ...core import IllegalActionError, State, cards_of
+from ...i18n import Catalog
+from ...narrate import default_names, describe, explain_settlement
+from ...record import Record, RecordError
 
 
 def _picture(state: State, lines: list[str], action: str | None) -> dict[str, Any]:

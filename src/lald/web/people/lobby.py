@@ -4,7 +4,7 @@ now*, which seats a person at the public table of their reading that most needs 
 
 A table is *public* when its host says so (``"public": true``; private, link-only, stays
 the default): its *open seats* are for strangers from the lobby, who take them with
-:meth:`lald.web.hub.Hub.sit` (a link of their own, never derived from the host's, so the
+:meth:`lald.web.people.hub.Hub.sit` (a link of their own, never derived from the host's, so the
 host cannot open a stranger's seat). A public table waits ``fill_seconds`` for people
 once someone has joined; then bots take the seats still empty and the first deal starts.
 
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from ..table.tables import Table
 
 log = logging.getLogger("lald.web")
 

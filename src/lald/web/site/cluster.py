@@ -59,21 +59,21 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from ..store import NewAction, NewTable, SeatData, Store, Write
-from ..store.leases import Leases
+from ...store import NewAction, NewTable, SeatData, Store, Write
+from ...store.leases import Leases
+from ..ops import failpoint
+from ..people.hub import Elsewhere, Hub
+from ..people.lobby import LocalChannel, Subscription
+from ..settings import Settings
+from ..table.journal import Journal, Saved
+from ..table.tables import Table
 from .events import MAX_PAYLOAD, Channel, encoded
-from .hub import Elsewhere, Hub
-from .journal import Journal, Saved
-from .lobby import LocalChannel, Subscription
-from .ops import failpoint
-from .settings import Settings
-from .tables import Table
 
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from .ops import Metrics
+    from ..ops import Metrics
 
 log = logging.getLogger("lald.web")
 
@@ -217,7 +217,7 @@ class ClusterJournal(Journal):
 
 class RemoteTable:
     """Another server's table as its events tell it: enough for the lobby and the host's
-    view (:func:`lald.web.hub.host_answer`)."""
+    view (:func:`lald.web.people.hub.host_answer`)."""
 
     def __init__(self, body: dict[str, Any]) -> None:
         self.id: str = body["id"]
@@ -252,7 +252,7 @@ def _body(table: Table) -> dict[str, Any]:
 
 
 class SiteChannel:
-    """The lobby's channel (:class:`lald.web.lobby.Channel`) over the servers' events: a
+    """The lobby's channel (:class:`lald.web.people.lobby.Channel`) over the servers' events: a
     message published here is delivered to this server's lobby pages at once and sent to
     the other servers, which deliver it to theirs; so every lobby page lists every
     server's public tables, live. A message too long for one event is sent a row at a time."""

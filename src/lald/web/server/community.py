@@ -21,10 +21,22 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..i18n import LANGUAGES, Catalog
-from .accounts import COOKIE, DEVICE_COOKIE, AccountError, LoggedIn, SessionGuard, Sessions, set_cookie
-from .chat import deal_lines
-from .create import LobbyError
+from ...i18n import LANGUAGES, Catalog
+from ..people.accounts import (
+    COOKIE,
+    DEVICE_COOKIE,
+    AccountError,
+    LoggedIn,
+    SessionGuard,
+    Sessions,
+    set_cookie,
+)
+from ..people.hub import Elsewhere, Hub, host_answer, seated_answer
+from ..people.lobby import TOPIC
+from ..settings import Bucket
+from ..table.chat import deal_lines
+from ..table.create import LobbyError
+from ..wire import RequestError, parse_json
 from .http import (
     _client,
     _deal_of,
@@ -38,10 +50,6 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import Elsewhere, Hub, host_answer, seated_answer
-from .lobby import TOPIC
-from .settings import Bucket
-from .wire import RequestError, parse_json
 
 log = logging.getLogger("lald.web")
 
@@ -53,7 +61,7 @@ def _sits(request: Request) -> Any:
     """The bucket of seats taken from this address, made on first use."""
     state = request.app.state
     if not hasattr(state, "sits"):
-        from .settings import Buckets
+        from ..settings import Buckets
 
         settings = _hub(request).settings
         state.sits = Buckets(settings.sit_rate, settings.sit_burst)
@@ -62,7 +70,7 @@ def _sits(request: Request) -> Any:
 
 def _account(request: Request) -> tuple[int, str] | None:
     """The logged-in account of a request that changes something (id, name), if any: the
-    :class:`~lald.web.accounts.SessionGuard` found it and checked its CSRF token."""
+    :class:`~lald.web.people.accounts.SessionGuard` found it and checked its CSRF token."""
     found = getattr(request.state, "account", None)
     return None if found is None else (found.id, found.name)
 
@@ -167,7 +175,7 @@ async def api_login(request: Request) -> Response:
 
 
 def _digest(cookie: str) -> str:
-    from ..store import token_hash
+    from ...store import token_hash
 
     return token_hash(cookie)
 
@@ -408,7 +416,7 @@ async def api_chat(request: Request) -> Response:
 async def api_leaderboard(request: Request) -> Response:
     """A reading's leaderboard (``?reading=survivor/5``; without one, the reading with the
     most rated accounts), the readings that have one, and the bots' fixed ratings."""
-    from .ratings import BOT_RATINGS, BOT_SIGMA, leaderboard_rows
+    from ..people.ratings import BOT_RATINGS, BOT_SIGMA, leaderboard_rows
 
     asked = request.query_params.get("reading")
     if asked is not None and len(asked) > 64:
@@ -431,8 +439,8 @@ def _busiest(accounts: Any, readings: list[str]) -> str:
 
 async def api_player(request: Request) -> Response:
     """An account's public profile: its ratings, their history, its tables."""
-    from .names import lookalike_key
-    from .ratings import ordinal
+    from ..people.names import lookalike_key
+    from ..people.ratings import ordinal
 
     name = request.path_params["name"]
     accounts = _hub(request).accounts
@@ -462,7 +470,7 @@ def _update_text(message: dict[str, Any]) -> str:
 
 
 def routes() -> list[BaseRoute]:
-    """The routes of this module, for :func:`lald.web.app.create_app`."""
+    """The routes of this module, for :func:`lald.web.server.app.create_app`."""
     return [
         Route("/api/play-now", api_play_now, methods=["POST"]),
         Route("/api/session", api_session),

@@ -9,7 +9,7 @@ words per language, so asking again is instant.
 
 Only a finished deal is reviewed: its record is public to anyone who may open the table,
 and the review reads only what the seat could see then, so it tells nothing the record
-does not. A deal in play is never reviewed (:meth:`lald.web.tables.Table.record`).
+does not. A deal in play is never reviewed (:meth:`lald.web.table.tables.Table.record`).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..coach.review import DEFAULT_WORLDS, Decision, Estimate, Review, Verdict, review_deal
-from ..coach.words import move_number, move_text, number, reason_text, review_json, review_lines, seat_names
-from ..core import State
-from ..i18n import Catalog
-from ..record import Record
+from ...coach.review import DEFAULT_WORLDS, Decision, Estimate, Review, Verdict, review_deal
+from ...coach.words import move_number, move_text, number, reason_text, review_json, review_lines, seat_names
+from ...core import State
+from ...i18n import Catalog
+from ...record import Record
 
 log = logging.getLogger("lald.web")
 

@@ -17,7 +17,7 @@ the separators left out, and ``i``, ``l`` (and so ``I``, ``1``, ``|``) taken for
 letter, since in capitals ``ALICE`` and ``AIICE`` read alike. So ``Alice``, ``Аlice`` (its A
 Cyrillic), ``AIice``, ``A1ice``, ``ALICE`` and ``Al-ice`` are one name: the first to take it
 keeps it. Guests' names at a table may not be an account's name either
-(:meth:`lald.web.hub.Hub.guest_name`).
+(:meth:`lald.web.people.hub.Hub.guest_name`).
 
 >>> lookalike_key("Аlice") == lookalike_key("A1ice") == lookalike_key("alice")
 True

@@ -27,12 +27,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import Bot
-from ..coach.lesson import Lesson, Note, ScriptedBot
-from ..core import Action, Capture, Claim, Session, State, mask_of
-from ..i18n import Catalog
-from ..narrate import glyphs
-from .wire import action_kinds, action_words
+from ...bots import Bot
+from ...coach.lesson import Lesson, Note, ScriptedBot
+from ...core import Action, Capture, Claim, Session, State, mask_of
+from ...i18n import Catalog
+from ...narrate import glyphs
+from ..wire import action_kinds, action_words
 
 __all__ = ["DO", "LEARNER_KEYS", "Lesson", "LessonSession", "default_names", "held_moment",
            "lesson_bots", "lesson_part", "move_words", "note_words"]

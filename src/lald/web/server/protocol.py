@@ -16,19 +16,19 @@ Messages are JSON objects with a ``type``. From the page:
   play stood still for it (the frame's ``lesson.held``); play goes on.
 - ``{"type": "hint", "v": V}``: at a table opened with hints on, the expert's hint for this
   seat's decision at version V (its turn, or a claim it may make): answered by a ``hint``
-  message once made (:mod:`.hints`), or refused with an ``error``.
+  message once made (:mod:`lald.web.table.hints`), or refused with an ``error``.
 - ``{"type": "chat", "text": T}``: a line of the table chat; ``{"type": "laugh"}``: laugh
-  at the one who just lay down (:mod:`.chat`).
+  at the one who just lay down (:mod:`lald.web.table.chat`).
 - ``join`` and ``watch`` may carry ``"lang"``. A field a message does not have is an error.
 
 To the page: ``welcome``, ``state`` frames (the recipient's own view, its legal actions,
 the new log lines, ``waiting_for`` and ``stand_ins``: whom the table waits for, gone
-without Leave, and for whom a stand-in plays, :class:`~lald.web.tables.Table`; at a
+without Leave, and for whom a stand-in plays, :class:`~lald.web.table.tables.Table`; at a
 lesson table the learner's also carry ``lesson``, the lesson's words at that moment:
-:func:`.lesson.lesson_part`), ``error`` (with a ``code`` and a ``message`` in the page's
+:func:`lald.web.table.lesson.lesson_part`), ``error`` (with a ``code`` and a ``message`` in the page's
 language; nothing changed; a learner's move other than the lesson's is refused with code
 ``lesson`` and the lesson's sentence naming its move), ``pong``, ``hint``
-(:mod:`.hints`). A message that cannot be read gets an ``error`` and the connection
+(:mod:`lald.web.table.hints`). A message that cannot be read gets an ``error`` and the connection
 stays open, except in three cases, each told by an ``error`` first: ``taken_over`` (the
 seat was opened on another device, close code 4001), ``reissued`` (the host replaced the
 seat's link, 4002) and ``flooding`` (more messages than :attr:`Settings.ws_rate` allows,
@@ -43,7 +43,7 @@ connection is closed (:data:`SILENT`, no ``error`` first, since nothing reaches 
 seat shows offline to the host and counts as away at the table.
 
 :func:`handle` reads one message: a refusal is an ``error`` to that page alone and
-changes nothing; an action goes to :meth:`Table.submit <lald.web.tables.Table.submit>`,
+changes nothing; an action goes to :meth:`Table.submit <lald.web.table.tables.Table.submit>`,
 where the engine decides.
 """
 
@@ -53,14 +53,14 @@ import logging
 import time
 from typing import Any
 
-from ..core import ActionSyntaxError, IllegalActionError, action_from_json
-from ..i18n import LANGUAGES, Catalog
-from . import chat
-from .conn import Conn
-from .hints import Refused
-from .hub import ELSEWHERE, Elsewhere, Hub
-from .tables import Table
-from .wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
+from ...core import ActionSyntaxError, IllegalActionError, action_from_json
+from ...i18n import LANGUAGES, Catalog
+from ..people.hub import ELSEWHERE, Elsewhere, Hub
+from ..table import chat
+from ..table.conn import Conn
+from ..table.hints import Refused
+from ..table.tables import Table
+from ..wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
 
 log = logging.getLogger("lald.web")
 

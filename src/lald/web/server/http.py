@@ -13,15 +13,15 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.websockets import WebSocket
 
-from ..store import token_hash
-from .create import LobbyError
-from .hub import Elsewhere, Hub
-from .wire import RequestError, parse_json
+from ...store import token_hash
+from ..people.hub import Elsewhere, Hub
+from ..table.create import LobbyError
+from ..wire import RequestError, parse_json
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from ..site.cluster import Cluster
 
-STATIC = Path(str(resources.files(__package__).joinpath("static")))
+STATIC = Path(str(resources.files("lald.web").joinpath("static")))
 """The pages, scripts and styles."""
 MAX_DEAL = 10_000
 """A deal number no table has (a path's number that cannot be read is taken for it)."""
@@ -45,7 +45,7 @@ def refuse(status: int, message: str, code: str | None = None, values: dict[str,
 
 
 def lobby_refusal(status: int, error: LobbyError) -> JSONResponse:
-    """A refusal for a :class:`~lald.web.create.LobbyError`."""
+    """A refusal for a :class:`~lald.web.table.create.LobbyError`."""
     return refuse(status, str(error), error.code, error.values)
 
 
@@ -101,7 +101,7 @@ def _short(text: str, limit: int = 12) -> str:
 
 
 #: The requests at a table's own address (where a server that does not hold the table
-#: sends them: :mod:`.cluster`) take what ``/api/host...``, ``/api/sit`` and
+#: sends them: :mod:`lald.web.site.cluster`) take what ``/api/host...``, ``/api/sit`` and
 #: ``/api/play-now`` take.
 HOST_AT_TABLE = re.compile(
     r"^/api/tables/[A-Za-z0-9_-]{1,32}(/host(?:/reissue|/close|/mute|/spectators)?|/sit|/play-now)$")

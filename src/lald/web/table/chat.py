@@ -30,10 +30,10 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import Catalog
-from ..store import NewChat, TableChange
-from .settings import Bucket
-from .wire import clean_text
+from ...i18n import Catalog
+from ...store import NewChat, TableChange
+from ..settings import Bucket
+from ..wire import clean_text
 
 if TYPE_CHECKING:
     from .conn import Conn
@@ -74,7 +74,7 @@ def clean_line(text: Any) -> str:
 
 def forbidden(text: str) -> str | None:
     """The first character of ``text`` that a line, a title or a name may not hold (a
-    control, a bidirectional override, a lone surrogate: :func:`.wire.clean_text`), named
+    control, a bidirectional override, a lone surrogate: :func:`lald.web.wire.clean_text`), named
     as people can look it up (``U+202E``); None if there is none."""
     for c in text:
         if not clean_text(c):
@@ -87,7 +87,7 @@ class Talk:
 
     def __init__(self, table: Any, config: dict[str, Any], entry: Callable[[str, int, int], Any]) -> None:
         self.table = table
-        """The table (:class:`lald.web.tables.Table`)."""
+        """The table (:class:`lald.web.table.tables.Table`)."""
         self.entry = entry
         """How the table makes a log entry (kind, deal, index)."""
         self.lines: list[NewChat] = []
@@ -235,7 +235,7 @@ class Talk:
 
 
 def deal_lines(table: Any, deal: int, catalog: Catalog) -> list[dict[str, Any]]:
-    """The chat lines and laughs of a deal (of a :class:`lald.web.tables.Table`), for its
+    """The chat lines and laughs of a deal (of a :class:`lald.web.table.tables.Table`), for its
     replay: each with ``after``, the number of the deal's actions played before it."""
     talk: Talk = table.talk
     names = table.frames.names(catalog)

@@ -19,7 +19,7 @@ and a profile (:mod:`.ratings`).
   before anything is done: the :class:`SessionGuard` in front of the whole application. A
   cookie of no live session carries no authority and is ignored (so logging in again
   works). (Requests without the cookie
-  borrow no one's authority; the guard of :mod:`.app` refuses other sites' pages and any
+  borrow no one's authority; the guard of :mod:`lald.web.server.app` refuses other sites' pages and any
   body but JSON besides.)
 - **Logging in** answers the same (401, ``login``) for a name no account has and for a
   wrong password, after the same work (a wrong name is checked against a dummy hash).
@@ -56,10 +56,10 @@ from typing import TYPE_CHECKING, Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..store import token_hash
-from ..store.accounts import Account, Accounts, NameTaken
+from ...store import token_hash
+from ...store.accounts import Account, Accounts, NameTaken
+from ..settings import Buckets
 from .names import NameRefused, check_name
-from .settings import Buckets
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -371,7 +371,7 @@ class SessionGuard:
             return
         given = headers.get(CSRF_HEADER, "")
         if not secrets.compare_digest(given.encode("utf-8", "replace"), found[1].encode()):
-            from .http import refuse
+            from ..server.http import refuse
 
             await refuse(403, "this request lacks the session's CSRF token: reload the page", "csrf")(
                 scope, receive, send)

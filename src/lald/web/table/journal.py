@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from ..store import Store, Write
+from ...store import Store, Write
 
 log = logging.getLogger("lald.web")
 

@@ -1,5 +1,5 @@
 """A live table: its session, its seats, the bots that play server-side, and the
-connections that watch it (each a :class:`~lald.web.conn.Conn`).
+connections that watch it (each a :class:`~lald.web.table.conn.Conn`).
 
 The engine is the only authority. Every action, whoever sends it, goes through
 :meth:`Table.submit`: checked by the engine, applied, queued to the :class:`Journal`, and
@@ -40,8 +40,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..bots import Bot, make_bot
-from ..core import (
+from ...bots import Bot, make_bot
+from ...core import (
     Action,
     Claim,
     ClaimWindow,
@@ -54,15 +54,15 @@ from ..core import (
     action_from_json,
     keyed_number,
 )
-from ..i18n import Catalog
-from ..store import NewAction, SeatChange, SeatData, TableChange, TableData
+from ...i18n import Catalog
+from ...store import NewAction, SeatChange, SeatData, TableChange, TableData
+from ..ops import failpoint
+from ..settings import Settings
 from .chat import Talk
 from .conn import Conn
 from .frames import Entry, Frames
 from .journal import Journal, Saved
 from .lesson import Lesson, LessonSession, held_moment, lesson_bots, note_words
-from .ops import failpoint
-from .settings import Settings
 
 if TYPE_CHECKING:
     pass
@@ -139,9 +139,9 @@ class Table(Saved):
         self.hints = bool(data.config.get("hints")) and self.lesson is None
         """Whether the people at this table may ask for the expert's hint (:mod:`.hints`)."""
         self.public = bool(data.config.get("public"))
-        """Listed for strangers, whose seats are :attr:`open_seats` (:mod:`.lobby`)."""
+        """Listed for strangers, whose seats are :attr:`open_seats` (:mod:`lald.web.people.lobby`)."""
         self.rated = bool(data.config.get("rated"))
-        """Its sessions change its accounts' ratings (:mod:`.ratings`)."""
+        """Its sessions change its accounts' ratings (:mod:`lald.web.people.ratings`)."""
         self.title: str | None = data.config.get("title")
         self.lang: str = data.config.get("lang", "en")
         """The language its people are expected to chat in (the lobby shows it)."""
@@ -152,9 +152,9 @@ class Table(Saved):
         """The seats strangers from the lobby may take."""
         self.on_change: Callable[[Table], None] | None = None
         """Told of each change of what the lobby lists (seats, deals, status: not of every
-        action): the lobby's feed, :meth:`lald.web.lobby.LobbyFeed.touch`."""
+        action): the lobby's feed, :meth:`lald.web.people.lobby.LobbyFeed.touch`."""
         self.on_over: Callable[[Table], None] | None = None
-        """Told when the session ends (the ratings, :meth:`lald.web.ratings.Ratings.session_over`)."""
+        """Told when the session ends (the ratings, :meth:`lald.web.people.ratings.Ratings.session_over`)."""
         self.first_joined: float | None = (time.time() if any(s.joined for s in data.seats if s.human)
                                            else None)
         """When the first person joined (a restart counts as now), from which a public
@@ -619,7 +619,7 @@ class Table(Saved):
 
     def summary(self) -> dict[str, Any]:
         """What the lobby and the host are told of the table (:meth:`.frames.Frames.summary`),
-        as another server's table tells it too (:class:`lald.web.cluster.RemoteTable`)."""
+        as another server's table tells it too (:class:`lald.web.site.cluster.RemoteTable`)."""
         return self.frames.summary()
 
     def refusal(self, seat: int, action: Action, catalog: Catalog) -> str | None:

@@ -1,6 +1,6 @@
 """The registry of live tables, the lobby's table factory, and hosts. What a request for
-a new table may say is checked in :mod:`.create`; the websocket protocol that the pages
-speak to the tables is :mod:`.protocol`.
+a new table may say is checked in :mod:`lald.web.table.create`; the websocket protocol that the pages
+speak to the tables is :mod:`lald.web.server.protocol`.
 
 The creator of a table is its *host*: the host's token (its own secret, kept only as a
 digest) lists the seats, who has joined and who is connected, brings back every seat's
@@ -18,10 +18,11 @@ import secrets
 import time
 from typing import Any, Protocol
 
-from ..store import NewTable, SeatChange, Store, TableData, token_hash
-from ..store.accounts import Accounts
-from .conn import Conn
-from .create import (
+from ...store import NewTable, SeatChange, Store, TableData, token_hash
+from ...store.accounts import Accounts
+from ..settings import Settings
+from ..table.conn import Conn
+from ..table.create import (
     MAX_NAME,
     LobbyError,
     lesson_data,
@@ -30,14 +31,13 @@ from .create import (
     seat_token,
     table_data,
 )
-from .hints import Hints
-from .journal import Journal
+from ..table.hints import Hints
+from ..table.journal import Journal
+from ..table.tables import Table
+from ..wire import clean_text, shown
 from .lobby import Channel, LobbyFeed, LocalChannel, best_table, remote_best
 from .names import lookalike_key
 from .ratings import Ratings
-from .settings import Settings
-from .tables import Table
-from .wire import clean_text, shown
 
 log = logging.getLogger("lald.web")
 
@@ -55,7 +55,7 @@ to the table's own address (``/ws/{id}``), and the proxy takes it there."""
 
 class Elsewhere(Exception):
     """The table is held by another server of the site (several servers over one
-    database: :mod:`.cluster`); its requests go there, by its id, through the proxy."""
+    database: :mod:`lald.web.site.cluster`); its requests go there, by its id, through the proxy."""
 
     def __init__(self, table_id: str) -> None:
         super().__init__(f"table {table_id} is held by another server")
@@ -64,7 +64,7 @@ class Elsewhere(Exception):
 
 class Ownership(Protocol):
     """Which tables this server may hold, when several servers share one database
-    (:class:`lald.web.cluster.Cluster`); one server alone holds every table."""
+    (:class:`lald.web.site.cluster.Cluster`); one server alone holds every table."""
 
     def claim(self, table_id: str) -> None:
         """Take the table before it is loaded here; raise :class:`Elsewhere` if another
@@ -104,7 +104,7 @@ class Hub:
 
     def restore(self) -> int:
         """Load every table still to be played from the store and start its driver (one
-        of several servers loads only the tables it takes: :mod:`.cluster`)."""
+        of several servers loads only the tables it takes: :mod:`lald.web.site.cluster`)."""
         self.journal.start()
         self.lobby.start()
         count = 0
@@ -236,7 +236,7 @@ class Hub:
         return [s for _, s in sorted(out, key=lambda p: -p[0])]
 
     def create(self, request: Any, account: tuple[int, str] | None = None) -> tuple[Table, str]:
-        """A new table from the lobby's request (:func:`.create.table_data`), and its
+        """A new table from the lobby's request (:func:`lald.web.table.create.table_data`), and its
         host's token; raise :class:`LobbyError`.
 
         Its write is queued: await ``table.until_saved()`` before handing out its links.
@@ -247,7 +247,7 @@ class Hub:
         return self._add(table), host
 
     def create_lesson(self, request: Any) -> tuple[Table, str]:
-        """A new lesson table (:func:`.create.lesson_data`) and the learner's seat token;
+        """A new lesson table (:func:`lald.web.table.create.lesson_data`) and the learner's seat token;
         raise :class:`LobbyError`.
 
         Its write is queued: await ``table.until_saved()`` before handing out its link.

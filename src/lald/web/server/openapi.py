@@ -12,9 +12,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from ..core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rules
-from ..i18n import LANGUAGES
-from .create import NAME_PATTERN, levels
+from ...core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rules
+from ...i18n import LANGUAGES
+from ..table.create import NAME_PATTERN, levels
 
 WHOLE = ("A number that counts (players, a seat, a seed, an option's number) is written as a "
          "whole number: 5, not 5.0 or \"5\" (JSON Schema would take 5.0 for 5; this API refuses it).")

@@ -7,7 +7,7 @@ is ranked by the session's standings (chips; under ``low-stakes`` deals won, the
 won; ties share a rank), and the whole table is rated at once with OpenSkill's
 Plackett–Luce model (the ``openskill`` package: its multiplayer free-for-all model, its
 default prior mu 25, sigma 25/3): each account's rating in the table's reading
-(:func:`lald.web.lobby.reading_of`) moves; a bot takes part with its level's fixed,
+(:func:`lald.web.people.lobby.reading_of`) moves; a bot takes part with its level's fixed,
 published rating (:data:`BOT_RATINGS`) and keeps it. A table's ratings are applied once
 (the store keeps which tables are rated); a server stopped between a session's end and its
 rating rates it on restart (:meth:`Ratings.catch_up`).
@@ -23,13 +23,13 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core import Session
-from ..core.rules import Scoring
-from ..store.accounts import Accounts
+from ...core import Session
+from ...core.rules import Scoring
+from ...store.accounts import Accounts
 from .lobby import reading_of
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from ..table.tables import Table
 
 log = logging.getLogger("lald.web")
 

@@ -29,14 +29,14 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..coach.hints import Hint, advise, hint_json, hint_text
-from ..core import Action, Card, PlayerView
-from ..i18n import Catalog
-from .wire import action_kinds, action_words
+from ...coach.hints import Hint, advise, hint_json, hint_text
+from ...core import Action, Card, PlayerView
+from ...i18n import Catalog
+from ..wire import action_kinds, action_words
 
 if TYPE_CHECKING:
+    from ..settings import Settings
     from .conn import Conn
-    from .settings import Settings
     from .tables import Table
 
 __all__ = ["Hints", "Made", "Refused", "advise"]
@@ -95,7 +95,7 @@ class Hints:
         made for it; while one is made for an older version, this one is started once
         that is done. Raise :class:`Refused` when one is already being made for the seat
         at this version or the server has as many as it makes at once. The caller has checked that the
-        seat has a decision now (:meth:`~lald.web.tables.Table.decision`)."""
+        seat has a decision now (:meth:`~lald.web.table.tables.Table.decision`)."""
         key = (table.id, seat)
         made = self.made.get(key)
         if made is not None and made.version == table.version:

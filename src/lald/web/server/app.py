@@ -36,13 +36,20 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..i18n import LANGUAGES, Catalog, messages
-from ..record import Record, RecordError
-from ..store import Store
-from . import ops, protocol
-from .cluster import Cluster, ClusterConfig, route
-from .conn import Conn
-from .create import MAX_NAME, LobbyError
+from ...i18n import LANGUAGES, Catalog, messages
+from ...record import Record, RecordError
+from ...store import Store
+from .. import ops
+from ..people.hub import Elsewhere, Hub, host_answer, seat_links, seated_answer
+from ..settings import Buckets, Settings
+from ..site.cluster import Cluster, ClusterConfig, route
+from ..table.conn import Conn
+from ..table.create import MAX_NAME, LobbyError
+from ..table.replay import replay_frames
+from ..table.reviews import Reviews
+from ..table.tables import Table
+from ..wire import depth
+from . import protocol
 from .http import (
     HOST_AT_TABLE,
     STATIC,
@@ -56,16 +63,10 @@ from .http import (
     lobby_refusal,
     refuse,
 )
-from .hub import Elsewhere, Hub, host_answer, seat_links, seated_answer
 from .openapi import spec
-from .replay import replay_frames
-from .reviews import Reviews
-from .settings import Buckets, Settings
-from .tables import Table
-from .wire import depth
 
 log = logging.getLogger("lald.web")
-DOCS = Path(__file__).resolve().parents[3] / "docs"
+DOCS = Path(__file__).resolve().parents[4] / "docs"
 DOCS_SERVED = frozenset({"rules.md", "record.md"})
 MAX_BODY = 64 * 1024
 """The largest request body read (bytes)."""
@@ -224,7 +225,7 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def api_levels(request: Request) -> Response:
     """The bot levels a seat may be given."""
-    from .create import levels
+    from ..table.create import levels
 
     return JSONResponse(levels())
 
@@ -510,7 +511,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
                cluster: ClusterConfig | None = None) -> Starlette:
     """The whole service, storing into the SQLAlchemy URL ``db``; one of several servers
-    over one PostgreSQL database if ``cluster`` says which (:mod:`.cluster`)."""
+    over one PostgreSQL database if ``cluster`` says which (:mod:`lald.web.site.cluster`)."""
     from . import community
 
     settings = settings or Settings()
