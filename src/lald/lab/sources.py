@@ -493,7 +493,7 @@ def help_text(width: int = 92) -> str:
         own = [f"{a.what}: {a.where()}" for n, a in attributions(rules)[1:] if n in PRESETS[preset]]
         followed, works = FOLLOWS[preset]
         item(preset, f"follows the {_and([str(t) for t in followed])} texts and "
-                     f"{_and([WORKS[w].name for w in works])}. " + " · ".join(own) + ".")
+                     f"{_and([WORKS[w].name for w in works])}: " + " · ".join(own) + ".")
     for n in (4, 3):
         parts = [f"{LAYOUT[n].what}: {LAYOUT[n].where()}"]
         for preset in FOLLOWS:
