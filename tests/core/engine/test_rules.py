@@ -13,6 +13,7 @@ from lald.core import (
     Claimed,
     ClaimKind,
     IllegalActionError,
+    LayoutError,
     LieDown,
     PortableRandom,
     Rules,
@@ -766,3 +767,20 @@ def test_rules_10_3_four_players_last_capture() -> None:
     r = settle(rules, (18, 14, 12, 8), dealer=0, survivor=1, last_capture=2, pot_before=0)
     assert r.pairs == (4, 2, 1, -1)
     assert r.pot_after == -2
+
+
+def test_rules_2_a_layout_must_be_a_deal_of_the_rules() -> None:
+    """A deal laid out by hand is refused, with a sentence, unless each seat has one hand of
+    the hand size, the table its size, and no card lies twice."""
+    rules = Rules.make("survivor", players=4)
+    dealt = State.deal(rules, seed=3)
+    hands = [dealt.hand(seat) for seat in range(4)]
+    again = State.from_layout(rules, hands, dealt.table)
+    assert again.dealt_hands == dealt.dealt_hands and again.dealt_table == dealt.dealt_table
+    with pytest.raises(LayoutError, match="the layout has 3 hands; 4 players need 4"):
+        State.from_layout(rules, hands[:3], dealt.table)
+    twice = [hands[0], [hands[0][0], *hands[1][1:]], *hands[2:]]
+    with pytest.raises(LayoutError, match=f"card {hands[0][0]} is dealt twice \\(in hand 1\\)"):
+        State.from_layout(rules, twice, dealt.table)
+    with pytest.raises(LayoutError, match=f"the table has {len(dealt.table) - 1} cards; it must have"):
+        State.from_layout(rules, hands, dealt.table[1:])

@@ -1,11 +1,13 @@
 """Checking actions: whether an action is legal now, and if not, a sentence saying why.
 
-:class:`Checks` is the part of :class:`~lald.core.state.State` that verifies; the state
-applies only what it accepts, so a rejected action changes nothing.
+:class:`Checks` is the part of :class:`~lald.core.engine.state.State` that verifies; the
+state applies only what it accepts, so a rejected action changes nothing.
+:func:`layout_masks` checks a deal laid out by hand (``State.from_layout``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Capture, CaptureKind, Claim, LieDown, Trail
@@ -26,8 +28,31 @@ class LayoutError(ValueError):
 IllegalActionError.__module__ = LayoutError.__module__ = "lald.core"
 
 
+def layout_masks(rules: Rules, hands: Sequence[Iterable[Card]], table: Iterable[Card]) -> list[int]:
+    """The card masks of a layout's hands, then of its table, if it is a deal of ``rules``:
+    one hand a seat, each of its size, and no card twice (else :class:`LayoutError`)."""
+    n = rules.players
+    if len(hands) != n:
+        raise LayoutError(f"the layout has {len(hands)} hands; {n} players need {n}")
+    masks = []
+    seen = 0
+    for seat, hand in enumerate([*hands, table]):
+        cards = list(hand)
+        m = mask_of(cards)
+        where = f"hand {seat}" if seat < n else "the table"
+        if m.bit_count() != len(cards) or m & seen:
+            dup = next(c for i, c in enumerate(cards) if c in cards[:i] or seen >> c & 1)
+            raise LayoutError(f"card {dup} is dealt twice (in {where})")
+        want = rules.hand_size if seat < n else rules.table_size
+        if len(cards) != want:
+            raise LayoutError(f"{where} has {len(cards)} cards; it must have {want}")
+        seen |= m
+        masks.append(m)
+    return masks
+
+
 class Checks:
-    """Verification for :class:`~lald.core.state.State` (the attributes are the state's)."""
+    """Verification for :class:`~lald.core.engine.state.State` (the attributes are the state's)."""
 
     __slots__ = ()
 

@@ -39,7 +39,7 @@ from ..cards import (
 from ..rng import PortableRandom
 from ..rules import DeadClaims, HandSetTiming, NoCapture, Rules
 from ..scoring import DealResult, settle
-from .checks import Checks, IllegalActionError, LayoutError
+from .checks import Checks, IllegalActionError, LayoutError, layout_masks
 from .moves import (
     CAPTURE_TABLES,
     CLAIMS,
@@ -152,24 +152,8 @@ class State(Checks):
         balances: Sequence[int] | None = None,
     ) -> State:
         """Start from an explicit layout as dealt (before the table-mournival automation)."""
-        n = rules.players
-        if len(hands) != n:
-            raise LayoutError(f"the layout has {len(hands)} hands; {n} players need {n}")
-        masks = []
-        seen = 0
-        for seat, hand in enumerate([*hands, table]):
-            cards = list(hand)
-            m = mask_of(cards)
-            where = f"hand {seat}" if seat < n else "the table"
-            if m.bit_count() != len(cards) or m & seen:
-                dup = next(c for i, c in enumerate(cards) if c in cards[:i] or seen >> c & 1)
-                raise LayoutError(f"card {dup} is dealt twice (in {where})")
-            want = rules.hand_size if seat < n else rules.table_size
-            if len(cards) != want:
-                raise LayoutError(f"{where} has {len(cards)} cards; it must have {want}")
-            seen |= m
-            masks.append(m)
-        return cls._start(rules, tuple(masks[:n]), masks[n], dealer, pot, balances)
+        masks = layout_masks(rules, hands, table)
+        return cls._start(rules, tuple(masks[:-1]), masks[-1], dealer, pot, balances)
 
     @classmethod
     def _start(

@@ -2,7 +2,7 @@
 draw from.
 
 A :class:`PlayerView` is plain data. :func:`view` makes it from a :class:`Deal` (what
-:meth:`State.view <lald.core.state.State.view>` hands it), and :func:`censor` is how an
+:meth:`State.view <lald.core.engine.state.State.view>` hands it), and :func:`censor` is how an
 operation looks to a seat that may not see all of it. :class:`Deal` lists every field a
 view reads, so what a seat may learn is read from one place.
 
@@ -68,7 +68,7 @@ def censor(op: Operation, seat: int | None) -> Operation:
 
 
 class Deal(Protocol):
-    """Everything of a deal that a view is made from (:class:`~lald.core.state.State` is
+    """Everything of a deal that a view is made from (:class:`~lald.core.engine.state.State` is
     one): the whole truth, of which :func:`view` passes on only what the seat may know."""
 
     rules: Rules
