@@ -24,7 +24,7 @@ RULES_H = ROOT / "src/lald/core/_rules.h"
 SOURCES = {"kernel": ROOT / "src/lald/core/_kernel.c", "vector": ROOT / "src/lald/rl/vector/_vector.c"}
 
 #: What each extension must take from the header (and so must not write again).
-SHARED = ("lald_after_move", "lald_claim_first", "lald_survivor", "lald_prize_to",
+SHARED = ("lald_after_move", "lald_claim_first", "lald_survivor", "lald_prize_to", "lald_heuristic_claim_key",
           "lald_deal_chips", "lald_winners", "lald_shuffle_group", "lald_shuffle_take", "lald_splitmix64",
           "lald_ring_fill")
 

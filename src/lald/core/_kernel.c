@@ -996,9 +996,9 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                     const CClaim *c = &T->claims[coff[g]];
                     for (int i = 0; i < clen[g]; i++, c++) {
                         const long seat = c->code >> 7;
-                        const int table = (c->code & 7) == TABLE_CLAIM;
-                        if (table && seat != m) continue;
-                        const long key = ((seat - first + n) % n) * 64 + table * 16 + c->r;
+                        const long own = lald_heuristic_claim_key((c->code & 7) == TABLE_CLAIM, c->r, seat == m);
+                        if (own < 0) continue;
+                        const long key = ((seat - first + n) % n) * 64 + own;
                         if (key < top) { top = key; chosen = c; }
                     }
                 }
@@ -1211,11 +1211,11 @@ static const CClaim *kfirst_claim(const Tables *T, const KState *st, long eldest
         const CClaim *c = &T->claims[coff[g]];
         for (int i = 0; i < clen[g]; i++, c++) {
             const long seat = c->code >> 7;
-            const int table = (c->code & 7) == TABLE_CLAIM;
-            if (table && seat != m) continue;
+            const long own = lald_heuristic_claim_key((c->code & 7) == TABLE_CLAIM, c->r, seat == m);
+            if (own < 0) continue;
             const long pos = ((seat - first) % n + n) % n;
             if (pos <= limit) continue;
-            const long key = pos * 64 + table * 16 + c->r;
+            const long key = pos * 64 + own;
             if (key < top) { top = key; chosen = c; }
         }
     }

@@ -86,6 +86,19 @@ static inline int lald_after_move(const uint8_t ring[1 << LALD_MAX_SEATS][LALD_M
 /* The survivor of a deal that is over: the one seat left holding cards, or -1 (none). */
 static inline int lald_survivor(uint32_t holders) { return holders ? lald_lowest(holders) : -1; }
 
+/* ---- the heuristic's claims (HeuristicPolicy.claim, the level's habits; playout.first_claim) ---- */
+
+/* How the heuristic ranks one seat's open claim of ``rank``, a spotter claim (``spotter``)
+ * or one from its hand: every claim from the hand, lowest rank first (it sets every prial
+ * and mournival aside and banks every dead rank at once), then, when it is the seat to move
+ * (``is_mover``), the spotter claims, lowest rank first; the other spotter claims it lets
+ * pass (-1).  A seat polled makes its claim of the smallest key; the kernel's roll-out,
+ * which asks every seat at once, the first seat's in claim order. */
+static inline long lald_heuristic_claim_key(int spotter, int rank, int is_mover) {
+    if (spotter && !is_mover) return -1;
+    return (long)spotter * LALD_RANKS + rank;
+}
+
 /* ---- the end and the settlement (scoring.settle, scoring.round_pairs) ---------------------- */
 
 /* Pairs won over (or short of) the quota: ``d`` cards / 2, rounded towards zero or, with

@@ -43,7 +43,7 @@
 #define DECK 52
 
 enum { TURN = 0, CLAIM = 1, NONE = 2 };
-enum { OPP_RANDOM = 0, OPP_EXTERNAL = 1 };
+enum { OPP_RANDOM = 0, OPP_EXTERNAL = 1, OPP_GREEDY = 2, OPP_HEURISTIC = 3 };
 enum { AUTO_NEXT = 0, AUTO_SAME = 1, AUTO_OFF = 2 };
 enum { MODE_ALL = 0, MODE_SEAT = 1 };
 
@@ -63,6 +63,10 @@ typedef struct {
     int planes; /* the card planes lie side by side from 0, the rest after them */
     double chip_scale, chip_limit;
     uint8_t ring[1 << MAXP][MAXP]; /* lald_ring_fill's: the next holder after each seat */
+    /* the heuristic opponents' turn scores (opponents.heuristic_scores): a capture's by its
+     * kind and the rank's counts (the seat's, the table's, the cards it cannot place), a
+     * trail's by the last */
+    double cap_score[4][5][5][5], trail_score[5];
     struct Key *key;            /* keyed deals (NULL: seeded ones) */
 } Config;
 
@@ -513,6 +517,26 @@ static inline void after_move(const Config *c, Tab *T, int seat, int turn, int o
     T->to_move = (int8_t)mover;
 }
 
+/* Seat ``s``, to move, captures the cards ``take`` of the table with ``play`` from its hand. */
+static void play_capture(const Config *c, Tab *T, int s, uint64_t play, uint64_t take) {
+    T->hand[s] ^= play;
+    T->table ^= take;
+    T->won[s] |= play | take;
+    T->last_capture = (int8_t)s;
+    T->foreplay = 0;
+    T->last_actor = (int8_t)s;
+    after_move(c, T, s, 1, T->hand[s] == 0);
+}
+
+/* Seat ``s``, to move, trails ``card`` (a card mask) to the table. */
+static void play_trail(const Config *c, Tab *T, int s, uint64_t card) {
+    T->hand[s] ^= card;
+    T->table |= card;
+    T->foreplay = 0;
+    T->last_actor = (int8_t)s;
+    after_move(c, T, s, 1, T->hand[s] == 0);
+}
+
 /* Play ``id`` (legal) for the deciding seat: the engine's canonical action, lowest suits. */
 static void apply_id(const Config *c, Tab *T, int id) {
     int s = T->seat;
@@ -546,23 +570,11 @@ static void apply_id(const Config *c, Tab *T, int id) {
     }
     if (id < CLAIM0 - NRANKS) { /* a capture */
         int k = id / NRANKS, sh = 4 * (id % NRANKS);
-        uint64_t play = lowest_k(T->hand[s] >> sh & 15, c->play[k]) << sh;
-        uint64_t take = lowest_k(T->table >> sh & 15, c->take[k]) << sh;
-        T->hand[s] ^= play;
-        T->table ^= take;
-        T->won[s] |= play | take;
-        T->last_capture = (int8_t)s;
-        T->foreplay = 0;
-        T->last_actor = (int8_t)s;
-        after_move(c, T, s, 1, T->hand[s] == 0);
+        play_capture(c, T, s, lowest_k(T->hand[s] >> sh & 15, c->play[k]) << sh,
+                     lowest_k(T->table >> sh & 15, c->take[k]) << sh);
     } else if (id < CLAIM0) { /* a trail: the lowest card of the rank */
         int sh = 4 * (id - TRAIL0);
-        uint64_t card = lowest_k(T->hand[s] >> sh & 15, 1) << sh;
-        T->hand[s] ^= card;
-        T->table |= card;
-        T->foreplay = 0;
-        T->last_actor = (int8_t)s;
-        after_move(c, T, s, 1, T->hand[s] == 0);
+        play_trail(c, T, s, lowest_k(T->hand[s] >> sh & 15, 1) << sh);
     } else { /* lie down */
         T->table |= T->hand[s];
         T->hand[s] = 0;
@@ -711,6 +723,183 @@ static int random_id(Tab *T) { /* uniform among the legal IDs */
     return -1; /* not reached */
 }
 
+/* ---- the greedy and heuristic opponents: lald.bots.heuristic's GreedyBot and HeuristicBot ---- */
+
+/* Each chooses what the Python bot chooses from the seat's view (lald.rl.vector.opponents
+ * seats those bots on the pure tables), draws included: the bot's rng.choice(seq) is
+ * seq[below(len(seq))] on the table's own stream (opponents.StreamRandom).  A turn is
+ * chosen among the engine's concrete actions in the engine's order (ranks upwards; per
+ * rank singles, sweeps, pairs on pairs, prials on singles, as lald.core.moves.captures_of
+ * lists them; trails card by card): greedy plays the very cards it drew, the heuristic the
+ * lowest suits of the move it scored best (codes.choose_action). */
+
+static uint64_t binomial(int n, int k) {
+    uint64_t out = 1;
+    for (int i = 0; i < k; i++) out = out * (uint64_t)(n - i) / (uint64_t)(i + 1);
+    return out;
+}
+
+/* The ``j``-th ``size``-card combination of the cards of a nibble, in the order of
+ * itertools.combinations over the cards lowest first. */
+static uint64_t combination(uint64_t nib, int size, uint64_t j) {
+    int pos[4], m = 0, idx[4];
+    for (int b = 0; b < 4; b++)
+        if (nib >> b & 1) pos[m++] = b;
+    for (int i = 0; i < size; i++) idx[i] = i;
+    for (; j > 0; j--) {
+        int i = size - 1;
+        while (idx[i] == m - size + i) i--;
+        idx[i]++;
+        for (int k = i + 1; k < size; k++) idx[k] = idx[k - 1] + 1;
+    }
+    uint64_t out = 0;
+    for (int i = 0; i < size; i++) out |= 1ULL << pos[idx[i]];
+    return out;
+}
+
+/* GreedyBot.act: the first kind of GREEDY_ORDER on offer (a sweep, a single, a pair on a
+ * pair, a prial on a single), uniformly among its concrete captures; without a capture,
+ * uniformly among the turn's actions (lying down, or a trail of any card). */
+static int greedy_turn(const Config *c, Tab *T) {
+    static const int order[4] = {1, 0, 2, 3};
+    const int s = T->seat;
+    const uint64_t hand = T->hand[s], table = T->table, f = nz(hand) & nz(table);
+    for (int o = 0; o < 4 && f; o++) {
+        const int k = order[o];
+        uint64_t total = 0;
+        for (uint64_t g = f; g; g &= g - 1) {
+            const int sh = ctz64(g);
+            total += c->capw[NIB[hand >> sh & 15]][NIB[table >> sh & 15]][k];
+        }
+        if (!total) continue;
+        uint64_t x = below(&T->rng, total);
+        for (uint64_t g = f; g; g &= g - 1) {
+            const int sh = ctz64(g);
+            const uint64_t hn = hand >> sh & 15, tn = table >> sh & 15;
+            const uint64_t w = c->capw[NIB[hn]][NIB[tn]][k];
+            if (x < w) {
+                const uint64_t ways = binomial(NIB[tn], c->take[k]);
+                play_capture(c, T, s, combination(hn, c->play[k], x / ways) << sh,
+                             combination(tn, c->take[k], x % ways) << sh);
+                open_window(c, T);
+                return k * NRANKS + (sh >> 2);
+            }
+            x -= w;
+        }
+    }
+    if (c->lie_down) {
+        (void)below(&T->rng, 1); /* rng.choice of the one action draws all the same */
+        apply_id(c, T, LIE_ID);
+        return LIE_ID;
+    }
+    uint64_t card = hand;
+    for (uint64_t k = below(&T->rng, (uint64_t)pop64(hand)); k; k--) card &= card - 1;
+    card &= ~card + 1;
+    play_trail(c, T, s, card);
+    open_window(c, T);
+    return TRAIL0 + (ctz64(card) >> 2);
+}
+
+/* The cards of a claim of rank ``r`` by the polled seat (lald.core.moves.claims_of's
+ * first): two of three, else all of them, from its hand or (a spotter claim) the table. */
+static int claim_cards(const Tab *T, int r) {
+    uint64_t nib = T->hand[T->seat] >> 4 * r & 15;
+    if (!nib) nib = T->table >> 4 * r & 15;
+    return NIB[nib] == 3 ? 2 : NIB[nib];
+}
+
+/* GreedyBot.claim: the claim of most cards at once (the first of them in the engine's
+ * order: claims from the hand, ranks upwards, then spotter claims). */
+static int greedy_claim(const Tab *T) {
+    const uint16_t ranks = T->win_claims[T->win_pos];
+    const uint64_t hand = T->hand[T->seat];
+    int best = -1, most = 0;
+    for (int spot = 0; spot < 2; spot++)
+        for (uint16_t m = ranks; m; m &= (uint16_t)(m - 1)) {
+            const int r = __builtin_ctz(m);
+            const int from_table = !(hand >> 4 * r & 15);
+            if (from_table != spot) continue;
+            const int cards = claim_cards(T, r);
+            if (cards > most) {
+                most = cards;
+                best = r;
+            }
+        }
+    return CLAIM0 + best;
+}
+
+/* HeuristicBot.claim (the level's habits): lald_heuristic_claim_key's first claim, else pass. */
+static int heuristic_claim(const Tab *T) {
+    const uint16_t ranks = T->win_claims[T->win_pos];
+    const uint64_t hand = T->hand[T->seat];
+    long top = -1;
+    int best = PASS_ID;
+    for (uint16_t m = ranks; m; m &= (uint16_t)(m - 1)) {
+        const int r = __builtin_ctz(m);
+        const long key = lald_heuristic_claim_key(!(hand >> 4 * r & 15), r, T->seat == T->to_move);
+        if (key >= 0 && (top < 0 || key < top)) {
+            top = key;
+            best = CLAIM0 + r;
+        }
+    }
+    return best;
+}
+
+/* HeuristicBot.act (the level, version 4): each turn move (its code: kind and rank) scored
+ * by the table Python made of the policy's scores (tables.heuristic_scores: a capture by
+ * its kind, the seat's cards of the rank, the table's and the cards of it the seat cannot
+ * place; a trail by the last), the best one, drawn among equals; one move alone is played
+ * without a draw. */
+static int heuristic_turn(const Config *c, Tab *T) {
+    const int s = T->seat, n = c->n;
+    const uint64_t hand = T->hand[s], table = T->table, f = nz(hand) & nz(table);
+    if (!f && c->lie_down) {
+        apply_id(c, T, LIE_ID);
+        return LIE_ID;
+    }
+    uint64_t seen = 0; /* the cards the seat saw go to won piles (its view's won_seen) */
+    for (int q = 0; q < n; q++) seen |= q == s ? T->won[q] : T->won[q] & ~T->down[q];
+    int ids[4 * NRANKS], count = 0;
+    double score[4 * NRANKS], top = -INFINITY;
+    for (uint64_t g = f ? f : nz(hand); g; g &= g - 1) {
+        const int sh = ctz64(g), r = sh >> 2;
+        const int h = NIB[hand >> sh & 15], t = NIB[table >> sh & 15];
+        const int unknown = 4 - h - t - NIB[seen >> sh & 15];
+        if (!f) {
+            ids[count] = TRAIL0 + r;
+            score[count++] = c->trail_score[unknown];
+            continue;
+        }
+        for (int k = 0; k < 4; k++)
+            if (c->capw[h][t][k]) {
+                ids[count] = k * NRANKS + r;
+                score[count++] = c->cap_score[k][h][t][unknown];
+            }
+    }
+    if (count == 1) {
+        apply_id(c, T, ids[0]);
+        return ids[0];
+    }
+    for (int i = 0; i < count; i++)
+        if (score[i] > top) top = score[i];
+    int ties = 0;
+    for (int i = 0; i < count; i++)
+        if (score[i] == top) ids[ties++] = ids[i];
+    const int id = ids[below(&T->rng, (uint64_t)ties)];
+    apply_id(c, T, id);
+    return id;
+}
+
+/* The level's opponent decides for the seat deciding at T (not over); the ID of its choice. */
+static int bot_move(const Config *c, Tab *T, int level) {
+    if (T->deciding == CLAIM) {
+        const int id = level == OPP_GREEDY ? greedy_claim(T) : heuristic_claim(T);
+        apply_id(c, T, id);
+        return id;
+    }
+    return level == OPP_GREEDY ? greedy_turn(c, T) : heuristic_turn(c, T);
+}
+
 /* ---- buffers ----------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -774,14 +963,15 @@ static int read_ints(PyObject *seq, int *out, Py_ssize_t count, const char *what
 }
 
 /* Tables(count, mode, opponents, autoreset, random_seat, rules, layout, caps, weights, shapes, block,
- *        chip_scale, chip_limit): see lald.rl.vector.tables._config for each argument. */
+ *        chip_scale, chip_limit, scores=None): see lald.rl.vector.tables._config for each
+ * argument; ``scores`` (float64, opponents.heuristic_scores) with heuristic opponents. */
 static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
     Py_ssize_t count;
     int mode, opponents, autoreset, random_seat;
-    PyObject *rules, *layout, *caps, *weights, *shapes, *block;
+    PyObject *rules, *layout, *caps, *weights, *shapes, *block, *scores = Py_None;
     double scale, limit;
-    if (!PyArg_ParseTuple(args, "niiipOOOOOOdd", &count, &mode, &opponents, &autoreset, &random_seat,
-                          &rules, &layout, &caps, &weights, &shapes, &block, &scale, &limit))
+    if (!PyArg_ParseTuple(args, "niiipOOOOOOdd|O", &count, &mode, &opponents, &autoreset, &random_seat,
+                          &rules, &layout, &caps, &weights, &shapes, &block, &scale, &limit, &scores))
         return -1;
     if (count < 1 || count > (1 << 24)) {
         PyErr_SetString(PyExc_ValueError, "the number of tables must be 1 to 2**24");
@@ -853,6 +1043,22 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
     if (mode != MODE_ALL && mode != MODE_SEAT) {
         PyErr_SetString(PyExc_ValueError, "mode");
         return -1;
+    }
+    if (opponents < OPP_RANDOM || opponents > OPP_HEURISTIC) {
+        PyErr_SetString(PyExc_ValueError, "opponents");
+        return -1;
+    }
+    if ((opponents == OPP_HEURISTIC) != (scores != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "scores: give the heuristic's scores with heuristic opponents, and only then");
+        return -1;
+    }
+    if (scores != Py_None) {
+        const Py_ssize_t size = 4 * 5 * 5 * 5 + 5;
+        Buf sb;
+        if (get_buf(scores, &sb, size, 8, "d", 0, 0, "scores") < 0) return -1;
+        memcpy(c->cap_score, sb.view.buf, sizeof c->cap_score);
+        memcpy(c->trail_score, (const double *)sb.view.buf + 4 * 5 * 5 * 5, sizeof c->trail_score);
+        release(&sb);
     }
     self->mode = mode;
     self->opponents = opponents;
@@ -931,7 +1137,8 @@ static int advance(TablesObject *self, Tab *T, float *final, uint8_t *final_mask
             return AT_LEARNER;
         }
         if (self->opponents == OPP_EXTERNAL) return AT_OPPONENT;
-        apply_id(c, T, random_engine_action(c, T));
+        if (self->opponents == OPP_RANDOM) apply_id(c, T, random_engine_action(c, T));
+        else (void)bot_move(c, T, self->opponents);
     }
 }
 
@@ -1595,6 +1802,26 @@ static PyObject *m_weights(TablesObject *self, PyObject *args) {
     return out;
 }
 
+/* bot_step(i): the tables' opponent level decides for the seat deciding at table i, whichever
+ * seat it is (for tests: the Python bots' choice, move by move); the ID of its choice, or -1
+ * when the deal is over (nothing is played). */
+static PyObject *m_bot_step(TablesObject *self, PyObject *args) {
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "n", &i)) return NULL;
+    if (check_ready(self) < 0) return NULL;
+    if (i < 0 || i >= self->count) {
+        PyErr_SetString(PyExc_IndexError, "no such table");
+        return NULL;
+    }
+    if (self->opponents != OPP_GREEDY && self->opponents != OPP_HEURISTIC) {
+        PyErr_SetString(PyExc_ValueError, "these tables seat no greedy or heuristic opponents");
+        return NULL;
+    }
+    Tab *T = &self->t[i];
+    if (T->over) return PyLong_FromLong(-1);
+    return PyLong_FromLong(bot_move(&self->c, T, self->opponents));
+}
+
 static PyObject *m_count(TablesObject *self, void *closure) {
     (void)closure;
     return PyLong_FromSsize_t(self->count);
@@ -1615,6 +1842,7 @@ static PyMethodDef tables_methods[] = {
     {"deals", (PyCFunction)m_deals, METH_VARARGS, "deals(seeds, dealers, learners)"},
     {"get", (PyCFunction)m_get, METH_VARARGS, "get(i) -> dict"},
     {"weights", (PyCFunction)m_weights, METH_VARARGS, "weights(i) -> {id: weight}"},
+    {"bot_step", (PyCFunction)m_bot_step, METH_VARARGS, "bot_step(i) -> the ID the opponents' level chose (-1: over)"},
     {NULL, NULL, 0, NULL},
 };
 

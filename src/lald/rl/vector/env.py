@@ -21,7 +21,7 @@ from ...core.rng import KeyedRandom
 from ..deal import make_rules
 from . import checks
 from .tables import STREAM_KEY, Tables, make_tables
-from .vecpy import AUTO_NEXT, AUTO_SAME, MODE_ALL, MODE_SEAT, OPP_EXTERNAL, OPP_RANDOM
+from .vecpy import AUTO_NEXT, AUTO_SAME, LEVEL_OF, MODE_ALL, MODE_SEAT, OPP_EXTERNAL, OPP_RANDOM
 
 Observations = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.bool_]
@@ -226,7 +226,9 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
     At each table one seat learns (``seat``, or None: a random seat each episode, drawn
     from the table's stream; ``info["seat"]`` says which) and the others are the
     ``opponents``: ``"random"``, the ``random`` level's law (each of the engine's legal
-    actions equally likely, passing on a claim as one choice), played inside the tables;
+    actions equally likely, passing on a claim as one choice), ``"greedy"`` or
+    ``"heuristic"``, those levels of :mod:`lald.bots` (their choices, draws from the table's
+    stream; :mod:`lald.rl.vector.opponents`), all played inside the tables;
     or a batched policy ``policy(observations, masks) -> action IDs`` of yours, asked for
     every opponent's decision of the tables waiting on one (k x 451 observations of the
     opponents' seats, k x 80 masks; a frozen copy of the learner, say; an answer that is
@@ -268,15 +270,17 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         p = self.rules.players
         if seat is not None and not checks.whole(seat, 0, p):
             raise ValueError(f"there is no seat {seat!r}: seats are 0 to {p - 1} (or None: a random seat)")
+        levels = {"random": OPP_RANDOM, **{name: code for code, name in LEVEL_OF.items()}}
         if isinstance(opponents, str):
-            if opponents != "random":
-                raise ValueError(f"opponents={opponents!r}: the vectorized tables play 'random' or a batched "
-                                 "policy(observations, masks); lald/Seat-v0 plays the bots of lald.bots")
+            if opponents not in levels:
+                raise ValueError(f"opponents={opponents!r}: the vectorized tables play {', '.join(levels)} "
+                                 "or a batched policy(observations, masks); lald/Seat-v0 plays every bot "
+                                 "of lald.bots")
             self.policy: Policy | None = None
         elif callable(opponents):
             self.policy = opponents
         else:
-            raise ValueError("opponents: give 'random' or a batched policy(observations, masks) "
+            raise ValueError(f"opponents: give {', '.join(levels)} or a batched policy(observations, masks) "
                              "-> action IDs")
         try:
             mode = (autoreset_mode if isinstance(autoreset_mode, AutoresetMode)
@@ -294,7 +298,8 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         self.illegal_reward = float(illegal_reward)
         self.copy = copy
         self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_SEAT,
-                                            OPP_RANDOM if self.policy is None else OPP_EXTERNAL, auto,
+                                            levels[opponents] if isinstance(opponents, str) else OPP_EXTERNAL,
+                                            auto,
                                             seat is None, backend)
         low, high = observation_bounds()
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)

@@ -16,7 +16,8 @@ from ...core.codes import SHAPES
 from ...core.engine.moves import captures_of
 from ...core.rng import KeyedRandom, PortableRandom
 from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Scoring
-from .vecpy import AUTO_NEXT, OPP_RANDOM, PyTables
+from .opponents import heuristic_scores
+from .vecpy import AUTO_NEXT, OPP_HEURISTIC, OPP_RANDOM, PyTables
 
 #: XORed into a table's first deal seed to seed its own stream (the random opponents'
 #: choices, a random learner seat, :meth:`VectorDeals.random_actions`), so that stream is
@@ -47,6 +48,7 @@ class Tables(Protocol):
     def deals(self, seeds: Any, dealers: Any, learners: Any) -> None: ...
     def get(self, i: int) -> dict[str, Any]: ...
     def weights(self, i: int) -> dict[int, int]: ...
+    def bot_step(self, i: int) -> int: ...
 
 
 _status: str | None = None
@@ -146,6 +148,8 @@ def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM
     if backend == "compiled" and _compiled is None:
         raise ValueError(f"the compiled tables are not loaded: {status}")
     if backend != "python" and _compiled is not None:
-        tables: Tables = _compiled.Tables(count, mode, opponents, autoreset, random_seat, *_config(rules))
+        scores = [np.array(heuristic_scores(rules), np.float64)] if opponents == OPP_HEURISTIC else []
+        tables: Tables = _compiled.Tables(count, mode, opponents, autoreset, random_seat, *_config(rules),
+                                          *scores)
         return tables, "compiled"
     return PyTables(rules, count, mode, opponents, autoreset, random_seat), "python"

@@ -17,13 +17,17 @@ from typing import Any
 
 import numpy.typing as npt
 
+from ...bots import Bot
 from ...bots.learned.encoding import NUM_ACTIONS, PASS, Deciding, action_id, observe
 from ...core import Rules, State
 from ...core.rng import KeyedRandom, PortableRandom
 from ..deal import Deal, deal_rewards
+from .opponents import play_bot, seat_bots
 
 MODE_ALL, MODE_SEAT = 0, 1
-OPP_RANDOM, OPP_EXTERNAL = 0, 1
+OPP_RANDOM, OPP_EXTERNAL, OPP_GREEDY, OPP_HEURISTIC = 0, 1, 2, 3
+#: The levels of lald.bots the tables seat as opponents (:mod:`lald.rl.vector.opponents`).
+LEVEL_OF = {OPP_GREEDY: "greedy", OPP_HEURISTIC: "heuristic"}
 AUTO_NEXT, AUTO_SAME, AUTO_OFF = 0, 1, 2
 _MASK64 = (1 << 64) - 1
 
@@ -33,12 +37,13 @@ Array = npt.NDArray[Any]
 class _Table:
     """One table: its deal, the seed that named it, its own stream and the one-seat state."""
 
-    __slots__ = ("deal", "seed", "rng", "learner", "started", "pending", "term", "illegal", "acc")
+    __slots__ = ("deal", "seed", "rng", "bots", "learner", "started", "pending", "term", "illegal", "acc")
 
     def __init__(self) -> None:
         self.deal: Deal | None = None
         self.seed = 0
         self.rng = PortableRandom(0)
+        self.bots: list[Bot] = []  # greedy or heuristic opponents, on ``rng``
         self.learner = 0
         self.started = self.pending = self.term = self.illegal = False
         self.acc = 0.0
@@ -95,6 +100,8 @@ class PyTables:
                 continue
             seed = int(seeds[i])
             t.rng = PortableRandom(int(rng_seeds[i]))
+            if self.opponents in LEVEL_OF:
+                t.bots = seat_bots(LEVEL_OF[self.opponents], self.rules, t.rng)
             t.acc = 0.0
             t.term = t.illegal = t.pending = t.started = False
             self._deal(t, seed, seed % self.n if dealers[i] < 0 else int(dealers[i]))
@@ -137,6 +144,15 @@ class PyTables:
                 return i
             x -= weights[i]
         raise AssertionError("not reached")
+
+    def bot_step(self, i: int) -> int:
+        """The opponents' level decides for the seat deciding at table ``i`` (see ``_vector.c``,
+        bot_step); the ID of its choice, -1 when the deal is over."""
+        if self.opponents not in LEVEL_OF:
+            raise ValueError("these tables seat no greedy or heuristic opponents")
+        t = self.t[i]
+        assert t.deal is not None
+        return -1 if t.deal.over else play_bot(t.bots, t.deal)
 
     def weights(self, i: int) -> dict[int, int]:
         """RandomBot's weight of each legal ID at table ``i`` now."""
@@ -240,7 +256,10 @@ class PyTables:
                 return
             if self.opponents == OPP_EXTERNAL:
                 return
-            deal.step(self._random_engine_action(t))
+            if self.opponents == OPP_RANDOM:
+                deal.step(self._random_engine_action(t))
+            else:
+                play_bot(t.bots, deal)
 
     def _outputs(self, t: _Table, obs: Array, mask: Array) -> None:
         deal = t.deal
