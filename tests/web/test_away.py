@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from lald.clock import ManualClock
 from lald.store import Store
 from lald.web.server.app import create_app
 from lald.web.settings import Settings
@@ -68,13 +69,16 @@ def join(ws: WebSocketTestSession, token: str) -> None:
     assert recv(ws)["type"] == "welcome"
 
 
-def wait(players: list[Player], pred: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Pump every page until ``pred()`` holds."""
+def wait(players: list[Player], pred: Callable[[], bool], timeout: float = 20.0,
+         clock: ManualClock | None = None) -> None:
+    """Pump every page until ``pred()`` holds (moving ``clock``, if given, 50 ms a round)."""
     deadline = time.monotonic() + timeout
     while not pred():
         assert time.monotonic() < deadline, "waited in vain"
         for p in players:
             p.pump()
+        if clock is not None:
+            clock.advance(0.05)
         time.sleep(0.005)
 
 
@@ -92,6 +96,14 @@ def sources(client: TestClient, table_id: str, seat: int) -> list[str]:
 def away(tmp_path: Path) -> Any:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'away.db'}", AWAY)) as c:
         yield c
+
+
+@pytest.fixture
+def away_clock(tmp_path: Path) -> Any:
+    """The app of :func:`away` on a clock that moves only when the test moves it."""
+    clock = ManualClock()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'away.db'}", AWAY, clock=clock)) as c:
+        yield c, clock
 
 
 def test_a_person_who_drops_is_played_for_after_the_grace_and_the_others_are_told(
@@ -121,8 +133,9 @@ def test_a_person_who_drops_is_played_for_after_the_grace_and_the_others_are_tol
 
 
 def test_the_table_waits_while_nobody_else_is_there_and_before_the_grace(tmp_path: Path) -> None:
-    slow = Settings(**{**FAST.__dict__, "away_seconds": 60.0})
-    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", slow)) as client:
+    slow = Settings(**{**FAST.__dict__, "away_seconds": 45.0})
+    clock = ManualClock()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", slow, clock=clock)) as client:
         data = create(client, [True, True, False], players=3, seed=5)
         table = hub_of(client).tables[data["table"]["id"]]
         with client.websocket_connect("/ws") as wa:
@@ -131,18 +144,20 @@ def test_the_table_waits_while_nobody_else_is_there_and_before_the_grace(tmp_pat
                 join(wb, data["seats"][1]["token"])
             a = Player(wa, 0)
             wait([a], lambda: a.frame is not None and a.frame["waiting_for"] is not None)
-            assert a.frame is not None and 59 < a.frame["waiting_for"]["stand_in"] <= 60
+            assert a.frame is not None and a.frame["waiting_for"]["stand_in"] == 45  # the clock stands
             version = table.version
-            time.sleep(0.3)
-            assert table.version == version
+            clock.advance(44.9)
+            assert table.version == version  # the grace is not over
+            assert pytest.approx(0.1) in clock.pending()  # the stand-in's timer: due in 0.1 s
         # Nobody else at the table: nobody waits, so no stand-in plays, grace or not.
         table.settings = AWAY
-        table.notify()
-        time.sleep(0.6)
+        client.portal.call(table.notify)
+        clock.advance(600)
         assert table.version == version and table.state is not None and table.state.to_move == 1
 
 
-def test_coming_back_gives_the_seat_back_at_once(away: TestClient) -> None:
+def test_coming_back_gives_the_seat_back_at_once(away_clock: tuple[TestClient, ManualClock]) -> None:
+    away, clock = away_clock
     data = create(away, [True, True, False], players=3, seed=5)
     table = hub_of(away).tables[data["table"]["id"]]
     with away.websocket_connect("/ws") as wa:
@@ -150,7 +165,7 @@ def test_coming_back_gives_the_seat_back_at_once(away: TestClient) -> None:
         with away.websocket_connect("/ws") as wb:
             join(wb, data["seats"][1]["token"])
         a = Player(wa, 0)
-        wait([a], lambda: any(e["kind"] == "away" for e in a.log))
+        wait([a], lambda: any(e["kind"] == "away" for e in a.log), clock=clock)
         with away.websocket_connect("/ws") as again:
             join(again, data["seats"][1]["token"])
             b = Player(again, 1, auto=False)
@@ -159,7 +174,7 @@ def test_coming_back_gives_the_seat_back_at_once(away: TestClient) -> None:
                 pytest.skip("the deal ended before seat 1 was to move again")
             assert b.frame is not None and b.frame["waiting_for"] is None and b.frame["stand_ins"] == []
             before = len(moves(table))
-            time.sleep(3 * AWAY.away_seconds)
+            clock.advance(3 * AWAY.away_seconds)
             wait([a, b], lambda: True)
             assert moves(table)[before:] == [] and b.my_turn()  # nobody played for B
             b.play()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from lald.clock import ManualClock
 from lald.i18n import Catalog, messages
 from lald.web.server.app import MAX_BODY, create_app
 from lald.web.settings import Settings
@@ -316,7 +316,8 @@ def test_deep_nesting_and_fractions_are_named_as_what_they_are(client: TestClien
 
 def test_a_flood_of_messages_closes_that_socket_only(tmp_path: Path) -> None:
     settings = Settings(**{**FAST.__dict__, "ws_rate": 5.0, "ws_burst": 20.0})
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'f.db'}", settings)) as client:
+    clock = ManualClock()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'f.db'}", settings, clock=clock)) as client:
         with client.websocket_connect("/ws") as calm, client.websocket_connect("/ws") as flood:
             for _ in range(60):
                 flood.send_json({"type": "ping"})
@@ -324,9 +325,10 @@ def test_a_flood_of_messages_closes_that_socket_only(tmp_path: Path) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
                     codes.append(recv(flood).get("code"))
-            assert closed.value.code == 1008 and codes[-1] == "flooding" and codes.count(None) <= 21
-            for _ in range(5):
-                time.sleep(0.25)
+            # the clock stands: the burst of 20, then the one that floods
+            assert closed.value.code == 1008 and codes[-1] == "flooding" and codes.count(None) == 20
+            for _ in range(25):  # 5 a second, for 5 s of the clock, forever within the limit
+                clock.advance(0.2)
                 calm.send_json({"type": "ping"})
                 assert recv(calm) == {"type": "pong"}
 

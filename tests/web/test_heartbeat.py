@@ -6,17 +6,17 @@ is not "connected")."""
 from __future__ import annotations
 
 import dataclasses
-import time
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from lald.clock import ManualClock
 from lald.web.server.app import create_app
 from lald.web.server.protocol import SILENT
 
-from .conftest import FAST, create, hub_of, poll, recv
+from .conftest import FAST, create, hub_of, recv
 
 QUICK = dataclasses.replace(FAST, ping_seconds=0.1, pong_seconds=0.2, silent_seconds=0.6)
 
@@ -36,7 +36,8 @@ def test_the_welcome_tells_the_page_its_ping_interval_and_wait(tmp_path: Path) -
 
 
 def test_a_silent_page_is_dropped_after_the_timeout_and_the_host_sees_it_offline(tmp_path: Path) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'hb.db'}", QUICK)) as client:
+    clock = ManualClock()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hb.db'}", QUICK, clock=clock)) as client:
         data = create(client, 2)
         host = data["host"]["token"]
         table = hub_of(client).tables[data["table"]["id"]]
@@ -45,21 +46,21 @@ def test_a_silent_page_is_dropped_after_the_timeout_and_the_host_sees_it_offline
             silent.send_json({"type": "join", "token": data["seats"][1]["token"]})
             assert recv(pinging)["type"] == "welcome" and recv(silent)["type"] == "welcome"
             assert online(client, host)[:2] == [True, True]
-            start = time.monotonic()
             pongs = 0
-            # Seat 0's page pings as a page does; seat 1's says nothing at all.
-            while time.monotonic() - start < 1.5:
-                pinging.send_json({"type": "ping", "id": pongs})
-                while (m := poll(pinging)) is not None:
+            # Seat 0's page pings as a page does, every 0.1 s of the clock; seat 1's says
+            # nothing at all.
+            for step in range(15):
+                pinging.send_json({"type": "ping", "id": step})
+                while (m := recv(pinging))["type"] != "pong":
                     assert m["type"] != "error", m
-                    pongs += m["type"] == "pong"
-                if time.monotonic() - start < 0.4:
-                    assert online(client, host)[1] is True  # not before the timeout
-                time.sleep(0.1)
-            assert pongs >= 5
+                pongs += 1
+                if step < 5:
+                    assert online(client, host)[1] is True  # not before the timeout (0.6 s)
+                clock.advance(0.1)
+            assert pongs == 15
             assert online(client, host)[:2] == [True, False]
             assert table.online(0) and not table.online(1)
-            assert table.away(1, time.monotonic()) is not None  # its stand-in's clock runs
+            assert table.away(1, clock.monotonic()) is not None  # its stand-in's clock runs
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
                     recv(silent, 2.0)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from lald.clock import ManualClock
 from lald.coach.lesson import Lesson
 from lald.core import action_from_json
 from lald.i18n import LANGUAGES, Catalog
@@ -95,9 +96,10 @@ def test_the_whole_lesson_each_note_at_its_moment_other_moves_refused(client: Te
                 assert words[0] in shown, (moment, key, shown)
             told_at[moment] = set(said)
             if moment in HELD:
-                # Play stands still for the note: no bot moves, no other move is taken.
+                # Play stands still for the note: no bot moves, no other move is taken; the
+                # table's driver has nothing to do but wait for a change.
                 assert part["held"] and part["do"] is None
-                time.sleep(0.3)
+                assert client.portal.call(table.plan) == (0.0, None)
                 assert poll(ws) is None and table.version == frame["v"]
                 legal = frame["legal"]
                 if legal:
@@ -208,11 +210,15 @@ def test_lessons_count_against_the_limit_tables_have(tmp_path: Path) -> None:
 
 
 def test_an_idle_lesson_is_closed(tmp_path: Path) -> None:
-    settings = Settings(**{**FAST.__dict__, "idle_seconds": 0.3, "reap_every": 0.05})
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'idle.db'}", settings)) as client:
+    settings = Settings(**{**FAST.__dict__, "idle_seconds": 300, "reap_every": 60})
+    clock = ManualClock()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'idle.db'}", settings, clock=clock)) as client:
         data = open_lesson(client)
         with client.websocket_connect("/ws") as ws:
             Learner(ws, data["token"]).at(0)
+        clock.advance(240)
+        assert client.get(f"/api/tables/{data['table']['id']}").json()["status"] != "closed"
+        clock.advance(120)  # idle for 360 s: the reaper, every 60 s, closes it
         deadline = time.monotonic() + 10
         while client.get(f"/api/tables/{data['table']['id']}").json()["status"] != "closed":
             assert time.monotonic() < deadline, "the idle lesson was not closed"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import time
+
+from ..clock import SYSTEM, Clock
 
 
 @dataclasses.dataclass
@@ -113,20 +114,22 @@ class Buckets:
     """One :class:`Bucket` per key (a client's address), at most ``size`` of them: when
     full, the least recently used is forgotten (it comes back full)."""
 
-    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
+    def __init__(self, rate: float, burst: float, size: int = 10_000, clock: Clock = SYSTEM) -> None:
         self.rate, self.burst, self.size = rate, burst, size
+        self.clock = clock
+        """What ``now`` is when a call does not say (:mod:`lald.clock`)."""
         self.buckets: collections.OrderedDict[str, Bucket] = collections.OrderedDict()
 
     def ready(self, key: str, now: float | None = None) -> bool:
         """Whether ``key``'s bucket has a token (taking none: a request that turns out to
         be refused spends nothing)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         bucket = self.buckets.get(key)
         return bucket is None or bucket.ready(now)
 
     def wait(self, key: str, now: float | None = None) -> float:
         """Seconds until ``key``'s bucket has a token (0: it has one now)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         bucket = self.buckets.get(key)
         if bucket is None or bucket.ready(now):
             return 0.0
@@ -134,7 +137,7 @@ class Buckets:
 
     def take(self, key: str, now: float | None = None) -> bool:
         """Take a token from ``key``'s bucket."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         bucket = self.buckets.pop(key, None)
         if bucket is None:
             bucket = Bucket(self.rate, self.burst, now)

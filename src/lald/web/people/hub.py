@@ -15,9 +15,9 @@ import contextlib
 import logging
 import re
 import secrets
-import time
 from typing import Any, Protocol
 
+from ...clock import SYSTEM, Clock
 from ...store import NewTable, SeatChange, Store, TableData, token_hash
 from ...store.accounts import Accounts
 from ..settings import Settings
@@ -81,12 +81,15 @@ class Hub:
     """Every live table, found by id, by a seat's token or by its host's token."""
 
     def __init__(self, store: Store, settings: Settings, journal: Journal | None = None,
-                 channel: Channel | None = None) -> None:
+                 channel: Channel | None = None, clock: Clock = SYSTEM) -> None:
         self.store = store
+        self.clock = clock
+        """What the tables' time is read on and their timers set on, the reaper's too
+        (:mod:`lald.clock`; a test gives a :class:`~lald.clock.ManualClock` and moves it)."""
         self.accounts = Accounts(store)
         """Accounts, sessions, chat lines and ratings in the store (:mod:`lald.store.accounts`)."""
         self.ratings = Ratings(self.accounts)
-        self.lobby = LobbyFeed(channel or LocalChannel())
+        self.lobby = LobbyFeed(channel or LocalChannel(), clock)
         """The lobby's live rows (:mod:`.lobby`)."""
         self.journal = journal or Journal(store, threaded=not store.memory)
         self.settings = settings
@@ -116,14 +119,14 @@ class Hub:
 
     def adopt(self, tables: list[TableData]) -> list[Table]:
         """Tables loaded from the store, played from here on."""
-        return [self._add(Table(data, self.journal, self.settings)) for data in tables]
+        return [self._add(Table(data, self.journal, self.settings, self.clock)) for data in tables]
 
     def rate_missed(self) -> int:
         """Rate the rated sessions that ended without being rated (the server stopped in
         between); returns how many."""
         done = 0
         for data in self.store.load_tables(ids=self.accounts.unrated_tables()):
-            done += self.ratings.apply(Table(data, self.journal, self.settings))
+            done += self.ratings.apply(Table(data, self.journal, self.settings, self.clock))
         return done
 
     def _add(self, table: Table) -> Table:
@@ -196,7 +199,7 @@ class Hub:
                 self.ownership.claim(table_id)
             found = self.store.load_tables(ids=[table_id])
             if found:
-                table = self._add(Table(found[0], self.journal, self.settings))
+                table = self._add(Table(found[0], self.journal, self.settings, self.clock))
         return table
 
     def seat_of(self, token: Any) -> tuple[Table, int] | None:
@@ -241,8 +244,8 @@ class Hub:
 
         Its write is queued: await ``table.until_saved()`` before handing out its links.
         """
-        data, host = table_data(request, account, self.refuse_account_names)
-        table = Table(data, self.journal, self.settings)
+        data, host = table_data(request, account, self.refuse_account_names, self.clock.now())
+        table = Table(data, self.journal, self.settings, self.clock)
         self.journal.add(NewTable(data), table)
         return self._add(table), host
 
@@ -252,8 +255,8 @@ class Hub:
 
         Its write is queued: await ``table.until_saved()`` before handing out its link.
         """
-        data, token = lesson_data(request)
-        table = Table(data, self.journal, self.settings)
+        data, token = lesson_data(request, self.clock.now())
+        table = Table(data, self.journal, self.settings, self.clock)
         self.journal.add(NewTable(data), table)
         return self._add(table), token
 
@@ -386,7 +389,7 @@ class Hub:
 
     async def _reap_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.settings.reap_every)
+            await self.clock.sleep(self.settings.reap_every)
             try:
                 await self.reap()
             except Exception:
@@ -396,7 +399,7 @@ class Hub:
         """Close the tables no page has been connected to for ``idle_seconds``; forget
         the finished tables nobody watches (they stay in the store). Returns how many
         tables were closed."""
-        now = time.time() if now is None else now
+        now = self.clock.now() if now is None else now
         closed = 0
         for table in list(self.tables.values()):
             if table.conns:

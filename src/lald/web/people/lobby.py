@@ -29,9 +29,10 @@ import asyncio
 import collections
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
+
+from ...clock import SYSTEM, Clock
 
 if TYPE_CHECKING:
     from ..table.tables import Table
@@ -139,8 +140,10 @@ class LobbyFeed:
     delivers, so a channel that also carries other processes' rows lists their tables too.
     """
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, clock: Clock = SYSTEM) -> None:
         self.channel = channel
+        self.clock = clock
+        """What the rows' ``now`` is read on (:mod:`lald.clock`)."""
         self.rows: dict[str, dict[str, Any]] = {}
         """The rows as the channel delivered them, by table id."""
         self._sent: dict[str, dict[str, Any]] = {}
@@ -189,7 +192,8 @@ class LobbyFeed:
         """Publish every row this process lists again (a server that has just started, on
         a channel shared by several, asks for them)."""
         if self._sent:
-            self.channel.publish(TOPIC, {"put": list(self._sent.values()), "drop": [], "now": time.time()})
+            self.channel.publish(TOPIC, {"put": list(self._sent.values()), "drop": [],
+                                         "now": self.clock.now()})
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Every row, newest table first."""
@@ -237,7 +241,7 @@ class LobbyFeed:
                 put.append(row)
         if put or drop:
             self.published += 1
-            self.channel.publish(TOPIC, {"put": put, "drop": drop, "now": time.time()})
+            self.channel.publish(TOPIC, {"put": put, "drop": drop, "now": self.clock.now()})
         self._read_own()
 
 

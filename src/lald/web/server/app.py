@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ...clock import SYSTEM, Clock
 from ...i18n import LANGUAGES, Catalog, messages
 from ...record import Record, RecordError
 from ...store import Store
@@ -445,7 +446,7 @@ async def play_socket(ws: WebSocket) -> None:
     """One page's websocket: messages in, frames out through :meth:`Conn.pump`."""
     hub = _hub(ws)
     await ws.accept()
-    conn: Conn[Table] = Conn(ws, hub.settings)
+    conn: Conn[Table] = Conn(ws, hub.settings, hub.clock)
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed and conn.ending is None:
@@ -453,7 +454,7 @@ async def play_socket(ws: WebSocket) -> None:
                 # A page pings every ``ping_seconds``: one silent for longer than
                 # ``silent_seconds`` has lost its network (or hangs) and is gone.
                 # (A timeout on this task, not wait_for's task per message: no delay added.)
-                async with asyncio.timeout(hub.settings.silent_seconds):
+                async with hub.clock.timeout(hub.settings.silent_seconds):
                     message = await ws.receive()
             except TimeoutError:
                 log.info("a page silent for %g s was dropped", hub.settings.silent_seconds)
@@ -509,9 +510,11 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
-               cluster: ClusterConfig | None = None) -> Starlette:
+               cluster: ClusterConfig | None = None, clock: Clock = SYSTEM) -> Starlette:
     """The whole service, storing into the SQLAlchemy URL ``db``; one of several servers
-    over one PostgreSQL database if ``cluster`` says which (:mod:`lald.web.site.cluster`)."""
+    over one PostgreSQL database if ``cluster`` says which (:mod:`lald.web.site.cluster`).
+    Its tables, their timers, the lobby's waits and the pages' rate limits and silences are
+    timed on ``clock`` (a test gives a :class:`~lald.clock.ManualClock` and moves it)."""
     from . import community
 
     settings = settings or Settings()
@@ -520,11 +523,11 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
         site = Cluster(store, settings, cluster) if cluster is not None else None
-        hub = site.hub if site is not None else Hub(store, settings)
+        hub = site.hub if site is not None else Hub(store, settings, clock=clock)
         app.state.hub, app.state.cluster = hub, site
         metrics = app.state.metrics = ops.Metrics(hub)
         hub.journal.observe = metrics.observe
-        app.state.buckets = Buckets(settings.create_rate, settings.create_burst)
+        app.state.buckets = Buckets(settings.create_rate, settings.create_burst, clock=clock)
         reviews = app.state.reviews = Reviews(settings.review_worlds, settings.review_queue)
         community.start(app, hub)
         if site is not None:

@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import math
-import time
 from typing import Any
 
 from starlette.requests import Request
@@ -63,8 +62,8 @@ def _sits(request: Request) -> Any:
     if not hasattr(state, "sits"):
         from ..settings import Buckets
 
-        settings = _hub(request).settings
-        state.sits = Buckets(settings.sit_rate, settings.sit_burst)
+        hub = _hub(request)
+        state.sits = Buckets(hub.settings.sit_rate, hub.settings.sit_burst, clock=hub.clock)
     return state.sits
 
 
@@ -321,14 +320,15 @@ async def lobby_socket(ws: WebSocket) -> None:
     await ws.accept()
     sub = hub.lobby.channel.subscribe(TOPIC)
     rate, burst = LOBBY_RATE
-    bucket = Bucket(rate, burst, time.monotonic())
+    clock = hub.clock
+    bucket = Bucket(rate, burst, clock.monotonic())
 
     async def reader() -> None:
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            if not bucket.take(time.monotonic()):
+            if not bucket.take(clock.monotonic()):
                 return  # flooding: the socket is closed
             with contextlib.suppress(RequestError, TypeError):
                 if parse_json(message.get("text") or "null") == {"type": "ping"}:
@@ -336,7 +336,7 @@ async def lobby_socket(ws: WebSocket) -> None:
 
     reading = asyncio.create_task(reader())
     try:
-        await ws.send_text(json.dumps({"type": "lobby", "now": time.time(), "tables": hub.lobby.snapshot()},
+        await ws.send_text(json.dumps({"type": "lobby", "now": clock.now(), "tables": hub.lobby.snapshot()},
                                       ensure_ascii=False))
         while not reading.done():
             getting = asyncio.ensure_future(sub.get())
@@ -348,7 +348,7 @@ async def lobby_socket(ws: WebSocket) -> None:
             if sub.lost:  # fell behind: the whole list again
                 sub.lost = False
                 sub.queue.clear()
-                await ws.send_text(json.dumps({"type": "lobby", "now": time.time(),
+                await ws.send_text(json.dumps({"type": "lobby", "now": clock.now(),
                                                "tables": hub.lobby.snapshot()}, ensure_ascii=False))
                 continue
             if message is not None:

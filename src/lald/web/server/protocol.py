@@ -1,7 +1,10 @@
 """The websocket protocol: what a page may say to a table, and how every message is
 checked before anything is done with it.
 
-Messages are JSON objects with a ``type``. From the page:
+Messages are JSON objects with a ``type``, each defined once in :mod:`lald.messages`
+(shared with the terminal's online client, and made into the JSON Schema the page's
+messages are tested against); a field a message's definition does not have is refused.
+From the page:
 
 - ``{"type": "join", "token": T}``: take the seat whose secret invitation token is T. A
   page already on that seat is told ``taken_over`` and closed: a seat is played from one
@@ -50,11 +53,11 @@ where the engine decides.
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from ...core import ActionSyntaxError, IllegalActionError, action_from_json
 from ...i18n import LANGUAGES, Catalog
+from ...messages import FIELDS
 from ..people.hub import ELSEWHERE, Elsewhere, Hub
 from ..table import chat
 from ..table.conn import Conn
@@ -76,7 +79,7 @@ def handle(hub: Hub, conn: Conn[Table], text: str) -> None:
     """One message from a page; every refusal is an ``error`` message to it alone."""
     if conn.ending is not None:
         return
-    if not conn.bucket.take(time.monotonic()):
+    if not conn.bucket.take(conn.clock.monotonic()):
         conn.close_with("flooding", "web_error_flooding", 1008)
         return
     if len(text) > MAX_MESSAGE:
@@ -274,12 +277,8 @@ def _on_laugh(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
         conn.refuse(e.code, e.key, **e.values)
 
 
-#: The fields each message may have besides its type.
-_FIELDS: dict[str, set[str]] = {
-    "join": {"token", "lang"}, "watch": {"table", "lang"}, "act": {"v", "action"}, "next_deal": set(),
-    "take": set(), "leave": set(), "lang": {"lang"}, "ping": {"id"}, "go_on": set(),
-    "hint": {"v"}, "chat": {"text"}, "laugh": set(),
-}
+#: The fields each message may have besides its type: its definition's (:mod:`lald.messages`).
+_FIELDS = FIELDS
 _HANDLERS = {
     "join": _on_join, "watch": _on_watch, "act": _on_act, "next_deal": _on_next_deal,
     "take": _on_take, "leave": _on_leave, "lang": _on_lang, "ping": _on_ping, "go_on": _on_go_on,

@@ -25,7 +25,6 @@ given its seat's view and legal actions, nothing else).
 from __future__ import annotations
 
 import json
-import time
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -131,7 +130,7 @@ class Talk:
             raise Refused("not_now", "web_error_laugh_seated")
         last = self.laid_at
         if (last is None or last[0] != table.deal_index or last[2] == seat
-                or time.monotonic() - last[3] > LAUGH_WINDOW):
+                or self.table.clock.monotonic() - last[3] > LAUGH_WINDOW):
             raise Refused("not_now", "web_error_laugh_not_now")
         key = (last[0], last[1], seat)
         if key in self.laughed:
@@ -142,7 +141,7 @@ class Talk:
 
     def laid_down(self, deal: int, index: int, seat: int) -> None:
         """Someone lay down (the table tells, as it applies the operation)."""
-        self.laid_at = (deal, index, seat, time.monotonic())
+        self.laid_at = (deal, index, seat, self.table.clock.monotonic())
 
     def can_laugh(self, seat: int | None) -> bool:
         """Whether ``seat`` may laugh now (the page shows its Laugh button)."""
@@ -150,12 +149,12 @@ class Talk:
         table = self.table
         return (table.rules.laugh and seat is not None and table.seats[seat].human and last is not None
                 and last[0] == table.deal_index and last[2] != seat
-                and time.monotonic() - last[3] <= LAUGH_WINDOW
+                and self.table.clock.monotonic() - last[3] <= LAUGH_WINDOW
                 and (last[0], last[1], seat) not in self.laughed)
 
     def _spend(self, conn: Conn[Any]) -> None:
         bucket = self.buckets.get(conn)
-        now = time.monotonic()
+        now = self.table.clock.monotonic()
         if bucket is None:
             bucket = self.buckets[conn] = Bucket(CHAT_RATE, CHAT_BURST, now)
         if not bucket.take(now):
@@ -169,7 +168,7 @@ class Talk:
         state = table.state
         deal = table.deal_index
         after = len(state.actions) if state is not None else 0
-        line = NewChat(table.id, deal, after, seat, name, account, kind, text, time.time())
+        line = NewChat(table.id, deal, after, seat, name, account, kind, text, self.table.clock.now())
         table.journal.add(line, table)
         self._enter(line)
         table.notify()

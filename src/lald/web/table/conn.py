@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
-import time
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from ...clock import SYSTEM, Clock
 from ...i18n import Catalog
 from ..settings import Bucket, Settings
 
@@ -45,8 +45,10 @@ class Conn(Generic[W]):
     the latest view and every new log line, so a slow reader never makes work pile up.
     """
 
-    def __init__(self, ws: WebSocket, settings: Settings) -> None:
+    def __init__(self, ws: WebSocket, settings: Settings, clock: Clock = SYSTEM) -> None:
         self.ws = ws
+        self.clock = clock
+        """What its rate limit is measured on (:mod:`lald.clock`)."""
         self.settings = settings
         self.table: W | None = None
         self.seat: int | None = None
@@ -58,7 +60,7 @@ class Conn(Generic[W]):
         self.closed = False
         self.ending: int | None = None
         """The close code once the connection is to end after its queued messages."""
-        self.bucket = Bucket(settings.ws_rate, settings.ws_burst, time.monotonic())
+        self.bucket = Bucket(settings.ws_rate, settings.ws_burst, clock.monotonic())
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (errors, replies) ahead of the next state frame."""

@@ -76,11 +76,13 @@ def seat_token(host_token: str, seat: int, generation: int) -> str:
 
 
 def table_data(request: Any, account: tuple[int, str] | None,
-               refuse_names: Callable[[list[str], str | None], None]) -> tuple[TableData, str]:
+               refuse_names: Callable[[list[str], str | None], None],
+               now: float | None = None) -> tuple[TableData, str]:
     """A new table's data from the lobby's request, and its host's token; raise
     :class:`LobbyError`. ``account`` is the id and name of the host's account, if they
     are logged in; ``refuse_names`` refuses seat names that are accounts' (or look like
-    them), but the host's own."""
+    them), but the host's own; ``now``: when it is made (seconds since the epoch; by
+    default the machine's time)."""
     if not isinstance(request, dict):
         raise LobbyError("send a JSON object")
     unknown = set(request) - {"preset", "players", "variants", "options", "seats", "turn_seconds",
@@ -127,7 +129,7 @@ def table_data(request: Any, account: tuple[int, str] | None,
         secret, seed = secrets.token_hex(32), 0
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 62:
         raise LobbyError("'seed' must be a whole number from 0 to 2**62 - 1")
-    now = time.time()
+    now = time.time() if now is None else now
     data = TableData(
         id=secrets.token_urlsafe(6), created=now,
         config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}) | lobby
@@ -230,7 +232,7 @@ def _seats(raw: Any, players: int, host: str, public: bool = False) -> list[Seat
     return out
 
 
-def lesson_data(request: Any) -> tuple[TableData, str]:
+def lesson_data(request: Any, now: float | None = None) -> tuple[TableData, str]:
     """A new lesson table's data (the teaching deal, :mod:`.lesson`) and the learner's
     seat token; raise :class:`LobbyError`. A lesson has no host and is listed nowhere."""
     if not isinstance(request, dict):
@@ -241,7 +243,7 @@ def lesson_data(request: Any) -> tuple[TableData, str]:
     token = secrets.token_urlsafe(24)
     seats = [SeatData(s, token_hash(token if s == 0 else secrets.token_urlsafe(24)), s == 0,
                       "lesson", None, False) for s in range(rules.players)]
-    now = time.time()
+    now = time.time() if now is None else now
     data = TableData(
         id=secrets.token_urlsafe(6), created=now,
         config={"rules": rules.spec(), "turn_seconds": 0, "lesson": 1}, seed=0,

@@ -41,6 +41,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...bots import Bot, make_bot
+from ...clock import SYSTEM, Clock
 from ...core import (
     Action,
     Claim,
@@ -117,7 +118,9 @@ THINK_TIMES = ThinkTimes()
 class Table(Saved):
     """One table: session, seats, bots, log, connections and the driver task."""
 
-    def __init__(self, data: TableData, journal: Journal, settings: Settings) -> None:
+    def __init__(self, data: TableData, journal: Journal, settings: Settings, clock: Clock = SYSTEM) -> None:
+        self.clock = clock
+        """What the table's time is read on, and its timers set on (:mod:`lald.clock`)."""
         super().__init__()
         self.id = data.id
         self.created = data.created
@@ -155,7 +158,7 @@ class Table(Saved):
         action): the lobby's feed, :meth:`lald.web.people.lobby.LobbyFeed.touch`."""
         self.on_over: Callable[[Table], None] | None = None
         """Told when the session ends (the ratings, :meth:`lald.web.people.ratings.Ratings.session_over`)."""
-        self.first_joined: float | None = (time.time() if any(s.joined for s in data.seats if s.human)
+        self.first_joined: float | None = (self.clock.now() if any(s.joined for s in data.seats if s.human)
                                            else None)
         """When the first person joined (a restart counts as now), from which a public
         table's wait for players runs."""
@@ -181,13 +184,13 @@ class Table(Saved):
         """Counts the changes told to the connections; the frame parts cached are this epoch's."""
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
-        self.changed_at = time.monotonic()
+        self.changed_at = self.clock.monotonic()
         self.turn_started = self.changed_at
         self.gone: dict[int, float] = {s.seat: self.changed_at for s in self.seats}
-        """When each seat's last page left (``time.monotonic``); no entry while one is open."""
+        """When each seat's last page left (the clock's ``monotonic``); no entry while one is open."""
         self.window: ClaimWindow | None = None
         """The claim window of the deal in play (:mod:`lald.core.engine.window`)."""
-        self.frames = Frames(self)
+        self.frames = Frames(self, clock.now)
         """What each page is sent of the table (:mod:`.frames`)."""
         self.talk = Talk(self, data.config, Entry)
         """The table's chat and laughs (:mod:`.chat`)."""
@@ -276,7 +279,7 @@ class Table(Saved):
 
     def _changed(self, new_turn: bool = True) -> None:
         self.epoch += 1
-        self.changed_at = time.monotonic()
+        self.changed_at = self.clock.monotonic()
         if new_turn:
             self.turn_started = self.changed_at
 
@@ -291,7 +294,7 @@ class Table(Saved):
             raise IllegalActionError("no deal is being played at this table")
         state.verify(action)
         self.journal.add(NewAction(self.id, self.deal_index, len(state.actions), action.to_json(),
-                                   source, time.time()), self)
+                                   source, self.clock.now()), self)
         self._apply(action, source)
         if self.session.over:
             self.status = "over"
@@ -322,7 +325,7 @@ class Table(Saved):
         """Change who plays a seat, its name, or mark it joined (told once stored)."""
         self.journal.add(SeatChange(self.id, seat, values), self)
         if values.get("joined") and self.first_joined is None:
-            self.first_joined = time.time()
+            self.first_joined = self.clock.now()
         taken = values.get("human", False) and not self.seats[seat].human
         for key, value in values.items():
             setattr(self.seats[seat], key, value)
@@ -342,7 +345,7 @@ class Table(Saved):
 
     def seen(self) -> None:
         """A page connected or left: the table is not idle."""
-        self.active_at = time.time()
+        self.active_at = self.clock.now()
         self.journal.add(TableChange(self.id, {"active_at": self.active_at}), self)
 
     def connect(self, conn: Conn[Table]) -> None:
@@ -355,7 +358,7 @@ class Table(Saved):
         """A page left: its seat's person is gone from now if no other page of theirs is open."""
         self.conns.discard(conn)
         if conn.seat is not None and not self.online(conn.seat):
-            self.gone.setdefault(conn.seat, time.monotonic())
+            self.gone.setdefault(conn.seat, self.clock.monotonic())
 
     def away(self, seat: int, now: float) -> float | None:
         """How long the person of ``seat`` has been gone during play (seconds); None if
@@ -445,7 +448,7 @@ class Table(Saved):
             rang = True
             self.wake.set()
 
-        timer = asyncio.get_running_loop().call_later(delay, ring)
+        timer = self.clock.call_later(delay, ring)
         try:
             await self.wake.wait()
         finally:
@@ -462,10 +465,10 @@ class Table(Saved):
             fill = self.fill_at()
             if fill is None:
                 return 0.0, None
-            return max(0.0, fill - time.time()), self._fill_step
+            return max(0.0, fill - self.clock.now()), self._fill_step
         state = self.state
         assert state is not None
-        now = time.monotonic()
+        now = self.clock.monotonic()
         if state.over:
             if self.session.over:
                 return 0.0, None
@@ -537,7 +540,7 @@ class Table(Saved):
     async def _fill_step(self) -> None:
         """A public table's wait for players is over: the bots take the seats still empty."""
         fill = self.fill_at()
-        if self.status != "waiting" or fill is None or fill > time.time():
+        if self.status != "waiting" or fill is None or fill > self.clock.now():
             return
         for s in self.seats:
             if s.human and not s.joined:
@@ -570,7 +573,7 @@ class Table(Saved):
         it thought, or if a stand-in's person came back meanwhile."""
         state, version, window = self.state, self.version, self.window
         assert state is not None and window is not None
-        now = time.monotonic()
+        now = self.clock.monotonic()
         people = {s.seat for s in self.seats if not self.by_bot(s.seat, now)}
         while (ask := window.asking(skip=people)) is not None:
             seat, claims = ask
@@ -578,14 +581,14 @@ class Table(Saved):
             choice = await self._think(seat, self.bots[seat].claim, state.view(seat), claims)
             if self.version != version:
                 return
-            if choice is not None and self.by_bot(seat, time.monotonic()):
+            if choice is not None and self.by_bot(seat, self.clock.monotonic()):
                 self._submit_bot(choice, self._bot_source(seat), claims)
                 return
         mover = state.to_move
         if mover is not None and self.by_bot(mover, now):
             _, legal = window.turn()
             action = await self._think(mover, self.bots[mover].act, state.view(mover), legal)
-            if self.version == version and self.by_bot(mover, time.monotonic()):
+            if self.version == version and self.by_bot(mover, self.clock.monotonic()):
                 self._submit_bot(action, self._bot_source(mover), legal)
 
     def _bot_source(self, seat: int) -> str:
@@ -645,7 +648,7 @@ class Table(Saved):
         """Whom the table waits for, gone, and for how long (``waiting_for``: the seat to
         move, seconds since their page left, seconds until their stand-in plays or None),
         and the seats a stand-in plays for now (``stand_ins``)."""
-        state, now = self.state, time.monotonic()
+        state, now = self.state, self.clock.monotonic()
         if self.status != "playing" or state is None or state.over:
             return {"waiting_for": None, "stand_ins": []}
         stand_ins = [s.seat for s in self.seats if s.human and self.by_bot(s.seat, now)]
@@ -664,7 +667,7 @@ class Table(Saved):
             return None
         if not self.seats[state.to_move].human:
             return None
-        return round(max(0.0, self.turn_started + self.turn_seconds - time.monotonic()), 1)
+        return round(max(0.0, self.turn_started + self.turn_seconds - self.clock.monotonic()), 1)
 
     def record(self, deal: int) -> State:
         """Deal ``deal`` (0-based) once it is over; a deal in play is not disclosed."""
