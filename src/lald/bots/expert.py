@@ -69,6 +69,7 @@ from . import Bot
 from .heuristic import DROPPED, HABITS, HeuristicPolicy, RolloutPolicy, level_params
 from .kernel import Params, compiled_draw_world, compiled_plausible, score_of, search_context, world_values
 from .knowledge import Knowledge, fill, read
+from .params import ExpertParams
 from .sampler import World, sample
 
 #: The habits the expert's roll-out policy plays without: those the ``heuristic`` level
@@ -92,16 +93,6 @@ def kernel_path(kernel: str) -> Callable[[], AbstractContextManager[None]]:
     if kernel == "python":
         return pure_path
     raise ValueError(f"kernel={kernel}: choose compiled or python")
-
-
-def _flag(value: bool | int | str) -> bool:
-    if isinstance(value, str):
-        if value.lower() in ("1", "on", "true", "yes"):
-            return True
-        if value.lower() in ("0", "off", "false", "no"):
-            return False
-        raise ValueError(f"expected 1 or 0, not {value!r}")
-    return bool(value)
 
 
 class Player(RolloutPolicy):
@@ -207,44 +198,35 @@ class Player(RolloutPolicy):
 class ExpertBot(Bot):
     """Determinized search with an opponent model in the draw, exact end positions and
     searched claims (see the module's text); ``worlds`` caps the worlds per decision,
-    ``time_limit`` the seconds."""
+    ``time_limit`` the seconds.  Its parameters are read once into :attr:`params`
+    (:class:`~lald.bots.params.ExpertParams`), from ``params`` or from ``options``, the
+    spec's ``key=value`` text or numbers."""
 
     name = "expert"
     version = "5"
 
-    def __init__(self, seat: int, rules: Rules, rng: random.Random, worlds: int | str = 160,
-                 time_limit: float | str = 0.08, model: bool | int | str = True,
-                 solve: int | str = 12, nodes: int | str = 1500, off: Iterable[str] | None = None,
-                 on: Iterable[str] | None = None, rollout: str = "heuristic", look: int | str = 0,
-                 exact: int | str = 48, claims: str = "all", prior: float | str = 1.0,
-                 infer: float | str = -1.0, min_worlds: int | str = 16, kernel: str = "compiled") -> None:
+    def __init__(self, seat: int, rules: Rules, rng: random.Random, params: ExpertParams | None = None,
+                 **options: object) -> None:
         super().__init__(seat, rules, rng)
-        self.path = kernel_path(kernel)
-        self.worlds = int(worlds)
-        self.time_limit = float(time_limit)
-        if self.worlds < 1 or not self.time_limit > 0:
-            raise ValueError("worlds and time_limit must be positive")
-        self.exact = int(exact)
-        if self.exact < 0:
-            raise ValueError("exact must be 0 (off) or a number of worlds")
-        if claims not in ("all", "own"):
-            raise ValueError(f"claims={claims}: choose all or own")
-        self.search_claims = claims
-        self.prior = float(prior)
-        if self.prior < 0:
-            raise ValueError("prior must be 0 (off) or a number of standard errors")
-        self.infer = float(infer)
-        self.min_worlds = int(min_worlds)
+        p = self.params = params if params is not None else ExpertParams.parse(**options)
+        if params is not None and options:
+            raise TypeError("give the expert its params or its options, not both")
+        self.path = kernel_path(p.kernel)
+        self.worlds = p.worlds
+        self.time_limit = p.time_limit
+        self.exact = p.exact
+        self.search_claims = p.claims
+        self.prior = p.prior
+        self.infer = p.infer
+        self.min_worlds = p.min_worlds
         self.searched = 0
         self.weights: list[float] = []
-        self.model = _flag(model)
-        if rollout not in ("heuristic", "v3", "plain"):
-            raise ValueError(f"rollout={rollout}: choose heuristic, v3 or plain")
-        habits = frozenset(TUNED_OFF if rollout != "plain" else ())
-        if off is not None or on is not None:
-            habits = frozenset(off or ()) | (frozenset(HABITS) - frozenset(on) if on else frozenset())
-        params = level_params(rules, "3" if rollout == "v3" else "4")
-        self.player = Player(rules, int(solve), int(nodes), habits, int(look), params)
+        self.model = p.model
+        habits = frozenset(TUNED_OFF if p.rollout != "plain" else ())
+        if p.off is not None or p.on is not None:
+            habits = frozenset(p.off or ()) | (frozenset(HABITS) - p.on if p.on else frozenset())
+        rollout_params = level_params(rules, "3" if p.rollout == "v3" else "4")
+        self.player = Player(rules, p.solve, p.nodes, habits, p.look, rollout_params)
         self.policy = self.player.policy
         # how the other seats are assumed to claim
         self.model_policy = HeuristicPolicy(rules, DROPPED, level_params(rules))
@@ -556,19 +538,19 @@ def enumerate_hands(k: Knowledge, limit: int) -> list[tuple[int, list[list[int]]
     return found
 
 
-_KINDS: dict[int, dict[tuple[int, int], tuple[int, ...]]] = {}
+_KINDS: dict[tuple[object, ...], dict[tuple[int, int], tuple[int, ...]]] = {}
 
 
 def capture_kinds(rules: Rules) -> dict[tuple[int, int], tuple[int, ...]]:
     """The kinds of capture open on a rank with ``h`` cards in the mover's hand and ``t`` on
     the table, by ``(h, t)``, as the engine's play-out tables list them for ``rules``."""
     k = tables_for(rules)
-    known = _KINDS.get(id(k))
+    known = _KINDS.get(k.key)
     if known is None:
         n = k.n
         found: dict[tuple[int, int], set[int]] = {}
         for g, c in enumerate(k.counts):
             for capture in k.multi[0][g]:
                 found.setdefault((c[0], c[n]), set()).add(capture[3] & 7)
-        known = _KINDS[id(k)] = {key: tuple(sorted(v)) for key, v in found.items()}
+        known = _KINDS[k.key] = {key: tuple(sorted(v)) for key, v in found.items()}
     return known

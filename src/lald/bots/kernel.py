@@ -135,16 +135,16 @@ class HeuristicTables:
         return t
 
 
-_TABLES: dict[tuple[int, tuple[float, ...]], tuple[Tables, HeuristicTables]] = {}
+_TABLES: dict[tuple[tuple[object, ...], tuple[float, ...]], tuple[Tables, HeuristicTables]] = {}
 
 
 def tables(rules: Rules, params: Params = HEURISTIC) -> HeuristicTables:
     """The tables of the scores ``params`` (default: the heuristic's) for ``rules``, made
     once per kernel tables and scores."""
     k = tables_for(rules)
-    key = (id(k), tuple(params[name] for name in HEURISTIC))
+    key = (k.key, tuple(params[name] for name in HEURISTIC))
     known = _TABLES.get(key)
-    if known is None or known[0] is not k:
+    if known is None:
         if len(_TABLES) > 32:  # a tuning run makes many; bots use one or two
             _TABLES.clear()
         known = _TABLES[key] = (k, HeuristicTables(k, score_of(params)))

@@ -116,8 +116,8 @@ class OracleBot(ExpertBot):
                  solve: int | str = 12, nodes: int | str = 1500) -> None:
         # the one true world: nothing to list or weigh, no noise to guard against, and
         # claims searched on its own turn only (as version 3 did)
-        super().__init__(seat, rules, rng, worlds, time_limit, model, solve, nodes, exact=0, claims="own",
-                         prior=0)
+        super().__init__(seat, rules, rng, worlds=worlds, time_limit=time_limit, model=model, solve=solve,
+                         nodes=nodes, exact=0, claims="own", prior=0)
         self.state: State | None = None
 
     def see(self, state: State) -> None:

@@ -242,10 +242,14 @@ def key_of(rules: Rules) -> tuple[object, ...]:
 
 _TABLES: dict[tuple[object, ...], Tables] = {}
 _BY_RULES: dict[Rules, Tables] = {}
+_LAST: list[tuple[Rules, Tables]] = []  # the rules asked for last: a play-out asks again and again
 
 
 def tables_for(rules: Rules) -> Tables:
     """The tables of ``rules`` (made once per player count and move options)."""
+    last = _LAST[0] if _LAST else None  # (one read: another thread may replace it)
+    if last is not None and last[0] is rules:
+        return last[1]
     t = _BY_RULES.get(rules)
     if t is None:
         key = key_of(rules)
@@ -255,5 +259,6 @@ def tables_for(rules: Rules) -> Tables:
         if len(_BY_RULES) > 256:
             _BY_RULES.clear()
         _BY_RULES[rules] = t
+    _LAST[:] = [(rules, t)]
     return t
 
