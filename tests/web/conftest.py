@@ -21,6 +21,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from lald.clock import ManualClock
 from lald.web.people.hub import Hub
 from lald.web.server.app import create_app
 from lald.web.settings import Settings
@@ -42,6 +43,30 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST)
     with TestClient(app) as c:
         yield c
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """A clock that moves only when the test moves it (:mod:`lald.clock`)."""
+    return ManualClock()
+
+
+@pytest.fixture
+def clocked(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
+    """The app of :func:`client` on :func:`clock`: its timers (a turn's, a public table's
+    wait for players, a stand-in's grace) run when the test moves the clock past them."""
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", FAST, clock=clock)
+    with TestClient(app) as c:
+        yield c
+
+
+def timer_set(clock: ManualClock, seconds: float, timeout: float = 10.0) -> None:
+    """Wait until a timer of the app is due in ``seconds`` on ``clock`` (the table sets it
+    a moment after the change its page was told of)."""
+    deadline = time.monotonic() + timeout
+    while not any(abs(due - seconds) < 1e-9 for due in clock.pending()):
+        assert time.monotonic() < deadline, f"no timer due in {seconds} s: {clock.pending()}"
+        time.sleep(0.001)
 
 
 def recv(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:

@@ -8,23 +8,28 @@ import pytest
 from starlette.testclient import TestClient
 
 from lald.bots import FRIENDLY
+from lald.clock import ManualClock
 from lald.i18n import Catalog
 from lald.web.table.frames import level_name
 
-from .conftest import create, hub_of, recv, until
+from .conftest import create, recv, timer_set, until
 
 LANGS = ["en", "de", "es", "pt"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_an_expired_turn_names_the_stand_in_bot_by_its_friendly_level(client: TestClient, lang: str) -> None:
+def test_an_expired_turn_names_the_stand_in_bot_by_its_friendly_level(
+        clocked: TestClient, clock: ManualClock, lang: str) -> None:
     """Seen before: "the heuristic bot played for Seat 0" ("der Bot (heuristic)")."""
+    client = clocked
     data = create(client, 1, levels="heuristic", seed=9, turn_seconds=5)
-    hub_of(client).tables[data["table"]["id"]].turn_seconds = 0.05
     catalog = Catalog(lang)
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "join", "token": data["seats"][0]["token"], "lang": lang})
         recv(ws)
+        until(ws, lambda m: m["type"] == "state" and m["turn_deadline"] is not None)
+        timer_set(clock, 5)
+        clock.advance(5)
         f = until(ws, lambda m: m["type"] == "state" and any(e["kind"] == "timer" for e in m["log"]))
         line = next(e for e in f["log"] if e["kind"] == "timer")["text"]
     assert "heuristic" not in line and catalog.t("web_level_name_heuristic") in line, line

@@ -10,9 +10,10 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from lald.clock import ManualClock
 from lald.web.people.lobby import LocalChannel, reading_of
 
-from .conftest import create, hub_of, recv, state_at
+from .conftest import create, hub_of, recv, state_at, timer_set
 
 
 def public(client: TestClient, players: int = 3, **extra: Any) -> dict[str, Any]:
@@ -158,7 +159,8 @@ def test_a_lobby_page_that_floods_is_closed(client: TestClient) -> None:
 
 
 def test_a_public_tables_bots_take_the_empty_seats_after_its_wait_once_someone_joined(
-        client: TestClient) -> None:
+        clocked: TestClient, clock: ManualClock) -> None:
+    client = clocked
     data = public(client, players=3, fill_seconds=5)
     hub = hub_of(client)
     table = hub.tables[data["table"]["id"]]
@@ -166,9 +168,11 @@ def test_a_public_tables_bots_take_the_empty_seats_after_its_wait_once_someone_j
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
         recv(ws)
-        assert table.fill_at() is not None and table.status == "waiting"
-        table.first_joined = time.time() - 6  # the wait is over
-        table.wake.set()
+        assert table.fill_at() == clock.now() + 5 and table.status == "waiting"
+        timer_set(clock, 5)
+        clock.advance(4.9)
+        assert table.status == "waiting" and table.free_seats() == [1, 2]  # the wait is not over
+        clock.advance(0.1)
         frame = state_at(ws, 1)
         assert [s["human"] for s in frame["table"]["seats"]] == [True, False, False]
         assert table.status == "playing" and table.free_seats() == []

@@ -14,12 +14,13 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from lald.bots import LEVELS, RandomBot
+from lald.clock import ManualClock
 from lald.core import Claim, Claimed, ClaimKind, IllegalActionError, Rules, Session, State, action_from_json
 from lald.i18n import LANGUAGES, messages
 from lald.record import load
 from lald.store import Store
 
-from .conftest import create, hub_of, poll, recv, state_at, until
+from .conftest import create, hub_of, poll, recv, state_at, timer_set, until
 
 JSON = {"Content-Type": "application/json"}
 
@@ -297,12 +298,19 @@ def test_leave_hands_the_seat_to_its_bot_and_take_brings_it_back(client: TestCli
         assert f["session"]["over"] or f["legal"] or f["can_next"]
 
 
-def test_an_expired_turn_is_played_by_the_seats_bot_and_the_log_says_so(client: TestClient) -> None:
+def test_an_expired_turn_is_played_by_the_seats_bot_and_the_log_says_so(
+        clocked: TestClient, clock: ManualClock) -> None:
+    client = clocked
     data = create(client, 1, seed=9, turn_seconds=5)
-    hub_of(client).tables[data["table"]["id"]].turn_seconds = 0.05  # the shortest timer is 5 s
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "join", "token": data["seats"][0]["token"]})
         recv(ws)
+        turn = until(ws, lambda m: m["type"] == "state" and m["turn_deadline"] is not None)
+        assert turn["turn_deadline"] == 5.0  # the clock stands
+        timer_set(clock, 5)
+        clock.advance(4.9)
+        assert poll(ws) is None and hub_of(client).tables[data["table"]["id"]].version == turn["v"]
+        clock.advance(0.1)
         f = until(ws, lambda m: m["type"] == "state" and any(e["kind"] == "timer" for e in m["log"]))
         line = next(e for e in f["log"] if e["kind"] == "timer")
         assert line["seat"] == 0 and "Seat 0" in line["text"]
