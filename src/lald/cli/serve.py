@@ -165,6 +165,15 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hints-at-once", type=in_range(int, 1, 1000, "a number of hints"), default=8,
                    metavar="N", help="hints being made or waiting in the whole server; more are "
                                      "refused as busy until there is room (default 8)")
+    p.add_argument("--lab-queue", type=in_range(int, 0, 100, "a number of comparisons"), default=3,
+                   metavar="N", help="comparisons of the readings laboratory (/readings) that may wait "
+                                     "while one plays; more are refused as busy (default 3)")
+    p.add_argument("--lab-deals-per-hour", type=in_range(int, 1, 10_000_000, "a number of deals"),
+                   default=20_000, metavar="N",
+                   help="deals one client address may ask the laboratory for in an hour (default 20000)")
+    p.add_argument("--lab-seconds", type=in_range(float, 1, 86_400, "a number of seconds"), default=300.0,
+                   metavar="SECONDS", help="stop a comparison of the laboratory that plays longer "
+                                           "(default 300)")
     p.add_argument("--session-days", type=in_range(float, 0.01, 3650, "a number of days"), default=30.0,
                    metavar="DAYS", help="end a login session unused for this long (default 30)")
     p.add_argument("--fill-seconds", type=in_range(int, 5, 3600, "a number of seconds"), default=60,
@@ -235,7 +244,9 @@ def settings_of(args: argparse.Namespace) -> Settings:
                     create_rate=args.tables_per_hour / 3600, create_burst=args.tables_at_once,
                     review_worlds=args.review_worlds, hint_seconds=args.hint_seconds,
                     hint_worlds=args.hint_worlds, hint_queue=args.hints_at_once,
-                    session_days=args.session_days, fill_seconds=args.fill_seconds)
+                    session_days=args.session_days, fill_seconds=args.fill_seconds,
+                    lab_queue=args.lab_queue, lab_per_hour=args.lab_deals_per_hour,
+                    lab_seconds=args.lab_seconds)
 
 
 def settings_argv(args: argparse.Namespace) -> list[str]:

@@ -19,12 +19,15 @@ Its sub-packages, by what they serve, each importing only those above it in this
 - :mod:`.people`, where strangers meet: the registry of live tables and hosts
   (:mod:`.people.hub`), the public lobby (:mod:`.people.lobby`), accounts and lookalike names
   (:mod:`.people.accounts`, :mod:`.people.names`), ratings (:mod:`.people.ratings`);
+- :mod:`.readings`, the readings laboratory in the browser: a comparison asked for, checked
+  and played by :mod:`lald.lab` in a worker process (:mod:`.readings.work`), the queue,
+  the bounds on what a visitor may ask and the comparisons kept (:mod:`.readings.jobs`);
 - :mod:`.site`, a site of several servers: one server of several (:mod:`.site.cluster`),
   the servers' channel (:mod:`.site.events`), the proxy in front (:mod:`.site.proxy`);
 - :mod:`.server`, the one server's HTTP face: the ASGI application and its guard
   (:mod:`.server.app`), what the endpoints share (:mod:`.server.http`), the community's
-  endpoints (:mod:`.server.community`), the websocket messages (:mod:`.server.protocol`),
-  the OpenAPI document (:mod:`.server.openapi`).
+  endpoints (:mod:`.server.community`), the laboratory's (:mod:`.server.readings`), the
+  websocket messages (:mod:`.server.protocol`), the OpenAPI document (:mod:`.server.openapi`).
 
 The pages, scripts and styles are ``static/``. Heavy imports stay in
 :mod:`lald.web.server.app`, so ``import lald.web`` is cheap.

@@ -81,6 +81,13 @@ class Settings:
     hint_queue: int = 8
     """Hints that may wait for the expert or be made at once in the whole server; more are
     refused until there is room (one per seat at a time in any case)."""
+    lab_queue: int = 3
+    """Comparisons of the readings laboratory (``/readings``) that may wait while one plays;
+    more are refused as busy (:mod:`lald.web.readings`)."""
+    lab_per_hour: int = 20_000
+    """Deals one client address may ask the laboratory for in an hour."""
+    lab_seconds: float = 300.0
+    """How long one comparison may play before it is stopped (seconds)."""
 
 
 class Bucket:

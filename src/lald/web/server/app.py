@@ -82,7 +82,7 @@ SECURITY_HEADERS = [
 JSON_ONLY = ("application/json",)
 #: The media types each POST takes (any other: 415); a POST elsewhere is a 405.
 MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables": JSON_ONLY,
-               "/api/lessons": JSON_ONLY,
+               "/api/lessons": JSON_ONLY, "/api/readings": JSON_ONLY,
                "/api/host": JSON_ONLY, "/api/host/reissue": JSON_ONLY, "/api/host/close": JSON_ONLY,
                # where strangers meet (.community)
                "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY, "/api/host/mute": JSON_ONLY,
@@ -515,7 +515,8 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
     over one PostgreSQL database if ``cluster`` says which (:mod:`lald.web.site.cluster`).
     Its tables, their timers, the lobby's waits and the pages' rate limits and silences are
     timed on ``clock`` (a test gives a :class:`~lald.clock.ManualClock` and moves it)."""
-    from . import community
+    from ..readings.jobs import Laboratory
+    from . import community, readings
 
     settings = settings or Settings()
 
@@ -538,10 +539,14 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
             hub.restore()
             app.state.ready = _ready
         reviews.start()
+        laboratory = app.state.laboratory = Laboratory(
+            clock, queue=settings.lab_queue, per_hour=settings.lab_per_hour, time_limit=settings.lab_seconds)
+        laboratory.start()
         try:
             yield
         finally:
             await reviews.close()
+            await laboratory.close()
             if site is not None:
                 await site.drain()
             await hub.close()
@@ -576,6 +581,7 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
         WebSocketRoute("/ws/{table}", play_socket),
         Route("/_lald/route", route),
         *ops.routes(),
+        *readings.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Handler] = {404: _not_found, HTTPException: _http_error, Elsewhere: _elsewhere,

@@ -167,6 +167,23 @@ def spec() -> dict[str, Any]:
                         "table": _TABLE, "seat": {"const": 0}, "token": {"type": "string"},
                         "url": {"type": "string"}}}),
                     **_refusals(*_POSTED, 429)}}},
+            "/api/readings": {"post": {
+                "summary": "compare two readings on the same deals (the readings laboratory, "
+                           "docs/readings/README.md): answered at once with where the comparison "
+                           "stands; the same request is the same comparison",
+                "requestBody": _json_body(_LAB_REQUEST),
+                "responses": {"200": _answer("the comparison, done", _COMPARISON),
+                              "202": _answer("the comparison, waiting or playing: ask GET "
+                                             "/api/readings/{id} again", _COMPARISON),
+                              **_refusals(*_POSTED),
+                              "429": _answer("this address asked for too many deals in the last hour",
+                                             _ERROR),
+                              "503": _answer("the laboratory is busy: too many comparisons wait", _ERROR)}}},
+            "/api/readings/{id}": {"get": {
+                "summary": "where a comparison stands: its progress, its figures so far, its report "
+                           "once done",
+                "parameters": [_path("id", {"type": "string", "maxLength": 32})],
+                "responses": {"200": _answer("the comparison", _COMPARISON), **_refusals(404)}}},
             "/api/tables/{table}": {"get": {
                 "summary": "one table", "parameters": [_path("table")],
                 "responses": {"200": _answer("the table", {"$ref": "#/components/schemas/Table"}),
@@ -267,6 +284,29 @@ def _seats_per_players() -> list[dict[str, Any]]:
     rules.append({"if": {"not": {"required": ["players"]}}, "then": seats(5)})
     rules.append({"if": {"required": ["players"], "properties": {"players": {"const": 5}}}, "then": seats(5)})
     return rules
+
+
+#: A comparison asked of the readings laboratory (:func:`lald.web.readings.work.parse_request`).
+_LAB_REQUEST: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["a", "b", "deals"], "properties": {
+        "a": {"type": "string", "maxLength": 300,
+              "description": "a reading: PRESET[+VARIANT...][:OPTION=VALUE...][/PLAYERS]"},
+        "b": {"type": "string", "maxLength": 300, "description": "the reading compared with a"},
+        "players": {"enum": ["random", "heuristic", "expert"], "description": "the bots in every seat"},
+        "deals": {"type": "integer", "minimum": 1, "maximum": 4000,
+                  "description": "deals per reading: at most 4000 (random), 2000 (heuristic), 200 (expert)"},
+        "seed": {"type": "integer", "minimum": 0, "description": "names the deals (default 1)"}}}
+#: Where a comparison stands.
+_COMPARISON: dict[str, Any] = {
+    "type": "object", "required": ["request", "status", "done", "total", "brief"], "properties": {
+        "request": {"type": "object", "required": ["id", "a", "b", "players", "deals", "seed", "rules"]},
+        "status": {"enum": ["queued", "running", "done", "failed"]},
+        "done": {"type": "integer"}, "total": {"type": "integer"},
+        "ahead": {"type": "integer", "description": "comparisons before it (queued)"},
+        "brief": {"anyOf": [{"type": "object"}, {"type": "null"}],
+                  "description": "the main figures so far, with their intervals"},
+        "report": {"type": "array", "description": "the report's blocks (done)"},
+        "error": {"type": "string"}, "code": {"type": "string"}}}
 
 
 def _path(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
