@@ -263,6 +263,9 @@ def test_every_sub_package_of_the_core_has_a_sub_layer() -> None:
 
 @pytest.mark.parametrize("module", CORE_MODULES)
 def test_the_core_imports_only_its_own_sub_layer_or_lower(module: str) -> None:
+    """A module of ``lald.core`` imports only from its own sub-layer or a lower one
+    (:data:`CORE_LAYERS`: the kernel's loader, the vocabulary, the checked engine, the fast
+    path), and never the public names of ``lald/core/__init__.py``."""
     mine = CORE_LAYERS[_core_part(module)]
     for target in sorted(_core_imports(module, MODULES[module])):
         assert target != "lald.core", f"{module} imports lald.core's public names: import their module"
@@ -278,3 +281,19 @@ def test_the_sub_layer_checker_sees_an_upward_import(tmp_path: Path) -> None:
     assert found == {"lald.core.engine.state", "lald.core._kernel", "lald.core"}
     engine, loader = _core_part("lald.core.engine.state"), _core_part("lald.core.compiled.loader")
     assert CORE_LAYERS[engine] > CORE_LAYERS[loader]
+
+
+#: Parts held to issue 32's floors here: no package of more than 12 modules (``__init__``
+#: included), no module of more than 600 lines; a part that outgrows them is split by concept.
+SMALL_PARTS = ("core", "bots")
+
+
+@pytest.mark.parametrize("part", SMALL_PARTS)
+def test_packages_and_modules_stay_small(part: str) -> None:
+    paths = sorted((PACKAGE / part).rglob("*.py"))
+    for folder in sorted({p.parent for p in paths}):
+        count = len(list(folder.glob("*.py")))
+        assert count <= 12, f"{folder.relative_to(SRC)} has {count} modules: split it into sub-packages"
+    for path in paths:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 600, f"{path.relative_to(SRC)} has {lines} lines: split it by concept"
