@@ -418,3 +418,25 @@ def test_a_name_or_password_no_text_encoding_holds_is_refused_in_words(site: Tes
             r = site.post(path, content=json.dumps(body).encode(),
                           headers={"Content-Type": "application/json"})
             assert r.status_code == 400 and "\n" not in r.json()["error"], (path, body, r.text)
+
+
+def test_a_name_is_shared_in_the_dataset_only_when_its_owner_says_so(site: TestClient) -> None:
+    # issue 33: lald db export-games names only the accounts whose owners agreed
+    made = register(site, "Ann Lee")
+    assert made["account"]["share_name"] is False  # off until its owner turns it on
+    r = site.post("/api/account/share-name", json={"share": True}, headers=csrf(site))
+    assert r.status_code == 200 and r.json() == {"share_name": True}
+    assert site.get("/api/session").json()["account"]["share_name"] is True
+    assert rows(site, "SELECT name, share_name FROM lald_accounts") == [("Ann Lee", True)]
+    for body, words in [({"share": "yes"}, "'share' must be true"), ({"share": 1}, "'share' must be true"),
+                        ({"share": True, "x": 1}, "unknown field")]:
+        r = site.post("/api/account/share-name", json=body, headers=csrf(site))
+        assert r.status_code == 400 and words in r.json()["error"]
+    assert rows(site, "SELECT share_name FROM lald_accounts") == [(True,)]  # a refusal changes nothing
+    r = site.post("/api/account/share-name", json={"share": False})  # without the CSRF token
+    assert r.status_code == 403
+    r = site.post("/api/account/share-name", json={"share": False}, headers=csrf(site))
+    assert r.status_code == 200 and rows(site, "SELECT share_name FROM lald_accounts") == [(False,)]
+    site.post("/api/account/logout", json={}, headers=csrf(site))
+    r = site.post("/api/account/share-name", json={"share": True})
+    assert r.status_code == 401 and r.json()["code"] == "not_logged_in"

@@ -88,7 +88,8 @@ MEDIA_TYPES = {"/api/replay": ("application/json", "text/plain"), "/api/tables":
                "/api/play-now": JSON_ONLY, "/api/sit": JSON_ONLY, "/api/host/mute": JSON_ONLY,
                "/api/host/spectators": JSON_ONLY, "/api/account/register": JSON_ONLY,
                "/api/account/login": JSON_ONLY, "/api/account/logout": JSON_ONLY,
-               "/api/account/password": JSON_ONLY, "/api/account/delete": JSON_ONLY}
+               "/api/account/password": JSON_ONLY, "/api/account/delete": JSON_ONLY,
+               "/api/account/share-name": JSON_ONLY}
 
 
 def _media_types(path: str) -> tuple[str, ...] | None:

@@ -105,7 +105,9 @@ async def _object(request: Request) -> dict[str, Any] | Response:
 
 
 def _session_answer(account: Any, csrf: str | None) -> dict[str, Any]:
-    return {"account": None if account is None else {"name": account.name, "id": account.id}, "csrf": csrf}
+    return {"account": None if account is None else {
+        "name": account.name, "id": account.id, "share_name": bool(getattr(account, "share_name", False))},
+        "csrf": csrf}
 
 
 async def api_session(request: Request) -> Response:
@@ -188,6 +190,21 @@ async def api_logout(request: Request) -> Response:
     response = JSONResponse(_session_answer(None, None))
     set_cookie(response, request, None)
     return response
+
+
+async def api_share_name(request: Request) -> Response:
+    """Whether the account's name may be given beside its seats in the site's public dataset
+    of finished games (``{"share": true}``; off until its owner turns it on:
+    ``lald db export-games``, docs/record.md#a-sites-games-lald-games1)."""
+    found = await _logged_in(request, {"share"})
+    if isinstance(found, Response):
+        return found
+    account, body = found
+    share = body.get("share")
+    if not isinstance(share, bool):
+        return refuse(400, "'share' must be true (name me in the site's dataset of games) or false")
+    await asyncio.to_thread(_sessions(request).accounts.set_share_name, account.id, share)
+    return JSONResponse({"share_name": share})
 
 
 async def api_password(request: Request) -> Response:
@@ -479,6 +496,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/account/logout", api_logout, methods=["POST"]),
         Route("/api/account/password", api_password, methods=["POST"]),
         Route("/api/account/delete", api_delete, methods=["POST"]),
+        Route("/api/account/share-name", api_share_name, methods=["POST"]),
         Route("/api/account/data", api_data),
         Route("/api/account/seats", api_my_seats),
         Route("/api/leaderboard", api_leaderboard),

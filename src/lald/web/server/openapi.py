@@ -411,6 +411,15 @@ def community_paths() -> dict[str, Any]:
                                        "additionalProperties": False,
                                        "properties": {"password": {"type": "string"}}}),
             "responses": {"200": _answer("deleted", {"type": "object"}), **_refusals(*_POSTED, 401, 429)}}},
+        "/api/account/share-name": {"post": {
+            "summary": "whether the account's name is given beside its seats in the site's public "
+                       "dataset of finished games (off until its owner turns it on)",
+            "requestBody": _json_body({"type": "object", "required": ["share"], "additionalProperties": False,
+                                       "properties": {"share": {"type": "boolean"}}}),
+            "responses": {"200": _answer("the choice as kept", {
+                "type": "object", "required": ["share_name"],
+                "properties": {"share_name": {"type": "boolean"}}}),
+                **_refusals(*_POSTED, 401)}}},
         "/api/account/data": {"get": {
             "summary": "everything kept about the logged-in account, as a JSON file",
             "responses": {"200": _answer("the data", {"type": "object"}), **_refusals(401)}}},

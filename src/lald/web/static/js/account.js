@@ -1,5 +1,6 @@
 // The lobby's account panel: log in or create an account (optional: anyone plays without),
-// and once in, log out, change the password, download everything kept, delete the account.
+// and once in, log out, change the password, download everything kept, delete the account,
+// and say whether the account's name may be given in the site's public dataset of games.
 import { refusal, t } from "./i18n.js";
 import { $, toast } from "./dom.js";
 import { loadSession, postHeaders, session, setSession } from "./session.js";
@@ -31,6 +32,7 @@ export function showAccount() {
   if (account) {
     $("account-who").textContent = t("web_account_who", { name: account.name });
     $("profile-link").href = `/player#${encodeURIComponent(account.name)}`;
+    $("share-name").checked = Boolean(account.share_name);
   }
 }
 
@@ -68,6 +70,12 @@ export async function initAccount(onChange) {
       changed();
       arrived("h-account", t("web_account_logged_out"));
     }
+  });
+  $("share-name").addEventListener("change", async () => {
+    const box = $("share-name");
+    const data = await post("/api/account/share-name", { share: box.checked });
+    if (data) setSession({ ...session(), account: { ...session().account, share_name: data.share_name } });
+    else box.checked = !box.checked;
   });
   $("password-form").addEventListener("submit", async (event) => {
     event.preventDefault();
