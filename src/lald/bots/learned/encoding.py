@@ -39,14 +39,15 @@ names its pieces.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core import Action, PlayerView, State, Status
+from ...core import Action, Capture, Claimed, LaidDown, Operation, PlayerView, State, Status, Trail
 from ...core.cards import NUM_CARDS, NUM_RANKS, RANK_SYMBOLS
-from ...core.codes import HAND_CLAIM, LIE, PAIR, PRIAL, SINGLE, SWEEP, TABLE_CLAIM, TRAIL, code_of
+from ...core.codes import HAND_CLAIM, LIE, PAIR, PRIAL, SHAPES, SINGLE, SWEEP, TABLE_CLAIM, TRAIL, code_of
 from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Rules, Scoring
 from ...core.rules import SingleTakesThree as Sweep
 
@@ -150,10 +151,11 @@ _STATUS = {Status.PLAYING: 0, Status.LAIN_DOWN: 1, Status.EMPTY: 2}
 _DECIDING = {"turn": 0, "claim": 1}
 
 
-def observation_bounds() -> tuple[Observation, Observation]:
-    """The lowest and highest value of each number of the observation."""
-    low = np.zeros(OBS_SIZE, np.float32)
-    high = np.ones(OBS_SIZE, np.float32)
+def observation_bounds(history: int = 0) -> tuple[Observation, Observation]:
+    """The lowest and highest value of each number of the observation (with ``history``
+    actions: see :func:`history_block`)."""
+    low = np.zeros(observation_size(history), np.float32)
+    high = np.ones(observation_size(history), np.float32)
     chips = np.r_[LAYOUT["pot"], LAYOUT["balances"]]
     low[chips] = -CHIP_LIMIT / CHIP_SCALE
     high[chips] = CHIP_LIMIT / CHIP_SCALE
@@ -202,10 +204,14 @@ def _bits(mask: int, out: Observation, at: int) -> None:
         mask ^= low
 
 
-def observe_view(view: PlayerView, deciding: Deciding = "none") -> Observation:
+def observe_view(view: PlayerView, deciding: Deciding = "none", history: int = 0) -> Observation:
     """The observation of ``view`` (the reference encoder: :func:`observe` is the fast
     one and the tests hold them equal). ``deciding`` says whether the seat is choosing a
-    turn action, answering a claim window, or neither now."""
+    turn action, answering a claim window, or neither now; ``history``, how many of the
+    latest public actions follow (:func:`history_block`)."""
+    if history:
+        return np.concatenate([observe_view(view, deciding),
+                               history_block(view.history, view.seat, view.players, history)])
     out = np.zeros(OBS_SIZE, np.float32)
     n, me = view.players, view.seat
     for c in view.hand:
@@ -255,10 +261,13 @@ def without_private(obs: Observation, state: State, seat: int) -> Observation:
     return obs
 
 
-def observe(state: State, seat: int, deciding: Deciding = "none") -> Observation:
+def observe(state: State, seat: int, deciding: Deciding = "none", history: int = 0) -> Observation:
     """The observation of ``seat``, read straight from the state (what
-    ``observe_view(state.view(seat), deciding)`` gives, without building the view): the
-    card planes are one integer unpacked at once, the rest a list of numbers."""
+    ``observe_view(state.view(seat), deciding, history)`` gives, without building the
+    view): the card planes are one integer unpacked at once, the rest a list of numbers."""
+    if history:
+        return np.concatenate([observe(state, seat, deciding),
+                               history_block(state.history, seat, state.n, history)])
     n = state.n
     hands, won, face_down, lain = state.hands, state.won, state.face_down, state.lain
     balances = state.balances_before
@@ -299,4 +308,66 @@ def observe(state: State, seat: int, deciding: Deciding = "none") -> Observation
     out[:_CARD_BITS] = np.unpackbits(np.frombuffer(planes.to_bytes(_CARD_BYTES, "little"), np.uint8),
                                      count=_CARD_BITS, bitorder="little")
     out[_CARD_BITS:] = tail
+    return out
+
+
+# -- the history: the public actions so far (an option) -----------------------------------
+
+#: The numbers of one action in the observation's history block: the seat that made it (5,
+#: counted from the observer, one-hot), the kind of its ID (7, one-hot: single, sweep, pair,
+#: prial, trail, claim, lie_down), its rank (13, one-hot; none for lying down, and none for
+#: another seat's face-down set, whose rank nobody else sees) and whether its cards went
+#: face down (1).
+HISTORY_SLOT = 5 + 7 + NUM_RANKS + 1
+#: The most actions a deal can hold: each one but a spotter claim takes a card from a hand,
+#: and a rank is spotted at most once.  ``history=MAX_HISTORY`` shows a whole deal.
+MAX_HISTORY = NUM_CARDS + NUM_RANKS
+_KIND_OF = {SINGLE: 0, SWEEP: 1, PAIR: 2, PRIAL: 3}
+
+
+def observation_size(history: int = 0) -> int:
+    """The length of an observation with ``history`` actions (0: :data:`OBS_SIZE`)."""
+    return OBS_SIZE + HISTORY_SLOT * history
+
+
+def check_history(history: object) -> int:
+    """``history`` as the adapters take it: a whole number of actions from 0 (none, the
+    default) to :data:`MAX_HISTORY`; anything else is a ValueError."""
+    if isinstance(history, bool) or not isinstance(history, int) or not 0 <= history <= MAX_HISTORY:
+        raise ValueError(f"history={history!r}: give how many of the latest actions the observation shows, "
+                         f"a whole number from 0 (none) to {MAX_HISTORY} (a whole deal)")
+    return history
+
+
+def public_actions(history: Sequence[Operation], seat: int) -> list[tuple[int, int, int, bool]]:
+    """The actions of ``history`` (a state's or a view's operations) as ``seat`` sees them,
+    oldest first: (the seat that acted, the kind block of its ID, 0-5, or 6 for lying down,
+    its rank or -1 where ``seat`` does not see it, whether its cards went face down)."""
+    out: list[tuple[int, int, int, bool]] = []
+    for op in history:
+        if isinstance(op, Capture):
+            kind = _KIND_OF[SHAPES.index((len(op.play), len(op.take)))]
+            out.append((op.seat, kind, int(op.play[0]) >> 2, False))
+        elif isinstance(op, Trail):
+            out.append((op.seat, 4, int(op.card) >> 2, False))
+        elif isinstance(op, LaidDown):
+            out.append((op.seat, 6, -1, False))
+        elif isinstance(op, Claimed):
+            seen = op.cards is not None and (not op.face_down or op.seat == seat)
+            out.append((op.seat, 5, int(op.cards[0]) >> 2 if seen and op.cards else -1, op.face_down))
+    return out
+
+
+def history_block(history: Sequence[Operation], seat: int, n: int, slots: int) -> Observation:
+    """The observation's history: the latest ``slots`` public actions of ``history`` (see
+    :data:`HISTORY_SLOT`), the newest first, zeros where the deal has fewer."""
+    out = np.zeros(HISTORY_SLOT * slots, np.float32)
+    actions = public_actions(history, seat)
+    for j, (actor, kind, rank, down) in enumerate(reversed(actions[-slots:] if slots else [])):
+        at = HISTORY_SLOT * j
+        out[at + (actor - seat) % n] = 1.0
+        out[at + 5 + kind] = 1.0
+        if rank >= 0:
+            out[at + 12 + rank] = 1.0
+        out[at + HISTORY_SLOT - 1] = float(down)
     return out

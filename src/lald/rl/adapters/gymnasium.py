@@ -12,7 +12,9 @@ three players, and at four under last-capture, the seats take about 3.8 and 2 ch
 from the signed pot).
 ``action_masks()`` gives the legal mask as maskable learners expect it (bool), and
 ``info["action_mask"]`` the int8 one.  An illegal action ends the episode with
-``illegal_reward``.  Bots that stop on a time limit (``pimc``, ``expert`` by default) make
+``illegal_reward``.  ``history=K`` appends the latest K public actions to the observation
+(claims included; ``encoding.history_block``), for learners without recurrence.  Bots
+that stop on a time limit (``pimc``, ``expert`` by default) make
 the environment depend on the machine's speed; give them ``worlds=N:time_limit=LARGE`` for
 repeatable episodes.
 
@@ -42,7 +44,14 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ...bots import Bot
-from ...bots.learned.encoding import NUM_ACTIONS, Observation, as_action_id, observation_bounds, observe
+from ...bots.learned.encoding import (
+    NUM_ACTIONS,
+    Observation,
+    as_action_id,
+    check_history,
+    observation_bounds,
+    observe,
+)
 from ...core import Session, State
 from ...play.spec import parse_spec
 from ..deal import Deal, deal_rewards, make_rules
@@ -61,7 +70,8 @@ class SeatEnv(gym.Env[Observation, int]):
                  options: dict[str, Any] | None = None, seat: int | None = 0,
                  opponents: str | Sequence[str] = "heuristic", session: bool = False,
                  illegal_reward: float = -10.0, render_mode: str | None = None,
-                 zero_sum: bool = False) -> None:
+                 zero_sum: bool = False, history: int = 0) -> None:
+        self.history = check_history(history)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: choose ansi, human or rgb_array")
         self.rules = make_rules(preset, players, variants, options)
@@ -78,7 +88,7 @@ class SeatEnv(gym.Env[Observation, int]):
         self.illegal_reward = float(illegal_reward)
         self.zero_sum = zero_sum
         self.render_mode = render_mode
-        low, high = observation_bounds()
+        low, high = observation_bounds(self.history)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
         self.deal: Deal | None = None
@@ -187,7 +197,7 @@ class SeatEnv(gym.Env[Observation, int]):
         deal = self.deal
         assert deal is not None
         deciding = deal.deciding if deal.seat == self.seat and not self._ended else "none"
-        return observe(deal.state, self.seat, deciding)
+        return observe(deal.state, self.seat, deciding, self.history)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as a bool array (all False once the episode ended)."""

@@ -12,7 +12,9 @@ ends; with ``session=True`` an episode is a whole session and each deal pays as 
 made it.  It does so itself rather than through PettingZoo's wrappers, whose attribute
 forwarding took half the time of a step (bench/rl.py); :func:`raw_env` refuses an
 illegal action with a one-line IllegalActionError and changes nothing.  Either refuses a
-step before reset and a value that is no action ID.
+step before reset and a value that is no action ID.  ``history=K`` appends the latest K
+public actions to each observation (claims included; ``encoding.history_block``), for
+learners without recurrence.
 
 >>> e = env(players=3, render_mode="ansi")
 >>> e.reset(seed=1)
@@ -36,7 +38,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ...bots.learned.encoding import NUM_ACTIONS, Mask, Observation, as_action_id, observation_bounds, observe
+from ...bots.learned.encoding import (
+    NUM_ACTIONS,
+    Mask,
+    Observation,
+    as_action_id,
+    check_history,
+    observation_bounds,
+    observe,
+)
 from ...core import Session, State
 from ..deal import Deal, deal_rewards, make_rules
 from .text import render_text
@@ -74,8 +84,9 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def __init__(self, preset: str = "survivor", players: int = 5, variants: Iterable[str] = (),
                  options: dict[str, Any] | None = None, session: bool = False,
                  render_mode: str | None = None, illegal_reward: float | None = None,
-                 zero_sum: bool = False) -> None:
+                 zero_sum: bool = False, history: int = 0) -> None:
         super().__init__()
+        self.history = check_history(history)
         self.illegal_reward = illegal_reward
         self.zero_sum = zero_sum
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -84,7 +95,7 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.session_mode = session
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(self.rules.players)]
-        low, high = observation_bounds()
+        low, high = observation_bounds(self.history)
         self._obs_space = spaces.Box(low, high, dtype=np.float32)
         self._act_space = spaces.Discrete(NUM_ACTIONS)
         self.state_space = spaces.Box(np.tile(low, self.rules.players), np.tile(high, self.rules.players),
@@ -146,7 +157,7 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         deal = self.deal
         assert deal is not None, "call reset() first"
         seat = self.possible_agents.index(agent)
-        return observe(deal.state, seat, deal.deciding if seat == deal.seat else "none")
+        return observe(deal.state, seat, deal.deciding if seat == deal.seat else "none", self.history)
 
     def state(self) -> Observation:
         """The global state, for a centralized critic during training: every seat's
@@ -156,8 +167,8 @@ class LaldEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         deal = self.deal
         if deal is None:
             raise RuntimeError("call reset() before state()")
-        return np.concatenate([observe(deal.state, s, deal.deciding if s == deal.seat else "none")
-                               for s in range(self.rules.players)])
+        return np.concatenate([observe(deal.state, s, deal.deciding if s == deal.seat else "none",
+                                       self.history) for s in range(self.rules.players)])
 
     def action_mask(self, agent: str) -> Mask:
         """The agent's int8 legal mask (zeros unless it is the agent to decide)."""

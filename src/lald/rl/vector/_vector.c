@@ -41,6 +41,8 @@
 #define TRAIL0 52
 #define ONES 0x1111111111111ULL /* bit 0 of every rank's nibble */
 #define DECK 52
+#define MAX_HISTORY (DECK + NRANKS) /* encoding.MAX_HISTORY: the most actions a deal holds */
+#define HISTORY_SLOT 26            /* encoding.HISTORY_SLOT */
 
 enum { TURN = 0, CLAIM = 1, NONE = 2 };
 enum { OPP_RANDOM = 0, OPP_EXTERNAL = 1, OPP_GREEDY = 2, OPP_HEURISTIC = 3 };
@@ -61,6 +63,7 @@ typedef struct {
     int obs_size, o_hand, o_table, o_won, o_hs, o_ws, o_st, o_pr, o_dl, o_tm, o_lc, o_cf, o_se,
         o_fl, o_pot, o_bal, o_ru;
     int planes; /* the card planes lie side by side from 0, the rest after them */
+    int history, o_hist; /* the latest actions the observation shows (encoding.history_block), and where */
     double chip_scale, chip_limit;
     uint8_t ring[1 << MAXP][MAXP]; /* lald_ring_fill's: the next holder after each seat */
     /* the heuristic opponents' turn scores (opponents.heuristic_scores): a capture's by its
@@ -93,6 +96,8 @@ typedef struct {
     int8_t started;         /* one-seat mode: the learner has been offered a decision this deal */
     int8_t pending;         /* one-seat mode: the episode ended; deal again at the next step */
     int8_t term, illegal;   /* one-seat mode: this step's termination, and why */
+    uint8_t acts;           /* the actions of the deal so far, oldest first in ``act``: */
+    uint16_t act[MAX_HISTORY]; /* seat << 8 | face down << 7 | action ID */
 } Tab;
 
 typedef struct {
@@ -349,6 +354,7 @@ static void start(const Config *c, Tab *T, const uint64_t *hands, uint64_t table
     T->foreplay = 1;
     T->over = 0;
     T->winners = 0;
+    T->acts = 0;
     if (c->mournival) {
         uint64_t fours = table & table >> 1 & table >> 2 & table >> 3 & ONES;
         while (fours) {
@@ -517,8 +523,15 @@ static inline void after_move(const Config *c, Tab *T, int seat, int turn, int o
     T->to_move = (int8_t)mover;
 }
 
+/* The history (encoding.public_actions): seat ``s`` made the action ``id``, face down or not. */
+static inline void record(Tab *T, int s, int id, int face_down) {
+    if (T->acts < MAX_HISTORY) T->act[T->acts++] = (uint16_t)(s << 8 | face_down << 7 | id);
+}
+
 /* Seat ``s``, to move, captures the cards ``take`` of the table with ``play`` from its hand. */
 static void play_capture(const Config *c, Tab *T, int s, uint64_t play, uint64_t take) {
+    const int kind = pop64(play) == 1 ? (pop64(take) == 3 ? 1 : 0) : pop64(play) == 2 ? 2 : 3;
+    record(T, s, kind * NRANKS + (ctz64(play) >> 2), 0);
     T->hand[s] ^= play;
     T->table ^= take;
     T->won[s] |= play | take;
@@ -530,6 +543,7 @@ static void play_capture(const Config *c, Tab *T, int s, uint64_t play, uint64_t
 
 /* Seat ``s``, to move, trails ``card`` (a card mask) to the table. */
 static void play_trail(const Config *c, Tab *T, int s, uint64_t card) {
+    record(T, s, TRAIL0 + (ctz64(card) >> 2), 0);
     T->hand[s] ^= card;
     T->table |= card;
     T->foreplay = 0;
@@ -558,8 +572,10 @@ static void apply_id(const Config *c, Tab *T, int id) {
             T->hand[s] ^= m;
             T->won[s] |= m;
             if (is_set && c->face_down) T->down[s] |= m;
+            record(T, s, id, is_set && c->face_down);
         } else { /* a spotter claim: every card of the rank on the table */
             uint64_t m = (T->table >> sh & 15) << sh;
+            record(T, s, id, 0);
             T->table ^= m;
             T->won[s] |= m;
         }
@@ -576,6 +592,7 @@ static void apply_id(const Config *c, Tab *T, int id) {
         int sh = 4 * (id - TRAIL0);
         play_trail(c, T, s, lowest_k(T->hand[s] >> sh & 15, 1) << sh);
     } else { /* lie down */
+        record(T, s, LIE_ID, 0);
         T->table |= T->hand[s];
         T->hand[s] = 0;
         T->lain[s] = 1;
@@ -659,6 +676,15 @@ static void observe(const Config *c, const Tab *T, int me, int deciding, float *
     else if (deciding == CLAIM) out[c->o_fl + 3] = 1.0f;
     out[c->o_pot] = chips_f(c, T->pot);
     memcpy(out + c->o_ru, c->rules_block, sizeof c->rules_block);
+    /* the latest actions, the newest first (encoding.history_block; zeros past the first) */
+    for (int j = 0; j < c->history && j < T->acts; j++) {
+        const int e = T->act[T->acts - 1 - j], s = e >> 8, down = e >> 7 & 1, id = e & 127;
+        float *slot = out + c->o_hist + HISTORY_SLOT * j;
+        slot[(s - me + n) % n] = 1.0f;
+        slot[5 + (id == LIE_ID ? 6 : id / NRANKS)] = 1.0f;
+        if (id != LIE_ID && !(down && s != me)) slot[12 + id % NRANKS] = 1.0f;
+        slot[HISTORY_SLOT - 1] = (float)down;
+    }
 }
 
 /* 8 legal bits -> their 8 bytes of 0/1 */
@@ -963,15 +989,17 @@ static int read_ints(PyObject *seq, int *out, Py_ssize_t count, const char *what
 }
 
 /* Tables(count, mode, opponents, autoreset, random_seat, rules, layout, caps, weights, shapes, block,
- *        chip_scale, chip_limit, scores=None): see lald.rl.vector.tables._config for each
- * argument; ``scores`` (float64, opponents.heuristic_scores) with heuristic opponents. */
+ *        chip_scale, chip_limit, scores=None, history=0): see lald.rl.vector.tables._config for
+ * each argument; ``scores`` (float64, opponents.heuristic_scores) with heuristic opponents;
+ * ``history`` the latest actions each observation shows, after the layout's 451 numbers. */
 static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
     Py_ssize_t count;
     int mode, opponents, autoreset, random_seat;
     PyObject *rules, *layout, *caps, *weights, *shapes, *block, *scores = Py_None;
     double scale, limit;
-    if (!PyArg_ParseTuple(args, "niiipOOOOOOdd|O", &count, &mode, &opponents, &autoreset, &random_seat,
-                          &rules, &layout, &caps, &weights, &shapes, &block, &scale, &limit, &scores))
+    int history = 0;
+    if (!PyArg_ParseTuple(args, "niiipOOOOOOdd|Oi", &count, &mode, &opponents, &autoreset, &random_seat,
+                          &rules, &layout, &caps, &weights, &shapes, &block, &scale, &limit, &scores, &history))
         return -1;
     if (count < 1 || count > (1 << 24)) {
         PyErr_SetString(PyExc_ValueError, "the number of tables must be 1 to 2**24");
@@ -1014,6 +1042,12 @@ static int tables_init(TablesObject *self, PyObject *args, PyObject *kw) {
             return -1;
         }
     }
+    if (history < 0 || history > MAX_HISTORY || o[16] + 22 + HISTORY_SLOT * history > c->obs_size) {
+        PyErr_SetString(PyExc_ValueError, "history out of range");
+        return -1;
+    }
+    c->history = history;
+    c->o_hist = o[16] + 22; /* right after the rules block, the layout's last piece */
     c->planes = c->o_hand == 0 && c->o_table == DECK && c->o_won == 2 * DECK;
     for (int i = 4; i <= 16; i++)
         if (o[i] < (2 + MAXP) * DECK) c->planes = 0;

@@ -15,7 +15,15 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ...bots.learned.encoding import CHIP_SCALE, LAYOUT, NUM_ACTIONS, OBS_SIZE, PASS, observation_bounds
+from ...bots.learned.encoding import (
+    CHIP_SCALE,
+    LAYOUT,
+    NUM_ACTIONS,
+    PASS,
+    check_history,
+    observation_bounds,
+    observation_size,
+)
 from ...core import Rules, Scoring
 from ...core.rng import KeyedRandom
 from ..deal import make_rules
@@ -108,22 +116,28 @@ class VectorDeals(_Base):
     ``"python"`` or None (the compiled tables when loaded).  ``secret``: keyed deals (see
     the module's docstring).  ``zero_sum=True``: each seat's reward less the mean of the
     deal's (the chips add up to zero only at five players and at four under survivor).
+    ``history=K``: each observation shows the latest K public actions after its 451
+    numbers (claims included; :func:`~lald.bots.learned.encoding.history_block`), for
+    learners without recurrence.
     """
 
     def __init__(self, num_envs: int, preset: str = "survivor", players: int = 5,
                  variants: Iterable[str] = (), options: dict[str, Any] | None = None, *,
                  illegal_reward: float | None = -10.0, copy: bool = True, backend: str | None = None,
                  secret: bytes | bool | None = None, session: bool = False,
-                 render_mode: str | None = None, zero_sum: bool = False) -> None:
+                 render_mode: str | None = None, zero_sum: bool = False, history: int = 0) -> None:
         checks.no_session(session, render_mode)
         self._secret_mode = checks.secret_of(secret)
         self.num_envs = checks.table_count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.zero_sum = zero_sum
+        self.history = check_history(history)
+        self.obs_size = observation_size(self.history)
         self.copy = copy
-        self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_ALL, backend=backend)
-        low, high = observation_bounds()
+        self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_ALL, backend=backend,
+                                            history=self.history)
+        low, high = observation_bounds(self.history)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -133,7 +147,7 @@ class VectorDeals(_Base):
 
     def _buffers(self) -> tuple[npt.NDArray[Any], ...]:
         n, p = self.num_envs, self.rules.players
-        return (np.empty((n, OBS_SIZE), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
+        return (np.empty((n, self.obs_size), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
                 np.empty(n, np.int8), np.empty((n, p), np.float64), np.empty(n, np.bool_),
                 np.empty(n, np.bool_))
 
@@ -181,7 +195,7 @@ class VectorDeals(_Base):
         p = self.rules.players
         which = [-1] * self.num_envs if seats is None else checks.per_table(
             seats, self.num_envs, "seats", 0, p, f"a seat from 0 to {p - 1}")
-        obs = np.empty((self.num_envs, OBS_SIZE), np.float32)
+        obs = np.empty((self.num_envs, self.obs_size), np.float32)
         self._t.observe(np.array(which, np.int8), obs)
         return obs
 
@@ -249,7 +263,7 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
     ...})``; a table stepped after its end deals again as under next-step rather than
     refusing the batch).  The row of an episode that just ended masks ``pass`` alone (see
     :meth:`action_masks`).  Seeds, ``options={"deal", "dealer"}`` and the rules as :class:`VectorDeals`
-    takes them; ``zero_sum=True`` as :class:`VectorDeals`.  Importing this module registers
+    takes them; ``zero_sum=True`` and ``history`` as :class:`VectorDeals`.  Importing this module registers
     ``lald/VectorSeat-v0``:
     ``gymnasium.make_vec("lald/VectorSeat-v0", num_envs=N, ...)`` makes one.
     """
@@ -261,12 +275,15 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
                  seat: int | None = 0, opponents: str | Policy = "random", illegal_reward: float = -10.0,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, copy: bool = True,
                  backend: str | None = None, secret: bytes | bool | None = None,
-                 session: bool = False, render_mode: str | None = None, zero_sum: bool = False) -> None:
+                 session: bool = False, render_mode: str | None = None, zero_sum: bool = False,
+                 history: int = 0) -> None:
         checks.no_session(session, render_mode)
         self._secret_mode = checks.secret_of(secret)
         self.num_envs = checks.table_count(num_envs)
         self.rules = make_rules(preset, players, variants, options)
         self.zero_sum = zero_sum
+        self.history = check_history(history)
+        self.obs_size = observation_size(self.history)
         p = self.rules.players
         if seat is not None and not checks.whole(seat, 0, p):
             raise ValueError(f"there is no seat {seat!r}: seats are 0 to {p - 1} (or None: a random seat)")
@@ -300,18 +317,18 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         self._t, self.backend = make_tables(self.rules, self.num_envs, MODE_SEAT,
                                             levels[opponents] if isinstance(opponents, str) else OPP_EXTERNAL,
                                             auto,
-                                            seat is None, backend)
-        low, high = observation_bounds()
+                                            seat is None, backend, self.history)
+        low, high = observation_bounds(self.history)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self._obs = np.empty((n, OBS_SIZE), np.float32)
+        self._obs = np.empty((n, self.obs_size), np.float32)
         self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
         self._dummy = (np.empty(n, np.float64), np.empty(n, np.bool_))
         if self.policy is not None:
-            self._wait = (np.empty((n, OBS_SIZE), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
+            self._wait = (np.empty((n, self.obs_size), np.float32), np.empty((n, NUM_ACTIONS), np.bool_),
                           np.empty(n, np.int64), np.empty(n, np.int8))
         self._ended = np.zeros(n, np.bool_)
         self._reset = False
@@ -429,7 +446,7 @@ class VectorSeatEnv(_Base, VectorEnv[Observations, Any, Any]):
         obs, mask = self._outputs()
         reward, term, illegal = np.empty(n, np.float64), np.empty(n, np.bool_), np.empty(n, np.bool_)
         same = self.autoreset_mode is AutoresetMode.SAME_STEP
-        final = np.zeros((n, OBS_SIZE), np.float32) if same else None
+        final = np.zeros((n, self.obs_size), np.float32) if same else None
         final_mask = np.zeros(n, np.bool_) if same else None
         if same:  # the learners' seats of the episodes that may end in this step
             learners = np.empty(n, np.int8)

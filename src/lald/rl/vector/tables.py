@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ...bots.learned.encoding import CHIP_LIMIT, CHIP_SCALE, LAYOUT, OBS_SIZE, rules_features
+from ...bots.learned.encoding import CHIP_LIMIT, CHIP_SCALE, LAYOUT, observation_size, rules_features
 from ...core import Rules
 from ...core.codes import SHAPES
 from ...core.engine.moves import captures_of
@@ -105,7 +105,7 @@ def backend_status() -> str:
     return _status
 
 
-def _config(rules: Rules) -> tuple[Any, ...]:
+def _config(rules: Rules, history: int = 0) -> tuple[Any, ...]:
     """The compiled tables' arguments for ``rules`` after the mode: every rule read from
     the engine (the captures from its own move lists, ``lald.core.engine.moves.captures_of``)."""
     caps: list[int] = []
@@ -130,7 +130,7 @@ def _config(rules: Rules) -> tuple[Any, ...]:
     ]
     names = ("hand", "table", "won_seen", "hand_sizes", "won_sizes", "status", "present", "dealer",
              "to_move", "last_capture", "claims_first", "seat", "flags", "pot", "balances", "rules")
-    layout = [OBS_SIZE] + [LAYOUT[name].start for name in names]
+    layout = [observation_size(history)] + [LAYOUT[name].start for name in names]
     shapes = [x for shape in SHAPES for x in shape]
     block = np.array(rules_features(rules), np.float32)
     return ([int(f) for f in flags], layout, caps, weights, shapes, block, CHIP_SCALE, CHIP_LIMIT)
@@ -138,18 +138,18 @@ def _config(rules: Rules) -> tuple[Any, ...]:
 
 def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM,
                 autoreset: int = AUTO_NEXT, random_seat: bool = False,
-                backend: str | None = None) -> tuple[Tables, str]:
+                backend: str | None = None, history: int = 0) -> tuple[Tables, str]:
     """``count`` tables of ``rules`` and the name of their kind: the compiled ones when
     they are loaded (``backend`` None) or asked for (``"compiled"``), else the pure ones
-    (``"python"``)."""
+    (``"python"``); their observations show the latest ``history`` actions."""
     if backend not in (None, "compiled", "python"):
         raise ValueError(f"unknown backend {backend!r}: choose compiled or python (or None: the best loaded)")
     status = backend_status()
     if backend == "compiled" and _compiled is None:
         raise ValueError(f"the compiled tables are not loaded: {status}")
     if backend != "python" and _compiled is not None:
-        scores = [np.array(heuristic_scores(rules), np.float64)] if opponents == OPP_HEURISTIC else []
-        tables: Tables = _compiled.Tables(count, mode, opponents, autoreset, random_seat, *_config(rules),
-                                          *scores)
+        scores = np.array(heuristic_scores(rules), np.float64) if opponents == OPP_HEURISTIC else None
+        tables: Tables = _compiled.Tables(count, mode, opponents, autoreset, random_seat,
+                                          *_config(rules, history), scores, history)
         return tables, "compiled"
-    return PyTables(rules, count, mode, opponents, autoreset, random_seat), "python"
+    return PyTables(rules, count, mode, opponents, autoreset, random_seat, history), "python"

@@ -52,11 +52,12 @@ class _Table:
 class PyTables:
     """N tables of one rules (see the module's docstring; the arguments are
     ``_vector.Tables``': mode, opponents, autoreset mode, whether the learner's seat is
-    drawn each episode)."""
+    drawn each episode, and the latest actions each observation shows)."""
 
     def __init__(self, rules: Rules, count: int, mode: int, opponents: int, autoreset: int,
-                 random_seat: bool) -> None:
+                 random_seat: bool, history: int = 0) -> None:
         self.rules = rules
+        self.history = history
         self.n = rules.players
         self.count = count
         self.mode, self.opponents, self.autoreset, self.random_seat = mode, opponents, autoreset, random_seat
@@ -171,7 +172,7 @@ class PyTables:
 
     def _observe(self, t: _Table, seat: int, deciding: Deciding, out: Array) -> None:
         assert t.deal is not None
-        out[:] = observe(t.deal.state, seat, deciding)
+        out[:] = observe(t.deal.state, seat, deciding, self.history)
 
     def _mask(self, t: _Table, out: Array) -> None:
         assert t.deal is not None
