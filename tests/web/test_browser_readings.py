@@ -50,8 +50,8 @@ def test_pick_run_watch_reload_and_play(lab_server: Server, open_page: Opener) -
     # The progress shows while the worker plays, then the figures fill in, then the report.
     page.wait_for_function(f"() => /Playing|Waiting|drawing/.test({STATUS})")
     page.wait_for_function(f"() => {STATUS}.startsWith('Done')", timeout=120_000)
-    assert "#r=" in page.url
-    ident = page.url.split("#r=")[1]
+    link = page.url.split("#")[1]
+    assert link.startswith("r=") and "&a=survivor%2F3&" in link
     head = page.locator("#lab-figures thead").inner_text()
     assert "survivor/3" in head and "last-capture:single_takes_three=forced/3" in head
     rows = page.locator("#lab-figures tbody tr")
@@ -66,7 +66,7 @@ def test_pick_run_watch_reload_and_play(lab_server: Server, open_page: Opener) -
     # On a phone the page never scrolls sideways: the report's tables scroll in their box.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     # The link shows the same comparison to whoever opens it, without playing it again.
-    again = open_page(f"{lab_server.base}/readings#r={ident}")
+    again = open_page(f"{lab_server.base}/readings#{link}")
     again.wait_for_function("() => document.querySelector('#lab-status').textContent.startsWith('Done')")
     assert again.locator("#lab-figures tbody tr").nth(0).inner_text() == turns
     page.reload()
@@ -112,3 +112,14 @@ def test_an_unknown_comparison_is_said_in_words(lab_server: Server, open_page: O
     page = open_page(f"{lab_server.base}/readings#r=0123456789abcdef")
     page.wait_for_function("() => document.querySelector('#lab-status').textContent.includes('no such')")
     assert status(page).startswith("There is no such comparison")
+
+
+def test_a_link_the_server_does_not_keep_asks_for_its_comparison_again(lab_server: Server,
+                                                                      open_page: Opener) -> None:
+    # A server restarted, or another of a site, does not know the comparison: the link holds
+    # its request, so the page asks for it again and shows it.
+    request = "a=survivor%2F3&b=last-capture%2F3&players=random&deals=4&seed=9"
+    page = open_page(f"{lab_server.base}/readings#r=0000000000000000&{request}")
+    page.wait_for_function(f"() => {STATUS}.startsWith('Done')", timeout=60_000)
+    assert page.locator("#lab-figures tbody tr").count() == 8
+    assert page.url.split("#")[1] != f"r=0000000000000000&{request}"  # its own id now

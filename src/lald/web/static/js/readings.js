@@ -94,8 +94,12 @@ function levelControls() {
 async function compare(event) {
   event.preventDefault();
   const players = $("lab-players").value;
-  const body = { a: readingOf("a"), b: readingOf("b"), players, deals: Number($("lab-deals").value),
-    seed: Number($("lab-seed").value) };
+  ask({ a: readingOf("a"), b: readingOf("b"), players, deals: Number($("lab-deals").value),
+    seed: Number($("lab-seed").value) });
+}
+
+// A comparison asked of the server: the same request is the same comparison, made once.
+async function ask(body) {
   let response;
   let data;
   try {
@@ -109,7 +113,7 @@ async function compare(event) {
     say(labRefusal(data), true);
     return;
   }
-  history.pushState(null, "", `#r=${data.request.id}`);
+  if (location.hash.slice(1) !== linkOf(data.request)) history.pushState(null, "", `#${linkOf(data.request)}`);
   show(data);
 }
 
@@ -254,7 +258,7 @@ function show(data) {
   const req = data.request;
   $("lab-asked").textContent = t("web_lab_asked", { a: req.a, b: req.b, players: levelName(req.players, true),
     deals: req.deals, seed: req.seed });
-  $("lab-link").href = `/readings#r=${req.id}`;
+  $("lab-link").href = `/readings#${linkOf(req)}`;
   for (const [i, side] of ["a", "b"].entries()) {
     const button = $(`lab-play-${side}`);
     button.textContent = t("web_lab_play", { reading: req[side] });
@@ -271,10 +275,18 @@ function show(data) {
   figures(data);
   report(data.status === "done" ? data.report : null);
   clearTimeout(polling);
-  if (data.status === "queued" || data.status === "running") polling = setTimeout(() => follow(req.id), POLL_MS);
+  const asked = { a: req.a, b: req.b, players: req.players, deals: req.deals, seed: req.seed };
+  if (data.status === "queued" || data.status === "running") polling = setTimeout(() => follow(req.id, asked), POLL_MS);
 }
 
-async function follow(id) {
+// A comparison's link: its id, and its request, so that a server that does not keep it (one
+// restarted, or another of a site) is asked to make it again.
+function linkOf(req) {
+  const { id, a, b, players, deals, seed } = req;
+  return new URLSearchParams({ r: id, a, b, players, deals, seed }).toString();
+}
+
+async function follow(id, request = null) {
   let response;
   let data;
   try {
@@ -283,6 +295,10 @@ async function follow(id) {
   } catch {
     say(t("web_server_unreachable"), true);
     polling = setTimeout(() => follow(id), 4 * POLL_MS);
+    return;
+  }
+  if (response.status === 404 && request) {
+    ask(request);
     return;
   }
   if (!response.ok) {
@@ -313,8 +329,14 @@ async function play(rules) {
 }
 
 function fromHash() {
-  const id = new URLSearchParams(location.hash.slice(1)).get("r");
-  if (id) follow(id);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const id = hash.get("r");
+  if (!id) return;
+  const request = ["a", "b", "players", "deals", "seed"].every((k) => hash.has(k))
+    ? { a: hash.get("a"), b: hash.get("b"), players: hash.get("players"), deals: Number(hash.get("deals")),
+      seed: Number(hash.get("seed")) }
+    : null;
+  follow(id, request);
 }
 
 function render() {
