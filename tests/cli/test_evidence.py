@@ -166,10 +166,14 @@ def test_readings_records_measures_people_beside_the_bots(
     assert set(entry["deal"]) >= {"turns", "lie_downs", "sweep", "survivor_last"}
     turns = [sum(1 for a in st.actions if a.to_json()["type"] != "claim") for st in guests]
     assert entry["deal"]["turns"]["people"]["mean"] == pytest.approx(sum(turns) / 2)
-    # The database itself is a source, with the same figures.
+    # The database itself is a source, and so is the dataset as Parquet: the same figures.
     main(["readings", "--records", url, "--bots", "random", "--out", str(tmp_path / "ev2")])
+    main(["db", "export-games", "--db", url, "--out", str(tmp_path / "games.parquet")])
+    main(["readings", "--records", str(tmp_path / "games.parquet"), "--bots", "random",
+          "--out", str(tmp_path / "ev3")])
     capsys.readouterr()
     assert json.loads((tmp_path / "ev2" / "evidence.json").read_text()) == data
+    assert json.loads((tmp_path / "ev3" / "evidence.json").read_text()) == data
 
 
 @pytest.mark.parametrize(("argv", "status", "words"), [
