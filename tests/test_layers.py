@@ -98,8 +98,8 @@ def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
     # helpers, written both ways, is found.
     probe = tmp_path / "lald" / "play" / "probe.py"
     probe.parent.mkdir(parents=True)
-    probe.write_text("def f():\n    from ..cli import main\n    import lald.tui.app\n")
-    assert _imports("lald.play.probe", probe) >= {"lald.cli", "lald.tui.app"}
+    probe.write_text("def f():\n    from ..cli import main\n    import lald.tui.fullscreen.app\n")
+    assert _imports("lald.play.probe", probe) >= {"lald.cli", "lald.tui.fullscreen.app"}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -168,39 +168,66 @@ def test_the_test_tree_mirrors_the_source_tree() -> None:
     assert files - {w.removeprefix("test_") for w in WHOLE} <= modules, "a test file names no module"
 
 
-#: The parts of :mod:`lald.rl` and their layers (docs/architecture.md#the-code): a deal as
-#: one-seat decisions at the bottom; the vectorized environment on it (its pure tables are
-#: deals); the library adapters and the training on those, neither on the other; and the
-#: environments' version and fingerprint on top. As between the parts of ``lald``, a module
-#: may import only a lower part or its own, never upward nor sideways. The observation
-#: encoding and the levels that play what was learned are players: ``lald.bots.learned``.
-RL_LAYERS: dict[str, int] = {
-    "deal": 0,                                   # a deal as decisions, the claim window, rewards
-    "vector": 1,                                 # N tables in one call (C, with its pure twin)
-    "adapters": 2, "training": 2,                # PettingZoo, Gymnasium, OpenSpiel; self-play
-    "benchmark": 3,                              # the environments' version and fingerprint
+#: The parts of the faces that have sub-packages, and their layers (docs/architecture.md#the-code):
+#: as between the parts of ``lald``, a module may import only a lower part or its own,
+#: never upward nor sideways.
+SUB_LAYERS: dict[str, dict[str, int]] = {
+    # lald.rl: a deal as one-seat decisions at the bottom; the vectorized environment on it
+    # (its pure tables are deals); the library adapters and the training on those, neither
+    # on the other; the environments' version and fingerprint on top. The observation
+    # encoding and the levels that play what was learned are players: lald.bots.learned.
+    "rl": {
+        "deal": 0,                               # a deal as decisions, the claim window, rewards
+        "vector": 1,                             # N tables in one call (C, with its pure twin)
+        "adapters": 2, "training": 2,            # PettingZoo, Gymnasium, OpenSpiel; self-play
+        "benchmark": 3,                          # the environments' version and fingerprint
+    },
+    # lald.tui: the table's driver and words, shared; on them the full-screen Textual table
+    # and the tables as lines of text (--plain, --online), neither on the other.
+    "tui": {
+        "": 0,                                   # its own modules: the session, lesson, hint
+                                                 # key, words, saves
+        "fullscreen": 1,                         # the Textual app, its screens and widgets
+        "text": 1,                               # --plain and --online
+    },
 }
 
 
-def _rl_part(module: str) -> str | None:
+def _sub_part(module: str) -> tuple[str, str] | None:
+    """The face and the part a module belongs to, for the faces of :data:`SUB_LAYERS`: a
+    part named there, else ``""``, the face's own modules."""
     parts = module.split(".")
-    return parts[2] if len(parts) > 2 and parts[1] == "rl" else None
+    if len(parts) < 3 or parts[1] not in SUB_LAYERS:
+        return None
+    return parts[1], parts[2] if parts[2] in SUB_LAYERS[parts[1]] else ""
 
 
-def test_every_part_of_rl_has_a_layer() -> None:
-    parts = {p for m in MODULES if (p := _rl_part(m)) is not None}
-    assert parts == RL_LAYERS.keys(), f"give {sorted(parts ^ RL_LAYERS.keys())} a layer in RL_LAYERS"
+@pytest.mark.parametrize("face", sorted(SUB_LAYERS))
+def test_every_part_of_a_face_has_a_layer(face: str) -> None:
+    parts = {p[1] for m in MODULES if (p := _sub_part(m)) is not None and p[0] == face}
+    assert parts == SUB_LAYERS[face].keys(), f"give {sorted(parts ^ SUB_LAYERS[face].keys())} a layer"
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if _rl_part(m)))
-def test_the_parts_of_rl_import_only_down(module: str) -> None:
-    part = _rl_part(module)
-    assert part is not None
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _sub_part(m)))
+def test_the_parts_of_a_face_import_only_down(module: str) -> None:
+    here = _sub_part(module)
+    assert here is not None
+    layers = SUB_LAYERS[here[0]]
     for target in sorted(_imports(module, MODULES[module])):
-        other = _rl_part(target)
-        if other is None or other == part:
+        there = _sub_part(target)
+        if there is None or there[0] != here[0] or there[1] == here[1]:
             continue
-        assert RL_LAYERS[other] < RL_LAYERS[part], f"{module} imports {target}, which is not below it"
+        assert layers[there[1]] < layers[here[1]], f"{module} imports {target}, which is not below it"
+
+
+def test_the_parts_checker_sees_a_sideways_import(tmp_path: Path) -> None:
+    # The test above must be able to fail: the text table importing the full-screen one.
+    probe = tmp_path / "lald" / "tui" / "text" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from ..fullscreen import app\n")
+    target = _sub_part(sorted(_imports("lald.tui.text.probe", probe))[-1])
+    assert target == ("tui", "fullscreen")
+    assert not SUB_LAYERS["tui"][target[1]] < SUB_LAYERS["tui"]["text"]
 
 
 def test_the_levels_plugged_in_are_players_but_ismcts() -> None:

@@ -1,6 +1,6 @@
 """The websocket messages, both ways: one definition of each, shared by the server
 (:mod:`lald.web`, which checks what a page sends against them) and the terminal's online
-client (:mod:`lald.tui.online`), and a JSON Schema made from them (:func:`schema`), kept in
+client (:mod:`lald.tui.text.online`), and a JSON Schema made from them (:func:`schema`), kept in
 ``docs/messages.schema.json``, that the page's messages are tested against.
 
 Every message is a JSON object with a ``type``. What a page (or the terminal) sends the

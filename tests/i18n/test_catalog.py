@@ -15,7 +15,7 @@ from lald.core import OPTION_NAMES, PRESET_NAMES, VARIANT_NAMES, Rules, Status
 from lald.i18n import LANGUAGES, Catalog, detect_language, messages, plural_categories
 
 TUI = Path(lald.tui.__file__).parent
-SOURCES = sorted(TUI.glob("*.py"))
+SOURCES = sorted(TUI.rglob("*.py"))
 
 
 def fields(template: str) -> set[str]:
@@ -183,9 +183,9 @@ def test_every_literal_key_the_table_asks_for_exists() -> None:
                 used.add(arg.value)
     assert used and used <= keys, used - keys
     for name in (*("HELP_KEYS",),):
-        from lald.tui import plain
+        from lald.tui import words
 
-        assert set(getattr(plain, name)) <= keys
+        assert set(getattr(words, name)) <= keys
 
 
 def test_every_computed_key_exists() -> None:

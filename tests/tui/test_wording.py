@@ -14,14 +14,14 @@ import pytest
 from lald.coach.hints import playable_levels
 from lald.core import Card, LieDown
 from lald.i18n import LANGUAGES, Catalog
-from lald.tui.app import TableApp
+from lald.tui.fullscreen.app import TableApp
+from lald.tui.fullscreen.screens import ConfirmScreen, SetupScreen
 from lald.tui.game import Game, Prompt
-from lald.tui.plain import run_plain
-from lald.tui.screens import ConfirmScreen, SetupScreen
 from lald.tui.store import Store
+from lald.tui.text.plain import run_plain
 from lald.tui.words import level_label, levels_list, move_words
 
-from .test_keys import _forced_lie_down, game_of
+from .fullscreen.test_keys import _forced_lie_down, game_of
 
 EN, DE = Catalog("en"), Catalog("de")
 

@@ -100,7 +100,7 @@ def cmd_play(args: argparse.Namespace) -> None:
         fail(str(e))
     catalog = Catalog(lang)
     if args.online is not None:
-        from ..tui.online import OnlineError, endpoint, run_online
+        from ..tui.text.online import OnlineError, endpoint, run_online
 
         try:
             endpoint(args.online)
@@ -157,11 +157,11 @@ def cmd_play(args: argparse.Namespace) -> None:
 
         lesson = LessonGame(default_names(catalog, LessonGame.PLAYERS))
     if args.plain:
-        from ..tui.plain import run_plain
+        from ..tui.text.plain import run_plain
 
         raise SystemExit(run_plain(lesson or game, catalog, sys.stdin, sys.stdout, store,
                                    args.export, hints=hints, after_lesson=game))
-    from ..tui.app import TableApp
+    from ..tui.fullscreen.app import TableApp
 
     app = TableApp(lesson or game, catalog, store, pace=args.pace, claim_window=args.claim_window,
                    setup=args.resume is None and not args.no_setup and lesson is None,

@@ -87,6 +87,14 @@ def claim_kind(state: State, claim: Claim) -> ClaimKind:
     return op.kind
 
 
+#: The project's rules document, every option and preset (the ``?`` help of both tables links it).
+RULES_DOC = "docs/rules.md"
+
+#: The rules for a first-time player, paragraph by paragraph (catalog keys).
+HELP_KEYS = ("help_title", "help_goal", "help_deal", "help_capture", "help_claims",
+             "help_lie_down", "help_end", "help_session", "help_options")
+
+
 _CAPTURE_WORDS = frozenset({"single", "sweep", "pair", "prial"})
 _CLAIM_WORDS = {"hand_set": "set", "dead": "dead", "spotter": "spot"}
 

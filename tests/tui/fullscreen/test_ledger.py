@@ -13,11 +13,11 @@ from textual.pilot import Pilot
 
 from lald.core import Rules
 from lald.i18n import Catalog
-from lald.tui.app import TableApp
+from lald.tui.fullscreen.app import TableApp
+from lald.tui.fullscreen.screens import SettlementScreen
+from lald.tui.fullscreen.table import TableScreen
 from lald.tui.game import Game, SeatSpec
-from lald.tui.screens import SettlementScreen
 from lald.tui.store import Store
-from lald.tui.table import TableScreen
 from lald.tui.words import Ledger, ledger, ledger_lines
 
 EN = Catalog("en")

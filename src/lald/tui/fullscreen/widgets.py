@@ -15,9 +15,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core import Card
-from ..i18n import Catalog
-from .words import Ledger, SeatRow, rank_groups
+from ...core import Card
+from ...i18n import Catalog
+from ..words import Ledger, SeatRow, rank_groups
 
 _RED = {1, 2}  # hearts, diamonds
 
@@ -325,4 +325,4 @@ class IndentedLinesView(Static):
 
 class TooSmall(Static):
     """Over the whole screen, where the terminal is smaller than the table needs: says
-    so, and the size it needs (:meth:`lald.tui.app.TableApp.fit_size`)."""
+    so, and the size it needs (:meth:`lald.tui.fullscreen.app.TableApp.fit_size`)."""

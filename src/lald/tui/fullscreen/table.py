@@ -1,26 +1,26 @@
-"""The card table's screen: :class:`TableScreen` and its action :class:`Menu`.
+"""The card table's screen: :class:`TableScreen`.
 
 :class:`TableScreen` draws the engine's view of the seat whose decision it is and drives
 the turn loop, one bot move per ``pace`` seconds, stopping whenever a person is asked
 something; in the lesson it shows the lesson's notes and holds play while one is read.
 
-What the screen needs of the app that shows it (:class:`lald.tui.app.TableApp`) is the
-:class:`TableHost` protocol: the key fence, booking a finished deal, saving. This module
-never imports the app's; the app's imports this one.  A key stamped before the
-:attr:`TableHost.fence` is dropped; the screen moves the fence up to each new prompt,
-and after a hot-seat hand-over :data:`HANDOVER_QUIET` seconds past it.
+What the screen needs of the app that shows it (:class:`lald.tui.fullscreen.app.TableApp`) is the
+:class:`~lald.tui.fullscreen.menu.TableHost` protocol: the key fence, booking a finished
+deal, saving. This module never imports the app's; the app's imports this one.  A key
+stamped before the fence is dropped; the screen moves the fence up to each new prompt,
+and after a hot-seat hand-over :data:`HANDOVER_QUIET` seconds past it, on ``clock``
+(Textual's, :func:`~lald.tui.fullscreen.menu.event_time`, unless a test gives another).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
-from typing import Protocol, cast, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from rich.text import Text
 from textual import events, on
-from textual._time import get_time  # the clock Textual stamps its events with
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -28,26 +28,14 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
-from ..coach.lesson import Note
-from ..core import Action, LaidDown, LieDown, Operation, State
-from ..i18n import Catalog
-from .game import Game, Prompt, PromptKind
-from .hints import Hint, advise
-from .lesson import DO, WELCOME, LessonGame
-from .screens import DIGITS, ConfirmScreen, KeyBar, LessonIntroScreen, PassScreen
-from .widgets import (
-    CardsView,
-    LedgerView,
-    LessonView,
-    LinesView,
-    LogView,
-    Pieces,
-    SeatsView,
-    words_pieces,
-)
-from .words import (
+from ...coach.lesson import Note
+from ...core import Action, LaidDown, LieDown, Operation, State
+from ...i18n import Catalog
+from ..game import Game, Prompt, PromptKind
+from ..hints import Hint, advise
+from ..lesson import DO, WELCOME, LessonGame
+from ..words import (
     Choice,
     answer_words,
     choices,
@@ -60,50 +48,24 @@ from .words import (
     seat_rows,
     turn_line,
 )
+from .menu import MENU_ROWS, Menu, TableHost, event_time
+from .screens import DIGITS, ConfirmScreen, KeyBar, LessonIntroScreen, PassScreen
+from .widgets import (
+    CardsView,
+    LedgerView,
+    LessonView,
+    LinesView,
+    LogView,
+    Pieces,
+    SeatsView,
+    words_pieces,
+)
 
 #: Seconds after a hot-seat hand-over during which keys are ignored (a double Enter).
 HANDOVER_QUIET = 0.6
 
 #: Seconds the end of a deal stays on the table when only bots play (people press Enter).
 DEAL_END_PAUSE = 3.0
-
-#: The most rows the choices take (lald.tcss's #menu), fewer where the screen is short.
-MENU_ROWS = 12
-
-
-@runtime_checkable
-class TableHost(Protocol):
-    """What a :class:`TableScreen` needs of the app that shows it (the table's app,
-    :class:`lald.tui.app.TableApp`, is one)."""
-
-    fence: float
-    """Keys stamped before this moment are dropped (typed before the screen showed)."""
-
-    def settle(self) -> None:
-        """Book the finished deal and show its settlement and the ledger."""
-
-    def save_game(self) -> str:
-        """Save the session; a line saying where and how to resume (or why not)."""
-
-
-class Menu(OptionList):
-    """The action menu: a key typed before the current prompt was shown is not for it."""
-
-    async def _on_key(self, event: events.Key) -> None:
-        # Textual calls each class's handler in turn: preventing the default stops the
-        # option list's own handling of a stale key.
-        app = self.app
-        if isinstance(app, TableHost) and event.time < app.fence:
-            event.stop()
-            event.prevent_default()
-
-    def on_resize(self, event: events.Resize) -> None:
-        """The choices' height is known once they are laid out: scroll them into view
-        then (:meth:`TableScreen._reveal_menu`)."""
-        screen = self.screen
-        if isinstance(screen, TableScreen):
-            self.call_after_refresh(screen._reveal_menu)
-
 
 class TableScreen(Screen[None]):
     """The card table of one session."""
@@ -122,8 +84,10 @@ class TableScreen(Screen[None]):
     """Bumped after every change of the deal; :meth:`watch_revision` redraws."""
 
     def __init__(self, game: Game, catalog: Catalog, pace: float, claim_window: float,
-                 hints: bool = False) -> None:
+                 hints: bool = False, clock: Callable[[], float] = event_time) -> None:
         super().__init__(classes="table-screen")
+        self.clock = clock
+        """Now, on the clock the keys are stamped with (the fence, the claim window's count)."""
         self.game, self.catalog = game, catalog
         self.pace, self.claim_window = pace, claim_window
         self.hints = hints
@@ -263,6 +227,10 @@ class TableScreen(Screen[None]):
         taken = sum(w.outer_size.height for w in left.children if w is not menu and w.display)
         menu.styles.max_height = max(3, min(MENU_ROWS, left.content_size.height - taken))
 
+    @on(Menu.LaidOut)
+    def _menu_laid_out(self) -> None:
+        self.call_after_refresh(self._reveal_menu)
+
     def _reveal_menu(self) -> None:
         """Where the left column scrolls (under 72 columns), the question and the choices
         are scrolled into view when they are asked: at 50×15 they were below the screen."""
@@ -315,27 +283,13 @@ class TableScreen(Screen[None]):
         title = prompt_title(prompt, self.game.names, self.catalog, self.game.state)
         pieces = words_pieces(Text(title, style="bold"))
         if self._ticker is not None:
-            left = max(0, math.ceil(self._deadline - get_time()))
+            left = max(0, math.ceil(self._deadline - self.clock()))
             pieces.append((" ", Text(self.catalog.t("claim_seconds_left", count=left), style="bold")))
         return Pieces(pieces)
 
     def _show_menu(self) -> None:
-        menu = self.query_one("#menu", OptionList)
-        highlighted = menu.highlighted
         best = self.hint.index if self.hint is not None else None
-        menu.clear_options()
-        options = []
-        for i, choice in enumerate(self.menu, start=1):
-            key = str(i) if i < 10 else ("0" if i == 10 else " ")
-            label = words_pieces(Text(f"{key}. {choice.label}"))
-            # the mark moves to the next line whole (seen at 80×24: "◀ the" / "lesson's move")
-            if i - 1 == self.lesson_index:
-                label.append(("  ", Text("◀ " + self.catalog.t("lesson_mark"), style="bold")))
-            elif i - 1 == best:
-                label.append(("  ", Text("◀ " + self.catalog.t("hint_mark"), style="bold")))
-            options.append(Option(Pieces(label), id=f"p{self._serial}-{i}"))
-        menu.add_options(options)
-        menu.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
+        self.query_one("#menu", Menu).show(self.menu, self.catalog, self._serial, best, self.lesson_index)
 
     def _show_prompt(self, prompt: Prompt) -> None:
         state = self.game.state
@@ -345,14 +299,14 @@ class TableScreen(Screen[None]):
         self._asking = False
         self._serial += 1
         host = self.host
-        host.fence = max(host.fence, get_time())
+        host.fence = max(host.fence, self.clock())
         self.viewer = self._last_human = prompt.seat
         self.menu = choices(prompt, state, self.catalog)
         if self.lesson is not None:
             self.menu, self.lesson_index = lesson_menu(self.menu, self.lesson.expected(), state)
         self.redraw()
         if prompt.kind is PromptKind.CLAIM and self.claim_window > 0:
-            self._deadline = get_time() + self.claim_window
+            self._deadline = self.clock() + self.claim_window
             self._timer = self.set_timer(self.claim_window, self._claim_window_closed)
             self._ticker = self.set_interval(0.25, self._tick)
         self.query_one("#prompt-title", Static).update(self._title())
@@ -475,7 +429,7 @@ class TableScreen(Screen[None]):
 
     def _after_pass(self, prompt: Prompt, _: None) -> None:
         host = self.host
-        host.fence = max(host.fence, get_time() + HANDOVER_QUIET)
+        host.fence = max(host.fence, self.clock() + HANDOVER_QUIET)
         self._show_prompt(prompt)
 
     def _moved(self, op: Operation) -> None:

@@ -22,10 +22,10 @@ from textual.widgets import OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
-from ..coach.review import Review, review_deal
-from ..coach.words import review_lines
-from ..core import State
-from ..i18n import Catalog
+from ...coach.review import Review, review_deal
+from ...coach.words import review_lines
+from ...core import State
+from ...i18n import Catalog
 from .screens import Closing, KeyBar
 from .widgets import IndentedLinesView
 

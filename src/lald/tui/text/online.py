@@ -27,12 +27,12 @@ from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from ..clock import SYSTEM, Clock
-from ..core import action_from_json, mask_of, parse_cards
-from ..core.codes import code_of
-from ..i18n import Catalog
-from ..messages import ActionJson, Join, ToServer, Watch
-from .words import groups_text, move_words
+from ...clock import SYSTEM, Clock
+from ...core import action_from_json, mask_of, parse_cards
+from ...core.codes import code_of
+from ...i18n import Catalog
+from ...messages import ActionJson, Join, ToServer, Watch
+from ..words import groups_text, move_words
 
 PING_SECONDS = 10.0
 

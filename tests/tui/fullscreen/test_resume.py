@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 
 from lald.core import Rules
 from lald.i18n import Catalog
-from lald.tui.app import TableApp
+from lald.tui.fullscreen.app import TableApp
 from lald.tui.game import Game, SeatSpec
 from lald.tui.lesson import LessonGame
 from lald.tui.store import Store
@@ -32,7 +32,7 @@ def lald(args: list[str], answers: str, cwd: Path, **env: str) -> subprocess.Com
     environment (a value of "" removes the variable)."""
     full = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **env}
     full = {k: v for k, v in full.items() if v}
-    src = str(Path(__file__).resolve().parents[2] / "src")
+    src = str(Path(__file__).resolve().parents[3] / "src")
     full["PYTHONPATH"] = os.pathsep.join(p for p in (src, full.get("PYTHONPATH", "")) if p)
     return subprocess.run([*LALD, "play", "--plain", *args], input=answers, capture_output=True,
                           text=True, env=full, cwd=cwd, timeout=120, check=False)
@@ -102,7 +102,7 @@ def test_the_session_after_the_lesson_is_saved_with_hints_on(tmp_path: Path) -> 
 
 
 async def until_asked(pilot: Pilot[str], app: TableApp) -> None:
-    from lald.tui.table import TableScreen
+    from lald.tui.fullscreen.table import TableScreen
 
     for _ in range(300):
         if isinstance(app.screen, TableScreen) and app.screen.prompt is not None:
@@ -142,7 +142,7 @@ def test_an_explicit_save_folder_is_named_in_full(tmp_path: Path) -> None:
     second = subprocess.run(["sh", "-c", command.replace("lald", f"{sys.executable} -m lald", 1)
                              + " --plain"], input="q\n", capture_output=True, text=True, cwd=there,
                             env={**os.environ, "LC_ALL": "C.UTF-8",
-                                 "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+                                 "PYTHONPATH": str(Path(__file__).resolve().parents[3] / "src")},
                             timeout=120, check=False)
     assert second.returncode == 0 and f"Saved to {save}." in second.stdout, second.stderr
 

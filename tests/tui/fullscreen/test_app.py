@@ -16,21 +16,21 @@ from textual.widgets import OptionList, Select
 from lald.core import LaidDown, Rules, State
 from lald.i18n import Catalog
 from lald.narrate import describe, explain_settlement, join_names
-from lald.tui.app import TableApp
-from lald.tui.game import Game, Prompt, SeatSpec
-from lald.tui.screens import (
+from lald.tui.fullscreen.app import TableApp
+from lald.tui.fullscreen.screens import (
     ConfirmScreen,
     HelpScreen,
     PassScreen,
     SettlementScreen,
     SetupScreen,
 )
+from lald.tui.fullscreen.table import TableScreen
+from lald.tui.fullscreen.widgets import CardsView, LedgerView, LinesView, LogView, SeatsView
+from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.store import Store
-from lald.tui.table import TableScreen
-from lald.tui.widgets import CardsView, LedgerView, LinesView, LogView, SeatsView
 from lald.tui.words import outcome_code
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts"
 EN = Catalog("en")
 SIZE = (130, 42)
 
@@ -423,8 +423,8 @@ def test_the_setup_form_fits_a_narrow_terminal(tmp_path: Path) -> None:
 def test_the_lesson_in_a_narrow_terminal_shows_the_move_it_asks_for(tmp_path: Path) -> None:
     """60×20: the lesson's notes, the seats, the table, the hand and the lesson's move on
     one screen (the log gives up its rows: the notes say what happened)."""
+    from lald.tui.fullscreen.screens import LessonIntroScreen
     from lald.tui.lesson import LessonGame
-    from lald.tui.screens import LessonIntroScreen
     from lald.tui.words import default_names
 
     app = TableApp(LessonGame(default_names(EN, 5)), EN, Store(tmp_path), pace=0, claim_window=5,

@@ -21,11 +21,11 @@ from websockets.sync.client import connect
 
 from lald.clock import ManualClock
 from lald.i18n import Catalog
-from lald.tui.online import OnlineError, OnlineTable, endpoint, run_online
+from lald.tui.text.online import OnlineError, OnlineTable, endpoint, run_online
 
-from ..conftest import free_port
+from ...conftest import free_port
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +155,7 @@ class _Quiet:
 @pytest.mark.parametrize("hello", [{"type": "watch", "table": "abc"}, {"type": "join", "token": "t"}])
 def test_a_spectator_is_greeted_as_one_and_q_says_goodbye(hello: dict[str, str]) -> None:
     """Seen before: a spectator was told to "type a move's number", and q printed nothing."""
-    from lald.tui.online import _play
+    from lald.tui.text.online import _play
 
     en, out, ws = Catalog("en"), io.StringIO(), _Quiet()
     status = _play(ws, hello, en, io.StringIO("hello\nq\n"), out, 60, ConnectionError)
@@ -192,7 +192,7 @@ class _Open(io.StringIO):
 
 
 def test_it_pings_every_ten_seconds_and_stops_when_its_time_is_up() -> None:
-    from lald.tui.online import PING_SECONDS, _play
+    from lald.tui.text.online import PING_SECONDS, _play
 
     clock, quiet = ManualClock(), _Open()
     ws, hello = _Slow(clock), {"type": "join", "token": "t"}

@@ -29,15 +29,15 @@ from lald.coach.words import review_lines
 from lald.core import Action, Capture, Card, Claim, Rules, State
 from lald.i18n import LANGUAGES, Catalog
 from lald.narrate import describe, explain_settlement
-from lald.tui.app import TableApp
+from lald.tui.fullscreen.app import TableApp
+from lald.tui.fullscreen.review import ReviewScreen, SeatChoiceScreen
+from lald.tui.fullscreen.screens import ConfirmScreen, HelpScreen, LessonIntroScreen, SettlementScreen
+from lald.tui.fullscreen.table import TableScreen
+from lald.tui.fullscreen.widgets import IndentedLinesView, LessonView, LinesView
 from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.lesson import DO, NEXT, WELCOME, LessonGame
-from lald.tui.plain import RULES_DOC, PlainTable, run_plain
-from lald.tui.review import ReviewScreen, SeatChoiceScreen
-from lald.tui.screens import ConfirmScreen, HelpScreen, LessonIntroScreen, SettlementScreen
 from lald.tui.store import Store
-from lald.tui.table import TableScreen
-from lald.tui.widgets import IndentedLinesView, LessonView, LinesView
+from lald.tui.text.plain import RULES_DOC, PlainTable, run_plain
 from lald.tui.words import action_label, default_names, note_text
 
 from .test_keys import until

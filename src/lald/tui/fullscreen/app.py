@@ -1,17 +1,18 @@
 """The terminal card table's app: :class:`TableApp`, the Textual app of ``lald play``.
 
 It holds the :class:`~lald.tui.game.Game` and opens the screens in turn: setup, the
-:class:`~lald.tui.table.TableScreen` (which draws the deal and drives the turn loop),
+:class:`~lald.tui.fullscreen.table.TableScreen` (which draws the deal and drives the turn loop),
 each deal's settlement, the expert's review, help; it saves and exports the session.
 
 Keys typed faster than the screens change are dropped, not sent to a screen they were
 not typed at: :meth:`TableApp.on_event` ignores a key stamped before the active screen
-was shown (and, after a hot-seat hand-over, for :data:`~lald.tui.table.HANDOVER_QUIET`
+was shown (and, after a hot-seat hand-over, for :data:`~lald.tui.fullscreen.table.HANDOVER_QUIET`
 seconds more), every screen acts only while it is the active one, and a dialog closes once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,17 +20,18 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding
 
-from ..coach.review import DEFAULT_WORLDS, Review
-from ..i18n import Catalog
-from ..narrate import explain_settlement
-from .game import Game, TableSettings
-from .lesson import NEXT, LessonGame
+from ...coach.review import DEFAULT_WORLDS, Review
+from ...i18n import Catalog
+from ...narrate import explain_settlement
+from ..game import Game, TableSettings
+from ..lesson import NEXT, LessonGame
+from ..store import SaveError, Store
+from ..words import ledger, note_text, outcome_lines
+from .menu import TableHost, event_time
 from .review import ReviewScreen, SeatChoiceScreen
 from .screens import HelpScreen, SettlementScreen, SetupScreen
-from .store import SaveError, Store
-from .table import TableHost, TableScreen
+from .table import TableScreen
 from .widgets import TooSmall
-from .words import ledger, note_text, outcome_lines
 
 #: The smallest terminal the table takes (columns, rows): below it, the screen says so.
 MIN_SIZE = (50, 15)
@@ -45,7 +47,8 @@ class TableApp(App[str]):
     play" on the setup screen), the app plays the lesson, never saved, and then offers
     ``after_lesson``, a normal session, with hints on.  After each deal's settlement the
     people at the table may open the expert's review of their play, ``review_worlds``
-    sampled deals per decision.
+    sampled deals per decision.  ``clock`` tells the time on the clock keys are stamped with
+    (Textual's, unless a test gives its own): the key fence is set on it.
     """
 
     CSS_PATH = "lald.tcss"
@@ -55,8 +58,10 @@ class TableApp(App[str]):
     def __init__(self, game: Game, catalog: Catalog, store: Store, *, pace: float = 0.8,
                  claim_window: float = 5.0, setup: bool = True, export: bool = False,
                  hints: bool = False, after_lesson: Game | None = None,
-                 review_worlds: int = DEFAULT_WORLDS) -> None:
+                 review_worlds: int = DEFAULT_WORLDS, clock: Callable[[], float] = event_time) -> None:
         super().__init__()
+        self.clock = clock
+        """Now, on the clock the keys are stamped with: the table's key fence reads it."""
         self.game, self.catalog, self.store = game, catalog, store
         self.pace, self.claim_window, self.setup, self.export = pace, claim_window, setup, export
         self.hints, self.after_lesson, self.review_worlds = hints, after_lesson, review_worlds
@@ -139,7 +144,7 @@ class TableApp(App[str]):
         # the lesson waits for every claim: its script needs the learner's answer
         window = 0.0 if self.teaching else self.claim_window
         return TableScreen(self.game, self.catalog, self.pace, window,
-                           hints=self.hints and not self.teaching)
+                           hints=self.hints and not self.teaching, clock=self.clock)
 
     def _open_table(self) -> None:
         self.table = self._table()

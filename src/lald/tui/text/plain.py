@@ -17,16 +17,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..coach.review import DEFAULT_WORLDS, Review, review_deal
-from ..coach.words import review_lines
-from ..core import Action, Operation, State
-from ..i18n import Catalog
-from ..narrate import explain_settlement
-from .game import Game, Prompt, TableSettings
-from .hints import advise
-from .lesson import DO, NEXT, LessonGame
-from .store import SaveError, Store
-from .words import (
+from ...coach.review import DEFAULT_WORLDS, Review, review_deal
+from ...coach.words import review_lines
+from ...core import Action, Operation, State
+from ...i18n import Catalog
+from ...narrate import explain_settlement
+from ..game import Game, Prompt, TableSettings
+from ..hints import advise
+from ..lesson import DO, NEXT, LessonGame
+from ..store import SaveError, Store
+from ..words import (
+    HELP_KEYS,
+    RULES_DOC,
     Choice,
     answer_words,
     choices,
@@ -407,14 +409,6 @@ class PlainTable:
             self.say("  " + line)
         self.say(self.t("help_more", path=RULES_DOC))
         return False
-
-
-#: The project's rules document, every option and preset (the ``?`` help links it).
-RULES_DOC = "docs/rules.md"
-
-#: The rules for a first-time player, paragraph by paragraph (catalog keys).
-HELP_KEYS = ("help_title", "help_goal", "help_deal", "help_capture", "help_claims",
-             "help_lie_down", "help_end", "help_session", "help_options")
 
 
 def run_plain(game: Game, catalog: Catalog, inp: TextIO, out: TextIO, save_dir: Path | Store,

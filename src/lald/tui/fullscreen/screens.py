@@ -3,7 +3,7 @@
 Every screen takes input only while it is the active one, and a dialog closes once:
 keys typed faster than the screens change (a paste, a loaded machine, a double Enter)
 are dropped rather than acting on a screen they were not meant for (see
-:meth:`lald.tui.app.TableApp.on_event`).
+:meth:`lald.tui.fullscreen.app.TableApp.on_event`).
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
-from ..coach.hints import best_level, playable_levels
-from ..core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
-from ..i18n import Catalog
-from .game import HUMAN, Game, SeatSpec
-from .lesson import LessonGame
-from .plain import HELP_KEYS, RULES_DOC
+from ...coach.hints import best_level, playable_levels
+from ...core import PRESET_NAMES, VARIANT_NAMES, Rules, RulesError
+from ...i18n import Catalog
+from ..game import HUMAN, Game, SeatSpec
+from ..lesson import LessonGame
+from ..words import HELP_KEYS, RULES_DOC, Ledger, default_names, level_label, levels_list, options_lines
 from .widgets import LedgerView, LinesView
-from .words import Ledger, default_names, level_label, levels_list, options_lines
 
 #: Every key of the table and of the screens over it, as the help lists them: the keys'
 #: names as Textual binds them, how the help shows them (a catalog key ending in

@@ -15,13 +15,13 @@ from textual.widgets import OptionList
 
 from lald.core import CARDS, Card, LaidDown, Rules
 from lald.i18n import Catalog
-from lald.tui.app import TableApp
+from lald.tui.fullscreen.app import TableApp
+from lald.tui.fullscreen.screens import ConfirmScreen
+from lald.tui.fullscreen.table import TableScreen
+from lald.tui.fullscreen.widgets import LinesView
 from lald.tui.game import Game, SeatSpec
 from lald.tui.lesson import LessonGame
-from lald.tui.screens import ConfirmScreen
 from lald.tui.store import Store
-from lald.tui.table import TableScreen
-from lald.tui.widgets import LinesView
 from lald.tui.words import default_names, prompt_title, rank_groups
 
 EN = Catalog("en")

@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual import events
-from textual._time import get_time
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -17,10 +16,10 @@ from textual.widgets import OptionList
 
 from lald.core import LieDown, Rules, State
 from lald.i18n import LANGUAGES, Catalog
-from lald.tui.app import TableApp
-from lald.tui.game import Game, Prompt, SeatSpec
-from lald.tui.review import ReviewScreen
-from lald.tui.screens import (
+from lald.tui.fullscreen.app import TableApp
+from lald.tui.fullscreen.menu import event_time
+from lald.tui.fullscreen.review import ReviewScreen
+from lald.tui.fullscreen.screens import (
     HELP_TABLE_KEYS,
     ConfirmScreen,
     HelpScreen,
@@ -29,9 +28,10 @@ from lald.tui.screens import (
     SettlementScreen,
     help_key_shown,
 )
+from lald.tui.fullscreen.table import TableScreen
+from lald.tui.fullscreen.widgets import LinesView
+from lald.tui.game import Game, Prompt, SeatSpec
 from lald.tui.store import Store
-from lald.tui.table import TableScreen
-from lald.tui.widgets import LinesView
 
 EN = Catalog("en")
 NAMES = ["Anne", "Ben", "Cis", "Dick", "Eve"]
@@ -132,6 +132,30 @@ def test_a_digit_typed_with_enter_does_not_answer_the_next_screen(tmp_path: Path
     run(app, body)
 
 
+def test_the_key_fence_is_set_on_the_clock_the_table_is_given(tmp_path: Path) -> None:
+    # The fence is read on the table's clock, not Textual's private one: a clock a day
+    # ahead of the keys' stamps puts every key before the fence, and none is taken.
+    game = game_of(seed=11)
+    ahead = event_time() + 86_400
+    app = TableApp(game, EN, Store(tmp_path), pace=0, claim_window=0, setup=False, clock=lambda: ahead)
+
+    async def body(pilot: Pilot[str]) -> None:
+        assert app.table.prompt is not None and app.fence == ahead
+        before = len(game.state.actions)  # type: ignore[union-attr]
+        burst(app, "1", "enter")
+        await pilot.pause()
+        assert len(game.state.actions) == before  # type: ignore[union-attr]
+        burst(app, "1", at=ahead + 1)  # typed after the fence: taken (played, or to confirm)
+
+        def taken() -> bool:
+            return len(game.state.actions) > before or isinstance(app.screen, ConfirmScreen)  # type: ignore[union-attr]
+
+        await until(pilot, taken)
+        assert taken()
+
+    run(app, body)
+
+
 def test_a_double_enter_on_the_hand_over_does_not_reach_the_next_table(tmp_path: Path) -> None:
     # issue 11, terminal 7: the second Enter chose the next player's first line
     game = game_of(players=3, humans=(0, 1, 2), seed=4)
@@ -149,7 +173,7 @@ def test_a_double_enter_on_the_hand_over_does_not_reach_the_next_table(tmp_path:
             if quick:
                 burst(app, "enter", "enter")
             else:
-                first = get_time()
+                first = event_time()
                 await pilot.press("enter")
                 await until(pilot, lambda: isinstance(app.screen, TableScreen))
                 # the second Enter 0.15 s after the first, stamped so: on a loaded machine
