@@ -15,7 +15,7 @@ import contextlib
 import logging
 import re
 import secrets
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ...clock import SYSTEM, Clock
 from ...store import NewTable, SeatChange, Store, TableData, token_hash
@@ -423,7 +423,7 @@ class Hub:
         conn.table, conn.seat, conn.cursor = table, seat, 0
         table.connect(conn)
         table.seen()
-        role = "spectator" if seat is None else "seat"
+        role: Literal["seat", "spectator"] = "spectator" if seat is None else "seat"
         conn.send({"type": "welcome", "table": table.id, "seat": seat, "role": role,
                    "rules": table.rules.spec(), "levels": levels(), "practice": table.practice,
                    "lesson": table.lesson is not None, "hints": table.hints,

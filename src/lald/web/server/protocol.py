@@ -162,7 +162,7 @@ def _on_act(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
     if not table.seats[seat].human:
         return conn.refuse("bot_seat", "web_error_bot_seat")
     if version != table.version:
-        return conn.refuse("stale", "web_error_stale", extra={"v": table.version})
+        return conn.refuse("stale", "web_error_stale", version=table.version)
     refused = table.refusal(seat, action, Catalog(conn.lang))
     if refused is not None:
         return conn.refuse_in_words("lesson", refused)
@@ -208,7 +208,7 @@ def _on_hint(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
     if not table.seats[seat].human:
         return conn.refuse("bot_seat", "web_error_bot_seat")
     if version != table.version:
-        return conn.refuse("stale", "web_error_stale", extra={"v": table.version})
+        return conn.refuse("stale", "web_error_stale", version=table.version)
     if table.decision(seat) is None:
         return conn.refuse("not_now", "web_error_no_decision")
     try:

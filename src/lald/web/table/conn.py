@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ...clock import SYSTEM, Clock
 from ...i18n import Catalog
+from ...messages import Error, ToPage
 from ..settings import Bucket, Settings
 
 if TYPE_CHECKING:
@@ -62,8 +63,9 @@ class Conn(Generic[W]):
         """The close code once the connection is to end after its queued messages."""
         self.bucket = Bucket(settings.ws_rate, settings.ws_burst, clock.monotonic())
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (errors, replies) ahead of the next state frame."""
+    def send(self, message: ToPage) -> None:
+        """Queue a message (errors, replies: :data:`lald.messages.ToPage`) ahead of the next
+        state frame."""
         if len(self.outbox) >= self.settings.max_backlog:
             self.closed = True
         self.outbox.append(json.dumps(message))
@@ -80,14 +82,17 @@ class Conn(Generic[W]):
             self.ending = code
         self.wake.set()
 
-    def refuse(self, code: str, key: str, detail: str | None = None, extra: dict[str, Any] | None = None,
+    def refuse(self, code: str, key: str, detail: str | None = None, version: int | None = None,
                **values: Any) -> None:
-        """Tell this page why its message changed nothing, in its language."""
+        """Tell this page why its message changed nothing, in its language (``version``:
+        the table's, to a page whose message was built on an older one)."""
         words = Catalog(self.lang).t(key, **values)
-        message: dict[str, Any] = {"type": "error", "code": code, "message": words}
+        message = Error(type="error", code=code, message=words)
         if detail is not None:
             message["detail"] = detail[:300]
-        self.send(message | (extra or {}))
+        if version is not None:
+            message["v"] = version
+        self.send(message)
 
     def refuse_in_words(self, code: str, message: str) -> None:
         """Tell this page why its message changed nothing, in words already made."""

@@ -27,11 +27,12 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...coach.hints import Hint, advise, hint_json, hint_text
 from ...core import Action, Card, PlayerView
 from ...i18n import Catalog
+from ...messages import HintAnswer
 from ..wire import action_kinds, action_words
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class Made:
     kind: str | None
     hand: tuple[Card, ...]
 
-    def message(self, catalog: Catalog) -> dict[str, Any]:
+    def message(self, catalog: Catalog) -> HintAnswer:
         """The page's ``hint`` message in ``catalog``'s language."""
         action = self.hint.action
         what = "" if action is None else action_words(action, self.kind, self.hand, catalog)
