@@ -9,10 +9,13 @@ Two interfaces on the same tables:
   that ended (each table then deals its next deal at once);
 - :class:`VectorSeatEnv`, Gymnasium's :class:`~gymnasium.vector.VectorEnv` for the
   one-seat task of ``lald/Seat-v0``: one seat learns at each table, the others are
-  opponents, random ones (the ``random`` level's law) played inside the tables, or any
+  opponents, played inside the tables (the ``random`` level's law, or the ``greedy`` and
+  ``heuristic`` levels, choosing in C as :mod:`lald.bots` does: :mod:`lald.rl.vector.opponents`),
+  or any
   batched policy of yours.
 
-Observations are the adapters' 451 float32 numbers (:mod:`lald.bots.learned.encoding`), masks N x 80
+Observations are the adapters' 451 float32 numbers (:mod:`lald.bots.learned.encoding`; with
+``history=K`` the latest K public actions after them), masks N x 80
 bools, rewards float64, and no Python object is made per table per step: the compiled
 tables (``lald.rl.vector._vector``, C) play every table in one call.  Where they are not built
 (or ``LALD_KERNEL=python``) the pure tables (:mod:`lald.rl.vector.vecpy`, the adapters' own
