@@ -10,9 +10,8 @@ Two interfaces on the same tables:
 - :class:`VectorSeatEnv`, Gymnasium's :class:`~gymnasium.vector.VectorEnv` for the
   one-seat task of ``lald/Seat-v0``: one seat learns at each table, the others are
   opponents, played inside the tables (the ``random`` level's law, or the ``greedy`` and
-  ``heuristic`` levels, choosing in C as :mod:`lald.bots` does: :mod:`lald.rl.vector.opponents`),
-  or any
-  batched policy of yours.
+  ``heuristic`` levels choosing in C as :mod:`lald.bots` does, see
+  :mod:`lald.rl.vector.opponents`), or any batched policy of yours.
 
 Observations are the adapters' 451 float32 numbers (:mod:`lald.bots.learned.encoding`; with
 ``history=K`` the latest K public actions after them), masks N x 80
