@@ -230,9 +230,15 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     errors: list[str] = []
 
     def make(url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-GB",
-             init: str | None = None, route: Callable[[WebSocketRoute], Any] | None = None) -> Page:
+             init: str | None = None, route: Callable[[WebSocketRoute], Any] | None = None,
+             clock: bool = False) -> Page:
+        """``clock``: the page's timers on Playwright's clock (``page.clock``), which runs
+        as the machine's until the test moves it on, ``page.clock.run_for(ms)`` running
+        every timer due meanwhile (to show that a page does nothing in a while)."""
         context = browser.new_context(viewport=viewport, locale=locale)
         contexts.append(context)
+        if clock:
+            context.clock.install()
         if init:
             context.add_init_script(init)
         page = context.new_page()

@@ -581,11 +581,11 @@ def test_the_page_says_whom_the_table_waits_for_and_when_their_bot_plays(
 
 
 def test_a_bad_link_and_no_link_say_what_to_do(server: Server, open_page: Opener) -> None:
-    page = open_page(server.base + "/play#t=not-a-seat")
+    page = open_page(server.base + "/play#t=not-a-seat", clock=True)
     expect(page.locator("#notice")).to_contain_text(EN.t("web_bad_link"))
     expect(page.locator("#notice a[href='/']")).to_be_visible()
     expect(page.locator("#conn")).to_have_text(EN.t("web_not_connected"))
-    page.wait_for_timeout(1500)  # no reconnecting, ever
+    page.clock.run_for(60_000)  # a minute of the page's timers: no reconnecting, ever
     expect(page.locator("#conn")).to_have_text(EN.t("web_not_connected"))
     audit(page, "a bad link")
     watch = open_page(server.base + "/play#w=nosuchtable")

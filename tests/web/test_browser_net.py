@@ -57,7 +57,7 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def test_an_offline_browser_is_not_connected_and_its_move_waits_then_plays_once(
         server: Server, open_page: Opener) -> None:
     data = new_table(server, 1, players=3)
-    page = open_page(data["seats"][0]["url"])
+    page = open_page(data["seats"][0]["url"], clock=True)
     v = at_my_turn(page)
     expect(page.locator("#conn")).to_have_text(EN.t("web_online"))
     page.context.set_offline(True)
@@ -67,7 +67,7 @@ def test_an_offline_browser_is_not_connected_and_its_move_waits_then_plays_once(
     move.click()
     expect(page.locator("#moves button.move.queued .waiting")).to_have_text(EN.t("web_move_waiting"))
     expect(page.locator("#status")).to_contain_text(EN.t("web_offline_queued"))
-    page.wait_for_timeout(1000)
+    page.clock.run_for(30_000)  # the page's retries and its move's "slow" mark, offline
     assert shown(page)["v"] == v and my_moves(page) == []
     page.context.set_offline(False)
     expect(page.locator("#conn")).to_have_text(EN.t("web_online"), timeout=10_000)
