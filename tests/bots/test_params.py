@@ -1,5 +1,5 @@
-"""The expert's parameters are read once, from a spec's text or from numbers, and a value it
-cannot use is refused with one line naming it (lald.bots.params)."""
+"""The search bots' parameters are read once, from a spec's text or from numbers, and a value
+they cannot use is refused with one line naming it (lald.bots.params)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,11 @@ def test_a_spec_names_the_bot_and_the_value() -> None:
         parse_spec("expert:worlds=many")
     with pytest.raises(ValueError, match="^bot 'oracle:solve=x': solve=x: give a whole number"):
         parse_spec("oracle:solve=x")
+    with pytest.raises(ValueError, match="^bot 'pimc:worlds=x': worlds=x: give a whole number of worlds"):
+        parse_spec("pimc:worlds=x")
+    with pytest.raises(ValueError, match="^bot 'pimc:time_limit=0': time_limit=0: give a number of seconds"):
+        parse_spec("pimc:time_limit=0")
+    assert parse_spec("pimc:worlds=12:time_limit=inf").make(0, Rules.make(), random.Random(0)).worlds == 12
 
 
 def test_the_expert_plays_from_its_parameters_given_either_way() -> None:

@@ -23,6 +23,7 @@ from .expert import ExpertBot as ExpertBot  # the expert lives in its own module
 from .expert import kernel_path
 from .heuristic import DROPPED, HeuristicPolicy, RolloutPolicy, level_params
 from .knowledge import Knowledge, fill, read
+from .params import number, whole
 from .sampler import sample
 
 
@@ -50,10 +51,8 @@ class PimcBot(Bot):
                  time_limit: float | str = 0.25, heuristic: str = "4", kernel: str = "compiled") -> None:
         super().__init__(seat, rules, rng)
         self.path = kernel_path(kernel)
-        self.worlds = int(worlds)
-        self.time_limit = float(time_limit)
-        if self.worlds < 1 or not self.time_limit > 0:
-            raise ValueError("worlds and time_limit must be positive")
+        self.worlds = whole("worlds", worlds, 1, "a whole number of worlds, at least 1")
+        self.time_limit = number("time_limit", time_limit, 0, "a number of seconds above 0", above=True)
         params = level_params(rules, str(heuristic))
         self.rollout = _Rollout(rules, DROPPED, params)
         self.fallback = HeuristicPolicy(rules, DROPPED, params)
