@@ -58,6 +58,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ...store import token_hash
 from ...store.accounts import Account, Accounts, NameTaken
+from ..endpoint import refuse
 from ..settings import Buckets
 from .names import NameRefused, check_name
 
@@ -371,8 +372,6 @@ class SessionGuard:
             return
         given = headers.get(CSRF_HEADER, "")
         if not secrets.compare_digest(given.encode("utf-8", "replace"), found[1].encode()):
-            from ..server.http import refuse
-
             await refuse(403, "this request lacks the session's CSRF token: reload the page", "csrf")(
                 scope, receive, send)
             return

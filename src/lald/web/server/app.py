@@ -41,9 +41,10 @@ from ...i18n import LANGUAGES, Catalog, messages
 from ...record import Record, RecordError
 from ...store import Store
 from .. import ops
+from ..endpoint import refuse, short
 from ..people.hub import Elsewhere, Hub, host_answer, seat_links, seated_answer
 from ..settings import Buckets, Settings
-from ..site.cluster import Cluster, ClusterConfig, route
+from ..site.cluster import Cluster, ClusterConfig
 from ..table.conn import Conn
 from ..table.create import MAX_NAME, LobbyError
 from ..table.replay import replay_frames
@@ -54,15 +55,13 @@ from . import protocol
 from .http import (
     HOST_AT_TABLE,
     STATIC,
-    _deal_of,
-    _host_request,
-    _hub,
-    _opened,
-    _opening,
-    _page,
-    _short,
+    deal_of,
+    host_request,
+    hub_of,
     lobby_refusal,
-    refuse,
+    opened,
+    opening,
+    page,
 )
 from .openapi import spec
 
@@ -235,10 +234,10 @@ async def api_levels(request: Request) -> Response:
 async def api_tables(request: Request) -> Response:
     """GET: the open tables. POST: create a table; returns the host's link and one secret
     link per seat a person plays."""
-    hub = _hub(request)
+    hub = hub_of(request)
     if request.method == "GET":
         return JSONResponse(await hub.open_tables())
-    body = await _opening(request)
+    body = await opening(request)
     if isinstance(body, Response):
         return body
     stopping = _stopping(request)
@@ -249,7 +248,7 @@ async def api_tables(request: Request) -> Response:
         table, host = hub.create(body, None if account is None else (account.id, account.name))
     except LobbyError as e:
         return lobby_refusal(401 if e.code == "rated_login" else 400, e)
-    _opened(request)
+    opened(request)
     await table.until_saved()
     return JSONResponse(host_answer(str(request.base_url), table, host), status_code=201)
 
@@ -257,19 +256,33 @@ async def api_tables(request: Request) -> Response:
 async def api_lessons(request: Request) -> Response:
     """POST: open a lesson (the teaching deal, for one person); returns the learner's
     link. Lessons count against the same limit per address as tables."""
-    body = await _opening(request)
+    body = await opening(request)
     if isinstance(body, Response):
         return body
     stopping = _stopping(request)
     if stopping is not None:
         return stopping
     try:
-        table, token = _hub(request).create_lesson(body)
+        table, token = hub_of(request).create_lesson(body)
     except LobbyError as e:
         return lobby_refusal(400, e)
-    _opened(request)
+    opened(request)
     await table.until_saved()
     return JSONResponse(seated_answer(str(request.base_url), table, 0, token), status_code=201)
+
+
+async def route(request: Request) -> Response:
+    """``/_lald/route``: which server holds the table named by the path in the header
+    ``X-Lald-Path`` (the proxy's request), in the header ``X-Lald-Route``: a server's name,
+    or ``any`` (:meth:`lald.web.site.cluster.Cluster.route`); 503 while the proxy should ask
+    another, 404 from a server alone."""
+    cluster: Cluster | None = getattr(request.app.state, "cluster", None)
+    if cluster is None:
+        return Response(status_code=404)
+    where = await cluster.route(request.headers.get("x-lald-path", ""))
+    if where is None:
+        return Response(status_code=503)
+    return Response(headers={"X-Lald-Route": where})
 
 
 def _stopping(request: Request) -> Response | None:
@@ -281,7 +294,7 @@ def _stopping(request: Request) -> Response | None:
 
 
 def _table_of(request: Request) -> Any:
-    return _hub(request).table(request.path_params["table"])
+    return hub_of(request).table(request.path_params["table"])
 
 
 async def api_table(request: Request) -> Response:
@@ -302,12 +315,12 @@ async def api_record(request: Request) -> Response:
     if table is None:
         return refuse(404, "there is no such table", "no_table")
     text = request.path_params["deal"]
-    deal = _deal_of(text)
+    deal = deal_of(text)
     await table.until_saved()
     try:
         state = table.record(deal)
     except KeyError:
-        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal", "no_deal")
+        return refuse(404, f"deal {short(text)} is not over, or there is no such deal", "no_deal")
     record = Record.from_state(state, layout=True)
     name = f"lald-{table.id}-deal{deal + 1}"
     if request.query_params.get("format") == "text":
@@ -325,7 +338,7 @@ async def api_review(request: Request) -> Response:
     if table is None:
         return refuse(404, "there is no such table", "no_table")
     text = request.path_params["deal"]
-    deal = _deal_of(text)
+    deal = deal_of(text)
     lang = request.query_params.get("lang", "en")
     if lang not in LANGUAGES:
         return refuse(400, f"choose a language of {', '.join(LANGUAGES)}")
@@ -338,7 +351,7 @@ async def api_review(request: Request) -> Response:
     try:
         state = table.record(deal)
     except KeyError:
-        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal", "no_deal")
+        return refuse(404, f"deal {short(text)} is not over, or there is no such deal", "no_deal")
     reviews: Reviews = request.app.state.reviews
     key = (table.id, deal, seat)
     progress = reviews.ask(key, state)
@@ -376,8 +389,8 @@ async def api_replay(request: Request) -> Response:
         return JSONResponse(replay_frames(record, lang, names))
     except RecordError as e:
         if e.index is not None:
-            return refuse(400, _short(str(e), 200), "record_move", {"move": e.index + 1})
-        return refuse(400, _short(str(e), 200), "record")
+            return refuse(400, short(str(e), 200), "record_move", {"move": e.index + 1})
+        return refuse(400, short(str(e), 200), "record")
     except Exception:  # the record reader failed on input it should refuse: say so plainly
         log.warning("the record reader failed on a record", exc_info=True)
         return refuse(400, "the record cannot be read", "record")
@@ -404,7 +417,7 @@ async def doc(request: Request) -> Response:
 
 async def api_host(request: Request) -> Response:
     """The host's view: every seat with its link, who has joined and who is connected."""
-    found = await _host_request(request, set(), view=True)
+    found = await host_request(request, set(), view=True)
     if isinstance(found, Response):
         return found
     table, body = found
@@ -415,12 +428,12 @@ async def api_host(request: Request) -> Response:
 
 async def api_host_reissue(request: Request) -> Response:
     """A new link for a seat; the old one stops working at once."""
-    found = await _host_request(request, {"seat"})
+    found = await host_request(request, {"seat"})
     if isinstance(found, Response):
         return found
     table, body = found
     try:
-        _hub(request).reissue(table, body["token"], body["seat"])
+        hub_of(request).reissue(table, body["token"], body["seat"])
     except LobbyError as e:
         return lobby_refusal(409 if not table.open else 400, e)
     await table.until_saved()
@@ -429,7 +442,7 @@ async def api_host_reissue(request: Request) -> Response:
 
 async def api_host_close(request: Request) -> Response:
     """Close the table: no deal is played on; the finished deals' records stay."""
-    found = await _host_request(request, set())
+    found = await host_request(request, set())
     if isinstance(found, Response):
         return found
     table, body = found
@@ -445,7 +458,7 @@ async def api_openapi(request: Request) -> Response:
 
 async def play_socket(ws: WebSocket) -> None:
     """One page's websocket: messages in, frames out through :meth:`Conn.pump`."""
-    hub = _hub(ws)
+    hub = hub_of(ws)
     await ws.accept()
     conn: Conn[Table] = Conn(ws, hub.settings, hub.clock)
     pump = asyncio.create_task(conn.pump())
@@ -556,11 +569,11 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
             store.close()
 
     routes = [
-        Route("/", _page("index.html")),
-        Route("/play", _page("play.html")),
-        Route("/learn", _page("play.html")),
-        Route("/replay", _page("replay.html")),
-        Route("/rules", _page("rules.html")),
+        Route("/", page("index.html")),
+        Route("/play", page("play.html")),
+        Route("/learn", page("play.html")),
+        Route("/replay", page("replay.html")),
+        Route("/rules", page("rules.html")),
         Route("/docs/{name}", doc),
         Route("/api/levels", api_levels),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),

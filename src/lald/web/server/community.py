@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...i18n import LANGUAGES, Catalog
+from ..endpoint import client_address, json_body, refuse, short
 from ..people.accounts import (
     COOKIE,
     DEVICE_COOKIE,
@@ -37,17 +38,13 @@ from ..table.chat import deal_lines
 from ..table.create import LobbyError
 from ..wire import RequestError, parse_json
 from .http import (
-    _client,
-    _deal_of,
-    _host_request,
-    _hub,
-    _json_body,
-    _opened,
-    _opening,
-    _page,
-    _short,
+    deal_of,
+    host_request,
+    hub_of,
     lobby_refusal,
-    refuse,
+    opened,
+    opening,
+    page,
 )
 
 log = logging.getLogger("lald.web")
@@ -62,7 +59,7 @@ def _sits(request: Request) -> Any:
     if not hasattr(state, "sits"):
         from ..settings import Buckets
 
-        hub = _hub(request)
+        hub = hub_of(request)
         state.sits = Buckets(hub.settings.sit_rate, hub.settings.sit_burst, clock=hub.clock)
     return state.sits
 
@@ -94,9 +91,9 @@ def _account_refusal(e: AccountError, request: Request | None = None) -> Respons
 
 
 async def _object(request: Request) -> dict[str, Any] | Response:
-    """The request's body, a JSON object, through the one guarded parser (:func:`_json_body`)."""
+    """The request's body, a JSON object, through the one guarded parser (:func:`json_body`)."""
     try:
-        body = await _json_body(request)
+        body = await json_body(request)
     except RequestError as e:
         return refuse(400, str(e))
     if not isinstance(body, dict):
@@ -153,7 +150,7 @@ async def api_register(request: Request) -> Response:
     if set(body) - {"name", "password"}:
         return refuse(400, "send 'name' and 'password' only")
     try:
-        entered = await _sessions(request).register(body, _client(request),
+        entered = await _sessions(request).register(body, client_address(request),
                                                     request.cookies.get(DEVICE_COOKIE))
     except AccountError as e:
         return _account_refusal(e)
@@ -166,7 +163,8 @@ async def api_login(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        entered = await _sessions(request).login(body, _client(request), request.cookies.get(DEVICE_COOKIE))
+        entered = await _sessions(request).login(body, client_address(request),
+                                                 request.cookies.get(DEVICE_COOKIE))
     except AccountError as e:
         return _account_refusal(e)
     old = getattr(request.state, "session", None)
@@ -216,7 +214,7 @@ async def api_password(request: Request) -> Response:
     account, body = found
     sessions = _sessions(request)
     try:
-        await sessions.change_password(account, request.state.session, body, _client(request))
+        await sessions.change_password(account, request.state.session, body, client_address(request))
     except AccountError as e:
         return _account_refusal(e, request)
     await asyncio.to_thread(sessions.accounts.end_session, _digest(request.state.session))
@@ -231,10 +229,10 @@ async def api_delete(request: Request) -> Response:
         return found
     account, body = found
     try:
-        await _sessions(request).delete(account, request.state.session, body, _client(request))
+        await _sessions(request).delete(account, request.state.session, body, client_address(request))
     except AccountError as e:
         return _account_refusal(e, request)
-    hub = _hub(request)
+    hub = hub_of(request)
     for table in hub.tables.values():  # the seats in memory forget the account too
         for seat in table.seats:
             if seat.account == account.id:
@@ -263,8 +261,8 @@ async def api_my_seats(request: Request) -> Response:
     account = await _sessions(request).current(request)
     if account is None:
         return refuse(401, "log in first", "not_logged_in")
-    seats = await asyncio.to_thread(_hub(request).accounts.open_seats, account.id)
-    live = _hub(request).tables
+    seats = await asyncio.to_thread(hub_of(request).accounts.open_seats, account.id)
+    live = hub_of(request).tables
     out = []
     for seat in seats:
         table = live.get(seat["table"])
@@ -279,22 +277,22 @@ async def api_my_seats(request: Request) -> Response:
 async def api_play_now(request: Request) -> Response:
     """Seat the person at the public table of their reading that most needs a player, or
     open one (then they are its host too)."""
-    body = await _opening(request)
+    body = await opening(request)
     if isinstance(body, Response):
         return body
-    if not _sits(request).ready(_client(request)):
+    if not _sits(request).ready(client_address(request)):
         return refuse(429, "too many seats taken from your address: try again in a few minutes",
                       "too_many_seats", headers={"Retry-After": "120"})
-    hub = _hub(request)
+    hub = hub_of(request)
     try:
         table, seat, token, host = hub.play_now(body, _account(request), request.path_params.get("table"))
     except Elsewhere as e:  # another server's table needs a player: ask there (the proxy takes it)
         return RedirectResponse(f"/api/tables/{e.table_id}/play-now", status_code=307)
     except LobbyError as e:
         return lobby_refusal(401 if e.code == "rated_login" else 400, e)
-    _sits(request).take(_client(request))
+    _sits(request).take(client_address(request))
     if host is not None:
-        _opened(request)
+        opened(request)
     await table.until_saved()
     return JSONResponse(seated_answer(str(request.base_url), table, seat, token, host), status_code=201)
 
@@ -302,15 +300,15 @@ async def api_play_now(request: Request) -> Response:
 async def api_sit(request: Request) -> Response:
     """Take an open seat of a public table: ``{"table": ID, "name": ...}``."""
     try:
-        body = await _json_body(request)
+        body = await json_body(request)
     except RequestError as e:
         return refuse(400, str(e))
     if not isinstance(body, dict) or set(body) - {"table", "name"} or "table" not in body:
         return refuse(400, "send {\"table\": ID} and, if you like, \"name\"")
-    if not _sits(request).ready(_client(request)):
+    if not _sits(request).ready(client_address(request)):
         return refuse(429, "too many seats taken from your address: try again in a few minutes",
                       "too_many_seats", headers={"Retry-After": "120"})
-    hub = _hub(request)
+    hub = hub_of(request)
     at = request.path_params.get("table")
     try:
         table = hub.table(body["table"]) if at in (None, body["table"]) else None
@@ -324,7 +322,7 @@ async def api_sit(request: Request) -> Response:
         seat, token = hub.sit(table, body.get("name"), _account(request))
     except LobbyError as e:
         return lobby_refusal({"no_free_seat": 409, "rated_login": 401}.get(e.code or "", 400), e)
-    _sits(request).take(_client(request))
+    _sits(request).take(client_address(request))
     await table.until_saved()
     return JSONResponse(seated_answer(str(request.base_url), table, seat, token), status_code=201)
 
@@ -333,7 +331,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     """A lobby page's live list: the whole list first (``{"type": "lobby", "tables":
     [...]}``), then each change as it is committed (``{"type": "lobby_update", "put":
     [rows], "drop": [ids]}``). The page sends nothing but, if it likes, pings."""
-    hub = _hub(ws)
+    hub = hub_of(ws)
     await ws.accept()
     sub = hub.lobby.channel.subscribe(TOPIC)
     rate, burst = LOBBY_RATE
@@ -383,13 +381,13 @@ async def lobby_socket(ws: WebSocket) -> None:
 
 async def api_host_mute(request: Request) -> Response:
     """The host mutes a seat's chat, or lets it speak again: ``{"token", "seat", "muted"}``."""
-    found = await _host_request(request, {"seat", "muted"})
+    found = await host_request(request, {"seat", "muted"})
     if isinstance(found, Response):
         return found
     table, body = found
     seat, muted = body["seat"], body["muted"]
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-        return refuse(400, f"there is no seat {_short(json.dumps(seat))}: "
+        return refuse(400, f"there is no seat {short(json.dumps(seat))}: "
                            f"seats are 0 to {len(table.seats) - 1}")
     if not isinstance(muted, bool):
         return refuse(400, "'muted' must be true or false")
@@ -400,7 +398,7 @@ async def api_host_mute(request: Request) -> Response:
 
 async def api_host_spectators(request: Request) -> Response:
     """The host opens or closes the spectators' chat: ``{"token", "chat"}``."""
-    found = await _host_request(request, {"chat"})
+    found = await host_request(request, {"chat"})
     if isinstance(found, Response):
         return found
     table, body = found
@@ -414,19 +412,19 @@ async def api_host_spectators(request: Request) -> Response:
 async def api_chat(request: Request) -> Response:
     """A finished deal's chat lines and laughs, each with the number of actions before it,
     for its replay; a deal in play is not disclosed, as its record is not."""
-    table = _hub(request).table(request.path_params["table"])
+    table = hub_of(request).table(request.path_params["table"])
     if table is None:
         return refuse(404, "there is no such table", "no_table")
     lang = request.query_params.get("lang", "en")
     if lang not in LANGUAGES:
         return refuse(400, f"choose a language of {', '.join(LANGUAGES)}")
     text = request.path_params["deal"]
-    deal = _deal_of(text)
+    deal = deal_of(text)
     await table.until_saved()
     try:
         table.record(deal)
     except KeyError:
-        return refuse(404, f"deal {_short(text)} is not over, or there is no such deal", "no_deal")
+        return refuse(404, f"deal {short(text)} is not over, or there is no such deal", "no_deal")
     return JSONResponse(deal_lines(table, deal, Catalog(lang)))
 
 
@@ -438,7 +436,7 @@ async def api_leaderboard(request: Request) -> Response:
     asked = request.query_params.get("reading")
     if asked is not None and len(asked) > 64:
         return refuse(400, "a reading is a preset, players and variants, like survivor/5")
-    accounts = _hub(request).accounts
+    accounts = hub_of(request).accounts
     readings = await asyncio.to_thread(accounts.readings)
     reading: str = asked if asked else await asyncio.to_thread(_busiest, accounts, readings)
     rows = await asyncio.to_thread(leaderboard_rows, accounts, reading)
@@ -460,7 +458,7 @@ async def api_player(request: Request) -> Response:
     from ..people.ratings import ordinal
 
     name = request.path_params["name"]
-    accounts = _hub(request).accounts
+    accounts = hub_of(request).accounts
     account = await asyncio.to_thread(accounts.by_skeleton, lookalike_key(name[:100]))
     if account is None:
         return refuse(404, "there is no such player", "no_player")
@@ -501,8 +499,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/account/seats", api_my_seats),
         Route("/api/leaderboard", api_leaderboard),
         Route("/api/players/{name}", api_player),
-        Route("/leaderboard", _page("leaderboard.html")),
-        Route("/player", _page("player.html")),
+        Route("/leaderboard", page("leaderboard.html")),
+        Route("/player", page("player.html")),
         Route("/api/sit", api_sit, methods=["POST"]),
         # at a table's own address, where a server of several that does not hold it sends them
         Route("/api/tables/{table}/sit", api_sit, methods=["POST"]),

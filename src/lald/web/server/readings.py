@@ -16,10 +16,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..endpoint import client_address, json_body, refuse
 from ..readings.jobs import Laboratory, Refused
 from ..readings.work import parse_request
 from ..wire import RequestError
-from .http import _client, _json_body, _page, refuse
+from .http import page
 
 __all__ = ["routes"]
 
@@ -33,12 +34,12 @@ async def api_readings(request: Request) -> Response:
     """POST: a comparison of two readings; answered at once with where it stands (202 while
     it waits or plays, 200 once done: ask ``GET /api/readings/{id}`` again)."""
     try:
-        body = await _json_body(request)
+        body = await json_body(request)
         asked = parse_request(body)
     except (RequestError, ValueError) as e:
         return refuse(400, str(e), "lab_request", {"detail": str(e)})
     try:
-        job, ahead = _lab(request).submit(asked, _client(request))
+        job, ahead = _lab(request).submit(asked, client_address(request))
     except Refused as e:
         headers = {"Retry-After": "60"} if e.status in (429, 503) else None
         return refuse(e.status, str(e), e.code, e.values, headers=headers)
@@ -60,7 +61,7 @@ async def api_reading(request: Request) -> Response:
 def routes() -> list[Route]:
     """The laboratory's routes."""
     return [
-        Route("/readings", _page("readings.html")),
+        Route("/readings", page("readings.html")),
         Route("/api/readings", api_readings, methods=["POST"]),
         Route("/api/readings/{id}", api_reading),
     ]

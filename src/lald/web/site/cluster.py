@@ -5,7 +5,7 @@ Each live table is held by one server at a time, by its lease (:mod:`lald.store.
 a server takes a table's lease before it loads the table, renews its leases while it
 lives, and commits a table's writes only while it still holds it. The proxy sends every
 request that names a table (``/ws/{id}``, ``/api/tables/{id}/...``) to the server that
-holds it: it asks any server first (``/_lald/route``, :func:`route`), which answers with
+holds it: it asks any server first (``/_lald/route``, :meth:`Cluster.route`), which answers with
 the holder's name, or, if no live server holds the table, takes it and answers its own.
 A request that names no table (the lobby, a new table, the static pages) goes to the
 server with the fewest connections; a new table is held by the server that made it.
@@ -70,9 +70,6 @@ from ..table.tables import Table
 from .events import MAX_PAYLOAD, Channel, encoded
 
 if TYPE_CHECKING:
-    from starlette.requests import Request
-    from starlette.responses import Response
-
     from ..ops import Metrics
 
 log = logging.getLogger("lald.web")
@@ -660,55 +657,48 @@ class Cluster:
             self._given.pop(table_id, None)
         self._sweep.set()
 
+    # -- the proxy's question -----------------------------------------------------------------
 
-# -- the proxy's question ---------------------------------------------------------------------
-
-
-async def route(request: Request) -> Response:
-    """``/_lald/route``: which server holds the table named by the path in the header
-    ``X-Lald-Path`` (the proxy's request), in the header ``X-Lald-Route``: a server's name,
-    or ``any`` (the path names no table, or no such table exists). A table no live server
-    holds is taken here. 503 while this server stops (the proxy asks another)."""
-    from starlette.responses import Response
-
-    cluster: Cluster | None = getattr(request.app.state, "cluster", None)
-    if cluster is None:
-        return Response(status_code=404)
-    found = TABLE_PATH.match(request.headers.get("x-lald-path", ""))
-    if found is None:
-        return Response(headers={"X-Lald-Route": "any"})
-    table_id = found.group(1)
-    me = cluster.config.route
-    if table_id in cluster.hub.tables:
-        return Response(headers={"X-Lald-Route": me})
-    if cluster._giving(table_id):  # being given to another: ask another
-        return Response(status_code=503)
-    if table_id in cluster.leased:  # taken by a sweep, being loaded: wait for it, not load it twice
-        deadline = time.monotonic() + 10
-        while (table_id in cluster.leased and table_id not in cluster.hub.tables
-               and time.monotonic() < deadline):
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(cluster.adopted.wait(), max(0.01, deadline - time.monotonic()))
-        if table_id in cluster.hub.tables:
-            return Response(headers={"X-Lald-Route": me})
-    holder = (await asyncio.to_thread(cluster.leases.where, [table_id])).get(table_id)
-    if holder is not None and holder.held and holder.owner != cluster.me:
-        return Response(headers={"X-Lald-Route": holder.route})
-    if cluster.draining:
-        return Response(status_code=503)
-    # Free: take it here (its holder died, or it was never held), without holding up the
-    # tables here meanwhile; the others of a dead server are swept at once.
-    if table_id in await asyncio.to_thread(cluster.leases.claim, [table_id]):
-        cluster._taken([table_id])
-        cluster._sweep.set()
-        if table_id not in cluster.hub.tables:
-            datas = await asyncio.to_thread(cluster.hub.store.load_tables, None, [table_id])
-            if table_id not in cluster.hub.tables and table_id in cluster.leased:
-                cluster.hub.adopt(datas)
-        return Response(headers={"X-Lald-Route": me})
-    holder = (await asyncio.to_thread(cluster.leases.where, [table_id])).get(table_id)
-    if holder is None:
-        return Response(headers={"X-Lald-Route": "any"})  # no such table: any server says so
-    if not holder.held:
-        return Response(status_code=503)
-    return Response(headers={"X-Lald-Route": holder.route})
+    async def route(self, path: str) -> str | None:
+        """Which server holds the table named by the request path ``path`` (the proxy's
+        question, ``/_lald/route``): a server's name, or ``any`` (the path names no table, or
+        no such table exists); None while the table is being given to another or this
+        server stops (the proxy asks another). A table no live server holds is taken here."""
+        found = TABLE_PATH.match(path)
+        if found is None:
+            return "any"
+        table_id = found.group(1)
+        me = self.config.route
+        if table_id in self.hub.tables:
+            return me
+        if self._giving(table_id):  # being given to another: ask another
+            return None
+        if table_id in self.leased:  # taken by a sweep, being loaded: wait for it, not load it twice
+            deadline = time.monotonic() + 10
+            while (table_id in self.leased and table_id not in self.hub.tables
+                   and time.monotonic() < deadline):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.adopted.wait(), max(0.01, deadline - time.monotonic()))
+            if table_id in self.hub.tables:
+                return me
+        holder = (await asyncio.to_thread(self.leases.where, [table_id])).get(table_id)
+        if holder is not None and holder.held and holder.owner != self.me:
+            return holder.route
+        if self.draining:
+            return None
+        # Free: take it here (its holder died, or it was never held), without holding up the
+        # tables here meanwhile; the others of a dead server are swept at once.
+        if table_id in await asyncio.to_thread(self.leases.claim, [table_id]):
+            self._taken([table_id])
+            self._sweep.set()
+            if table_id not in self.hub.tables:
+                datas = await asyncio.to_thread(self.hub.store.load_tables, None, [table_id])
+                if table_id not in self.hub.tables and table_id in self.leased:
+                    self.hub.adopt(datas)
+            return me
+        holder = (await asyncio.to_thread(self.leases.where, [table_id])).get(table_id)
+        if holder is None:
+            return "any"  # no such table: any server says so
+        if not holder.held:
+            return None
+        return holder.route
