@@ -1,8 +1,10 @@
 """The house is layered (docs/architecture.md#the-code): the core, the players on it, the capabilities
 (one package for each person served), the faces, and the command on top. A module may import
 only what lies in a lower layer, or its own part: nothing upward, nothing sideways (no face
-imports another face, no capability another capability). Read from the source itself, every
-import counted, those inside functions too (a lazy import is still a dependency)."""
+imports another face, no capability another capability). A face with sub-packages layers
+them the same way (``SUB_LAYERS``: in ``lald.web``, the base, then the live table, the people,
+the site of several servers, and the server's HTTP face on top). Read from the source itself,
+every import counted, those inside functions too (a lazy import is still a dependency)."""
 
 from __future__ import annotations
 
@@ -190,6 +192,17 @@ SUB_LAYERS: dict[str, dict[str, int]] = {
         "fullscreen": 1,                         # the Textual app, its screens and widgets
         "text": 1,                               # --plain and --online
     },
+    # lald.web: its base (settings, ops, wire, endpoint) under everything; the live table and
+    # the readings laboratory on it, neither on the other; where strangers meet (the hub,
+    # the lobby, accounts, names, ratings) on the table; a site of several servers on the
+    # people; and the one server's HTTP face, which wires them all, on top.
+    "web": {
+        "": 0,                                   # its own modules: the base
+        "table": 1, "readings": 1,               # the live table; the laboratory
+        "people": 2,                             # where strangers meet
+        "site": 3,                               # several servers: cluster, events, proxy
+        "server": 4,                             # the app, its endpoints, the websocket
+    },
 }
 
 
@@ -228,6 +241,17 @@ def test_the_parts_checker_sees_a_sideways_import(tmp_path: Path) -> None:
     target = _sub_part(sorted(_imports("lald.tui.text.probe", probe))[-1])
     assert target == ("tui", "fullscreen")
     assert not SUB_LAYERS["tui"][target[1]] < SUB_LAYERS["tui"]["text"]
+
+
+def test_the_parts_checker_sees_the_web_import_upward(tmp_path: Path) -> None:
+    # The live table may not reach for the people above it, nor (even lazily) for the server:
+    # the imports that broke the web's layers before it had sub-packages are found.
+    probe = tmp_path / "lald" / "web" / "table" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from ..people.hub import Hub\n\ndef f():\n    from ..server.http import page\n")
+    found = {_sub_part(m) for m in _imports("lald.web.table.probe", probe)}
+    assert found == {("web", "people"), ("web", "server")}
+    assert all(not SUB_LAYERS["web"][part] < SUB_LAYERS["web"]["table"] for _, part in found)
 
 
 def test_the_levels_plugged_in_are_players_but_ismcts() -> None:
