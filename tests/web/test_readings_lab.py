@@ -6,6 +6,7 @@ bounded (the clock advanced, never slept), and the endpoints' answers to absurd 
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from lald.clock import ManualClock
-from lald.web.readings.jobs import Laboratory, Refused
+from lald.web.readings.jobs import ADDRESSES, Laboratory, Refused
 from lald.web.readings.work import MAX_DEALS, Request, compute, parse_request
 
 
@@ -91,6 +92,12 @@ def test_the_queue_and_an_addresss_hourly_deals_are_bounded() -> None:
     lab.waiting.clear()
     job, _ahead = ask(100, seed=5)
     assert job.status == "queued"
+    # What the addresses asked is kept for an hour, and no longer once many have asked.
+    lab.waiting.clear()
+    for i in range(ADDRESSES + 1):
+        lab.asked[f"10.0.{i // 256}.{i % 256}"] = collections.deque([(clock.monotonic() - 3600, 1)])
+    ask(1, seed=6, address="9.9.9.9")
+    assert set(lab.asked) == {"1.2.3.4", "9.9.9.9"}
 
 
 def test_a_comparison_past_its_time_is_stopped_and_the_next_runs() -> None:

@@ -28,7 +28,10 @@ from .work import Request, child
 
 log = logging.getLogger("lald.web")
 
-__all__ = ["Comparison", "Laboratory", "Refused"]
+__all__ = ["ADDRESSES", "Comparison", "Laboratory", "Refused"]
+
+#: Addresses remembered before those that asked for nothing in the last hour are forgotten.
+ADDRESSES = 1000
 
 
 class Refused(Exception):
@@ -57,6 +60,8 @@ class Comparison:
     code: str = ""
     """The failure's code, for the page's words."""
     process: Any = None
+    listener: threading.Thread | None = None
+    """The thread that hands the worker's messages to the loop."""
     timer: Timer | None = None
 
     def to_json(self, ahead: int = 0) -> dict[str, Any]:
@@ -105,7 +110,9 @@ class Laboratory:
         job = self.running
         if job is not None:
             self._stop(job, "the server stopped", "lab_stopped")
-            await asyncio.to_thread(job.process.join, 5)
+        for kept in [job, *self.kept.values()]:
+            if kept is not None and kept.listener is not None and kept.listener.is_alive():
+                await asyncio.to_thread(kept.listener.join, 5)
 
     # -- asking -------------------------------------------------------------------------
 
@@ -129,6 +136,8 @@ class Laboratory:
         if found is not None and found[0].status != "failed":
             return found
         now = self.clock.monotonic()
+        if len(self.asked) > ADDRESSES:  # forget the addresses that asked nothing this hour
+            self.asked = {a: r for a, r in self.asked.items() if r and r[-1][0] > now - 3600}
         recent = self.asked.setdefault(address, collections.deque())
         while recent and recent[0][0] <= now - 3600:
             recent.popleft()
@@ -164,8 +173,9 @@ class Laboratory:
         job.process.start()
         sending.close()
         job.timer = self.clock.call_later(self.time_limit, lambda: self._time_out(job))
-        threading.Thread(target=self._listen, args=(job, receiving), daemon=True,
-                         name=f"lald lab {job.request.id}").start()
+        job.listener = threading.Thread(target=self._listen, args=(job, receiving), daemon=True,
+                                        name=f"lald lab {job.request.id}")
+        job.listener.start()
 
     def _listen(self, job: Comparison, conn: Any) -> None:
         """In a thread: hand the worker's messages to the loop until its pipe closes."""
@@ -177,9 +187,16 @@ class Laboratory:
                     message = conn.recv()
                 except (EOFError, OSError):
                     break
-                loop.call_soon_threadsafe(self._heard, job, message)
+                self._tell(loop, self._heard, job, message)
         job.process.join()
-        loop.call_soon_threadsafe(self._ended, job)
+        self._tell(loop, self._ended, job)
+
+    @staticmethod
+    def _tell(loop: asyncio.AbstractEventLoop, callback: Any, *args: Any) -> None:
+        """Hand ``callback`` to the loop, unless the loop has closed (the server stopped,
+        its comparisons with it: there is nobody left to tell)."""
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(callback, *args)
 
     def _heard(self, job: Comparison, message: tuple[Any, ...]) -> None:
         if job.status != "running":  # stopped meanwhile: what it still says is dropped
