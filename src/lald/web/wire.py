@@ -18,6 +18,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
+from enum import StrEnum, unique
 from typing import Any
 
 from ..core import (
@@ -42,6 +43,27 @@ try:
     import orjson
 except ImportError:  # the web extra brings it; without it, the standard library's encoder
     orjson = None  # type: ignore[assignment]
+
+
+@unique
+class Status(StrEnum):
+    """Where a live table stands, as its summary, its frames and the database say it (a
+    ``StrEnum``: each member is its word, so the wire's strings do not change)."""
+
+    WAITING = "waiting"
+    """No deal has started: the seats wait for their people."""
+    PLAYING = "playing"
+    """A deal is in play, or the session's next is to be started."""
+    OVER = "over"
+    """The session is over: every deal of its schedule is played."""
+    CLOSED = "closed"
+    """The host closed the table: no deal is played on."""
+
+    @property
+    def open(self) -> bool:
+        """Whether a table of this status is still to be played (not over, not closed)."""
+        return self in (Status.WAITING, Status.PLAYING)
+
 
 #: Each card's canonical notation, by its number (``str(card)`` without the call).
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)

@@ -15,6 +15,7 @@ from typing import Any
 from ...core.rules import OPTION_NAMES, PRESET_NAMES, RANGES, VARIANT_NAMES, Rules
 from ...i18n import LANGUAGES
 from ..table.create import NAME_PATTERN, levels
+from ..wire import Status
 
 WHOLE = ("A number that counts (players, a seat, a seed, an option's number) is written as a "
          "whole number: 5, not 5.0 or \"5\" (JSON Schema would take 5.0 for 5; this API refuses it).")
@@ -73,7 +74,7 @@ def spec() -> dict[str, Any]:
                "properties": {
                    "id": {"type": "string"},
                    "rules": {"$ref": "#/components/schemas/Rules"},
-                   "status": {"enum": ["waiting", "playing", "over", "closed"]},
+                   "status": {"enum": [s.value for s in Status]},
                    "deal": {"type": "integer"}, "deals": {"type": "integer"},
                    "turn_seconds": {"type": "number"},
                    "practice": {"type": "boolean",

@@ -63,7 +63,7 @@ from ..table import chat
 from ..table.conn import Conn
 from ..table.hints import Refused
 from ..table.tables import Table
-from ..wire import MAX_DEPTH, RequestError, TooDeep, parse_json, shown
+from ..wire import MAX_DEPTH, RequestError, Status, TooDeep, parse_json, shown
 
 log = logging.getLogger("lald.web")
 
@@ -176,7 +176,7 @@ def _on_next_deal(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
     table, seat = seated
     if not table.seats[seat].human:
         return conn.refuse("bot_seat", "web_error_bot_seat")
-    if table.status == "waiting":
+    if table.status == Status.WAITING:
         return conn.refuse("not_now", "web_error_waiting")
     table.next_deal()
 
@@ -221,7 +221,7 @@ def _on_take(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
     seated = _seated(conn)
     if seated is not None:
         table, seat = seated
-        if table.status == "closed":
+        if table.status == Status.CLOSED:
             return conn.refuse("not_now", "web_error_table_over")
         table.set_seat(seat, human=True, joined=True)
 
@@ -230,7 +230,7 @@ def _on_leave(hub: Hub, conn: Conn[Table], msg: dict[str, Any]) -> None:
     seated = _seated(conn)
     if seated is not None:
         table, seat = seated
-        if table.status == "closed":
+        if table.status == Status.CLOSED:
             return conn.refuse("not_now", "web_error_table_over")
         table.set_seat(seat, human=False)
 

@@ -67,6 +67,7 @@ from ..people.lobby import LocalChannel, Subscription
 from ..settings import Settings
 from ..table.journal import Journal, Saved
 from ..table.tables import Table
+from ..wire import Status
 from .events import MAX_PAYLOAD, Channel, encoded
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ class RemoteTable:
     @property
     def open(self) -> bool:
         """Whether the table is still to be played."""
-        return self._summary["status"] in ("waiting", "playing")
+        return Status(self._summary["status"]).open
 
 
 def _body(table: Table) -> dict[str, Any]:

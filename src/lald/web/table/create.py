@@ -22,7 +22,7 @@ from ...core import Rules, RulesError
 from ...core.rules import RANGES
 from ...i18n import LANGUAGES
 from ...store import SeatData, TableData, token_hash
-from ..wire import clean_text, shown
+from ..wire import Status, clean_text, shown
 from .chat import forbidden
 from .lesson import Lesson
 
@@ -135,7 +135,7 @@ def table_data(request: Any, account: tuple[int, str] | None,
         config={"rules": rules.spec(), "turn_seconds": turn} | ({"hints": True} if hints else {}) | lobby
                | ({"open": [s.seat for s in seats if s.generation < 0]} if public else {}),
         seed=seed,
-        deals_started=0, status="waiting", seats=seats, secret=secret,
+        deals_started=0, status=Status.WAITING, seats=seats, secret=secret,
         host_hash=token_hash(host), active_at=now)
     for s in seats:
         s.generation = max(0, s.generation)  # (an open seat was marked by -1 until now)
@@ -247,7 +247,7 @@ def lesson_data(request: Any, now: float | None = None) -> tuple[TableData, str]
     data = TableData(
         id=secrets.token_urlsafe(6), created=now,
         config={"rules": rules.spec(), "turn_seconds": 0, "lesson": 1}, seed=0,
-        deals_started=0, status="waiting", seats=seats, secret=None, host_hash=None, active_at=now)
+        deals_started=0, status=Status.WAITING, seats=seats, secret=None, host_hash=None, active_at=now)
     return data, token
 
 

@@ -18,7 +18,7 @@ from ...core import Rules, Session, State, censor
 from ...i18n import Catalog
 from ...narrate import describe, explain_settlement, join_names
 from ...store import SeatData
-from ..wire import action_kinds, dumps, op_json, view_json
+from ..wire import Status, action_kinds, dumps, op_json, view_json
 from .chat import KINDS as TALK_KINDS
 from .chat import Talk
 from .conn import Conn
@@ -46,7 +46,7 @@ class Framed(Protocol):
     entries: list[Entry]
     epoch: int
     version: int
-    status: str
+    status: Status
     lesson: Lesson | None
     talk: Talk
     practice: bool
@@ -259,7 +259,7 @@ class Frames:
             "v": table.version,
             "you": seat,
             "deal": table.deal_index,
-            "can_next": (human and table.status == "playing" and state is not None and state.over
+            "can_next": (human and table.status == Status.PLAYING and state is not None and state.over
                          and not table.session.over),
             "turn_deadline": table.deadline(),
             "now": self.clock(),
@@ -271,7 +271,7 @@ class Frames:
         view = ("null" if state is None else
                 self._part(("view", seat), lambda: view_json(state.view(seat))))
         legal = kinds = "[]"
-        if seat is not None and human and state is not None and table.status == "playing":
+        if seat is not None and human and state is not None and table.status == Status.PLAYING:
             legal = self._part(("legal", seat),
                                lambda: [a.to_json() for a in state.legal_actions(seat)])
             kinds = self._part(("kinds", seat),
@@ -287,5 +287,5 @@ class Frames:
         table = self.table
         assert table.lesson is not None
         learner = table.lesson.learner
-        legal = state.legal_actions(learner) if table.status == "playing" else []
+        legal = state.legal_actions(learner) if table.status == Status.PLAYING else []
         return lesson_part(table.lesson, state, catalog, names, legal, table.held())

@@ -59,6 +59,7 @@ from ...i18n import Catalog
 from ...store import NewAction, SeatChange, SeatData, TableChange, TableData
 from ..ops import failpoint
 from ..settings import Settings
+from ..wire import Status
 from .chat import Talk
 from .conn import Conn
 from .frames import Entry, Frames
@@ -204,8 +205,8 @@ class Table(Saved):
         self.talk.restore_until(data.deals_started, math.inf)
         if self.window is not None:  # after a restart every claim open counts as just given
             self.window.open(anew=True)
-        self.status = ("closed" if data.status == "closed" else "over" if self.session.over else
-                       "playing" if data.deals_started else "waiting")
+        self.status = (Status.CLOSED if data.status == Status.CLOSED else Status.OVER if self.session.over
+                       else Status.PLAYING if data.deals_started else Status.WAITING)
 
     # -- the game -----------------------------------------------------------------------
 
@@ -222,7 +223,7 @@ class Table(Saved):
     @property
     def open(self) -> bool:
         """Whether the table is still to be played (not over, not closed)."""
-        return self.status in ("waiting", "playing")
+        return self.status.open
 
     def _bot_seed(self, seat: int, deal: int) -> int | str:
         if self.secret is None:
@@ -290,15 +291,15 @@ class Table(Saved):
         Raises :class:`IllegalActionError` (nothing changed) if the engine refuses it.
         """
         state = self.state
-        if self.status != "playing" or state is None or state.over:
+        if self.status != Status.PLAYING or state is None or state.over:
             raise IllegalActionError("no deal is being played at this table")
         state.verify(action)
         self.journal.add(NewAction(self.id, self.deal_index, len(state.actions), action.to_json(),
                                    source, self.clock.now()), self)
         self._apply(action, source)
         if self.session.over:
-            self.status = "over"
-            self.journal.add(TableChange(self.id, {"status": "over"}), self)
+            self.status = Status.OVER
+            self.journal.add(TableChange(self.id, {"status": Status.OVER}), self)
             if self.on_over is not None:
                 self.on_over(self)
         if state.over:  # the deal's end: the session's schedule and status may change
@@ -307,7 +308,7 @@ class Table(Saved):
 
     def next_deal(self) -> None:
         """Deal the next deal of the session (the first one starts the table)."""
-        if self.status == "closed":
+        if self.status == Status.CLOSED:
             raise IllegalActionError("the table is closed")
         if self.session.over:
             raise IllegalActionError("the session is over")
@@ -315,8 +316,8 @@ class Table(Saved):
         if state is not None and not state.over:
             raise IllegalActionError("the deal is not over yet")
         self.journal.add(TableChange(self.id, {"deals_started": len(self.session.deals) + 1,
-                                               "status": "playing"}), self)
-        self.status = "playing"
+                                               "status": Status.PLAYING}), self)
+        self.status = Status.PLAYING
         self._begin_deal()
         self.listing_changed()
         self.notify()
@@ -336,10 +337,10 @@ class Table(Saved):
 
     def close(self) -> None:
         """Close the table for good: no deal is played on; finished records stay."""
-        if self.status == "closed":
+        if self.status == Status.CLOSED:
             return
-        self.journal.add(TableChange(self.id, {"status": "closed"}), self)
-        self.status = "closed"
+        self.journal.add(TableChange(self.id, {"status": Status.CLOSED}), self)
+        self.status = Status.CLOSED
         self.listing_changed()
         self.notify()
 
@@ -365,7 +366,7 @@ class Table(Saved):
         a page of theirs is open, the seat is a bot's, or no deal is being played."""
         since = self.gone.get(seat)
         if (since is None or not self.seats[seat].human or self.lesson is not None
-                or self.status != "playing" or self.online(seat)):
+                or self.status != Status.PLAYING or self.online(seat)):
             return None
         return now - since
 
@@ -459,7 +460,7 @@ class Table(Saved):
         """What the driver does next and in how many seconds (no step: wait for a change)."""
         if not self.open:
             return 0.0, None
-        if self.status == "waiting":
+        if self.status == Status.WAITING:
             if all(s.joined for s in self.seats if s.human):
                 return 0.0, self._deal_step
             fill = self.fill_at()
@@ -511,7 +512,7 @@ class Table(Saved):
         """Whether a lesson table stands still for the learner to read its note (until
         the learner says to go on: :meth:`go_on`)."""
         state = self.state
-        if self.lesson is None or state is None or self.status != "playing":
+        if self.lesson is None or state is None or self.status != Status.PLAYING:
             return False
         return (self.seats[self.lesson.learner].human and len(state.actions) not in self.read
                 and held_moment(self.lesson, state))
@@ -540,7 +541,7 @@ class Table(Saved):
     async def _fill_step(self) -> None:
         """A public table's wait for players is over: the bots take the seats still empty."""
         fill = self.fill_at()
-        if self.status != "waiting" or fill is None or fill > self.clock.now():
+        if self.status != Status.WAITING or fill is None or fill > self.clock.now():
             return
         for s in self.seats:
             if s.human and not s.joined:
@@ -550,7 +551,7 @@ class Table(Saved):
         """When the bots take the empty seats of this public table (seconds since the
         epoch); None if they do not (a private table, no wait set, nobody joined yet, or
         play has begun)."""
-        if (not self.public or self.fill_seconds <= 0 or self.status != "waiting"
+        if (not self.public or self.fill_seconds <= 0 or self.status != Status.WAITING
                 or self.first_joined is None):
             return None
         return self.first_joined + self.fill_seconds
@@ -558,7 +559,7 @@ class Table(Saved):
     def free_seats(self) -> list[int]:
         """The open seats a stranger may still take: nobody has taken them, and no bot
         has (before the first deal)."""
-        if not self.public or self.status != "waiting":
+        if not self.public or self.status != Status.WAITING:
             return []
         return [s.seat for s in self.seats
                 if s.seat in self.open_seats and s.human and not s.joined and s.generation == 0]
@@ -639,7 +640,7 @@ class Table(Saved):
         """What ``seat`` may decide now, if anything: its view and its legal actions (on its
         turn, its turn actions and claims; out of turn, the claims it may make)."""
         state = self.state
-        if self.status != "playing" or state is None or state.over:
+        if self.status != Status.PLAYING or state is None or state.over:
             return None
         legal = state.legal_actions(seat)
         return (state.view(seat), legal) if legal else None
@@ -649,7 +650,7 @@ class Table(Saved):
         move, seconds since their page left, seconds until their stand-in plays or None),
         and the seats a stand-in plays for now (``stand_ins``)."""
         state, now = self.state, self.clock.monotonic()
-        if self.status != "playing" or state is None or state.over:
+        if self.status != Status.PLAYING or state is None or state.over:
             return {"waiting_for": None, "stand_ins": []}
         stand_ins = [s.seat for s in self.seats if s.human and self.by_bot(s.seat, now)]
         mover, waiting = state.to_move, None
