@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from lald.bots import make_bot
+from lald.coach import reasons as reasons_module
 from lald.coach import review as review_module
 from lald.coach.hints import advise
 from lald.coach.review import (
@@ -283,8 +284,9 @@ def test_an_unfinished_deal_or_a_missing_seat_is_refused() -> None:
 
 
 def _reason_keys() -> set[str]:
-    tree = ast.parse(Path(review_module.__file__).read_text())
-    return {node.value for node in ast.walk(tree)
+    # the review names review_why_hint and review_why_close; its reasons module the rest
+    trees = [ast.parse(Path(m.__file__).read_text()) for m in (review_module, reasons_module)]
+    return {node.value for tree in trees for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
             and node.value.startswith("review_why_")}
 

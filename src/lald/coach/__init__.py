@@ -8,6 +8,7 @@ catalogs and :mod:`lald.play`; never another capability (:mod:`lald.tournament`,
 
 - :mod:`.lesson`: the teaching deal and its scripted seats;
 - :mod:`.hints`: the strongest bot's advice at one seat's decision, as data;
-- :mod:`.review`: the expert's verdict on every decision a seat made;
+- :mod:`.review`: the expert's verdict on every decision a seat made, and (:mod:`.reasons`)
+  why the best choice was better;
 - :mod:`.words`: a review in sentences and as JSON.
 """

@@ -22,6 +22,7 @@ from ...core import (
     Claim,
     Claimed,
     ClaimKind,
+    ClaimWindow,
     DealEnded,
     IllegalActionError,
     LaidDown,
@@ -177,9 +178,9 @@ def knowledge(view: PlayerView) -> tuple[Knowledge, list[tuple[int, int]]]:
 
 def world_from_view(view: PlayerView, rng: random.Random, tries: int = 200) -> tuple[State, list[int]]:
     """A deal consistent with everything ``view`` shows, replayed up to now, and the
-    history indices at which the view's seat passed a claim window (it was polled, as
-    :mod:`lald.rl.deal` polls, and did not claim). Raises RuntimeError if no world drawn
-    in ``tries`` replays cleanly."""
+    history indices at which the view's seat passed a claim window (the engine's
+    :class:`~lald.core.ClaimWindow` asked it, and it did not claim). Raises RuntimeError if
+    no world drawn in ``tries`` replays cleanly."""
     k, pins = knowledge(view)
     rules, me = view.rules, view.seat
     table = dealt_table(view)
@@ -193,20 +194,17 @@ def world_from_view(view: PlayerView, rng: random.Random, tries: int = 200) -> t
             continue
         state = State.from_layout(rules, [cards_of(h) for h in dealt], cards_of(table), view.dealer)
         passes: list[int] = []
+        window = ClaimWindow(state)
         try:
             for action in public_actions(view, hidden):
-                if state.claims(me) and not (isinstance(action, Claim) and action.seat == me) and (
-                        not isinstance(action, Claim) or _polled_before(state, me, action.seat)):
-                    passes.append(len(state.actions))
-                state.apply(action)
+                # the window asks in claim order until the action: the claimant, or the turn
+                claimant = action.seat if isinstance(action, Claim) else None
+                while (ask := window.asking()) is not None and ask[0] != claimant:
+                    if ask[0] == me:
+                        passes.append(len(state.actions))
+                    window.let_pass(ask[0])
+                window.apply(action)
         except IllegalActionError:
             continue
         return state, passes
     raise RuntimeError(f"no world consistent with seat {me}'s view replayed in {tries} draws")
-
-
-def _polled_before(state: State, seat: int, claimant: int) -> bool:
-    """Whether ``seat`` is polled before ``claimant`` in the claim window now (both hold
-    claims; the window goes round in claim order)."""
-    order = state.claim_order()
-    return order.index(seat) < order.index(claimant)
