@@ -171,9 +171,9 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lab-deals-per-hour", type=in_range(int, 1, 10_000_000, "a number of deals"),
                    default=20_000, metavar="N",
                    help="deals one client address may ask the laboratory for in an hour (default 20000)")
-    p.add_argument("--lab-seconds", type=in_range(float, 1, 86_400, "a number of seconds"), default=300.0,
+    p.add_argument("--lab-seconds", type=in_range(float, 1, 86_400, "a number of seconds"), default=600.0,
                    metavar="SECONDS", help="stop a comparison of the laboratory that plays longer "
-                                           "(default 300)")
+                                           "(default 600)")
     p.add_argument("--session-days", type=in_range(float, 0.01, 3650, "a number of days"), default=30.0,
                    metavar="DAYS", help="end a login session unused for this long (default 30)")
     p.add_argument("--fill-seconds", type=in_range(int, 5, 3600, "a number of seconds"), default=60,

@@ -86,7 +86,7 @@ class Settings:
     more are refused as busy (:mod:`lald.web.readings`)."""
     lab_per_hour: int = 20_000
     """Deals one client address may ask the laboratory for in an hour."""
-    lab_seconds: float = 300.0
+    lab_seconds: float = 600.0
     """How long one comparison may play before it is stopped (seconds)."""
 
 

@@ -82,7 +82,7 @@ class Laboratory:
     """The comparisons of one server."""
 
     def __init__(self, clock: Clock = SYSTEM, *, queue: int = 3, per_hour: int = 20_000,
-                 time_limit: float = 300.0, keep: int = 32, context: str = "forkserver") -> None:
+                 time_limit: float = 600.0, keep: int = 32, context: str = "forkserver") -> None:
         self.clock = clock
         self.queue = queue
         """Comparisons that may wait (besides the one running)."""
