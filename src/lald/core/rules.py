@@ -41,6 +41,9 @@ class PrizeRule(StrEnum):
     """The last seat holding cards."""
     LAST_CAPTURE = "last_capture"
     """The seat that made the deal's last turn capture (nobody if there was none)."""
+    LAST_CARD = "last_card"
+    """The seat that last took cards into its won pile, by a capture or a claim (nobody if
+    none did); the residue and a table mournival dealt to the dealer are not taken."""
 
 
 @unique

@@ -60,8 +60,12 @@ def settle(
     survivor: int,
     last_capture: int | None,
     pot_before: int,
+    last_take: int | None = None,
 ) -> DealResult:
-    """Settle a deal: pay-ins, then the prize, then pay-outs; the pot may go negative."""
+    """Settle a deal: pay-ins, then the prize, then pay-outs; the pot may go negative.
+
+    ``last_take`` is the seat that last took cards by a capture or a claim, which the prize
+    rule ``last_card`` pays (docs/rules.md#6-the-end-of-a-deal)."""
     n = rules.players
     best = max(won)
     winners = tuple(s for s in range(n) if won[s] == best)
@@ -71,7 +75,8 @@ def settle(
                           pot_before, pot_before, winners)
     antes = tuple(rules.ante_dealer if s == dealer else rules.ante_other for s in range(n))
     pairs = tuple(round_pairs(w - rules.quota, rules.rounding) for w in won)
-    prize_to = survivor if rules.prize_rule is PrizeRule.SURVIVOR else last_capture
+    prize_to = {PrizeRule.SURVIVOR: survivor, PrizeRule.LAST_CAPTURE: last_capture,
+                PrizeRule.LAST_CARD: last_take}[rules.prize_rule]
     prize = rules.prize if prize_to is not None else 0
     chips = tuple(
         pairs[s] - antes[s] + (prize if s == prize_to else 0) for s in range(n)

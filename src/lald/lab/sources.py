@@ -189,7 +189,14 @@ SOURCES: dict[tuple[str, str], Attribution] = {
         ("porges",),
         choice="the last capture made on a turn; claims and the residue do not count, and nobody is "
                "paid if nobody captured (the scoring sections, Punktewertung and Pontuação, say "
-               "whoever took the very last card, which lald cannot play yet)"),
+               "whoever took the very last card: prize_rule last_card)"),
+    ("prize_rule", "last_card"): Attribution(
+        "the prize to whoever took the very last card, claims included",
+        (Cite(G, "Punktewertung"), Cite(P, "Pontuação")),
+        choice="the scoring sections pay whoever took the round's very last card, where step 6 "
+               "of the play (Spielablauf, Jogabilidade) says the last capture; lald counts a claim "
+               "as taking cards, whoever's turn it is, and the residue and a table mournival as "
+               "taken by nobody"),
     ("prize", "5"): Attribution(
         "a prize of 5",
         (Cite(G, "Spielablauf", 6), Cite(P, "Jogabilidade", 6), Cite(E, "PAYOUT"), Cite(S, "05"))),

@@ -37,7 +37,7 @@ from ..cards import (
     mask_of,
 )
 from ..rng import PortableRandom
-from ..rules import DeadClaims, HandSetTiming, NoCapture, Rules
+from ..rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rules
 from ..scoring import DealResult, settle
 from .checks import Checks, IllegalActionError, LayoutError, layout_masks
 from .moves import (
@@ -581,8 +581,10 @@ class State(Checks):
         self.table_mask = self._live = self._dead = self._spotted = 0
         self.over = True
         self.to_move = None
+        took = (next((op.seat for op in reversed(self.history) if isinstance(op, Capture | Claimed)), None)
+                if self.rules.prize_rule is PrizeRule.LAST_CARD else None)  # the last capture or claim
         self.result = settle(self.rules, tuple(w.bit_count() for w in self.won), self.dealer,
-                             survivor, self.last_capture, self.pot_before)
+                             survivor, self.last_capture, self.pot_before, took)
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know now (``None``: a spectator); see :mod:`lald.core.view`."""

@@ -54,7 +54,7 @@ from ..rules import (
 )
 from ..scoring import DealResult, settle
 from .playout import random_outcome
-from .tables import Outcome
+from .tables import Outcome, check_playable
 
 CaptureOption = tuple[int, int, int, int]
 """(kind, number of concrete captures it stands for, cards played, cards taken)."""
@@ -167,7 +167,11 @@ class FastState:
     ) -> FastState:
         """A deal from per-rank counts: ``hands`` (13 counts per seat; a search bot's
         sampler fills in the hidden ones), ``table``, won-pile sizes, who lay down, whose
-        turn, the last turn capture and the seat that acted last (-1 before any)."""
+        turn, the last turn capture and the seat that acted last (-1 before any).
+
+        Rules the fast path does not play yet raise :class:`~lald.core.rules.RulesError`
+        (:func:`~.tables.check_playable`)."""
+        check_playable(rules)
         s = cls.__new__(cls)
         n = rules.players
         s.rules, s.n, s.dealer, s.eldest = rules, n, dealer, (dealer + 1) % n

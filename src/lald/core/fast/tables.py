@@ -37,7 +37,7 @@ from typing import Protocol
 
 from ..cards import NUM_RANKS
 from ..codes import HAND_CLAIM, PAIR, PRIAL, RANKS_OF, SHAPES, SINGLE, SWEEP, TABLE_CLAIM
-from ..rules import DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
+from ..rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rules, RulesError, SingleTakesThree
 
 
 class Deal(Protocol):
@@ -231,6 +231,15 @@ class Tables:
                 j, d = self.step(g, s, 0, -c[n], c[n])
                 out.append((code, r, j, d, False))
         return tuple(out)
+
+
+def check_playable(rules: Rules) -> None:
+    """Raise :class:`~lald.core.rules.RulesError` for rules the fast path and its compiled
+    twins do not play yet, so that nothing plays them wrong: they are left to the checked
+    engine (docs/architecture.md#the-compiled-twins)."""
+    if rules.prize_rule is PrizeRule.LAST_CARD:
+        raise RulesError("prize_rule=last_card is played by the checked engine only: the fast path "
+                         "and its compiled twins do not yet track who took the last card")
 
 
 def key_of(rules: Rules) -> tuple[object, ...]:

@@ -14,6 +14,7 @@ from ...bots.learned.encoding import CHIP_LIMIT, CHIP_SCALE, LAYOUT, observation
 from ...core import Rules
 from ...core.codes import SHAPES
 from ...core.engine.moves import captures_of
+from ...core.fast.tables import check_playable
 from ...core.rng import KeyedRandom, PortableRandom
 from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Scoring
 from .opponents import heuristic_scores
@@ -141,7 +142,10 @@ def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM
                 backend: str | None = None, history: int = 0) -> tuple[Tables, str]:
     """``count`` tables of ``rules`` and the name of their kind: the compiled ones when
     they are loaded (``backend`` None) or asked for (``"compiled"``), else the pure ones
-    (``"python"``); their observations show the latest ``history`` actions."""
+    (``"python"``); their observations show the latest ``history`` actions.  Rules the
+    fast path does not play yet are refused, compiled or pure
+    (:func:`lald.core.fast.tables.check_playable`)."""
+    check_playable(rules)
     if backend not in (None, "compiled", "python"):
         raise ValueError(f"unknown backend {backend!r}: choose compiled or python (or None: the best loaded)")
     status = backend_status()
