@@ -49,7 +49,8 @@ LEVELS: dict[str, BotFactory] = {"random": RandomBot}
 
 
 #: Levels other packages plug in, each an entry point of this group naming a bot factory
-#: (lald's research extra adds ``ismcts`` and ``policy``, see lald.rl). They are found by
+#: (``policy``, ``learned`` and ``guided`` of :mod:`lald.bots.learned`, which needs numpy;
+#: ``ismcts`` of the research extra, :mod:`lald.rl`). They are found by
 #: name (``find_level``, ``lald tournament --bot ismcts``) and imported on first use; the
 #: menus do not list them.
 PLUGIN_GROUP = "lald.levels"
@@ -84,7 +85,7 @@ _PLUGINS: dict[str, _Plugin] = {}
 
 def level_names() -> list[str]:
     """Every level a spec may name: the registered ones and the plug-in levels installed
-    (``ismcts``, ``policy`` with the research extra), sorted."""
+    (``policy``, ``guided``; ``ismcts`` with the research extra), sorted."""
     return sorted({*LEVELS, *(e.name for e in entry_points(group=PLUGIN_GROUP))})
 
 
