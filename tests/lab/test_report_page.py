@@ -134,6 +134,6 @@ def test_a_line_hidden_under_another_is_said_in_the_caption() -> None:
     pots = [[x["mean"] for x in e["session"]["pot_after_deal"]] for e in res.summary["tables"][0]["readings"]]
     height = max(max(p) for p in pots) - min(min(p) for p in pots)
     if all(abs(a - b) <= 0.02 * height for a, b in zip(*pots, strict=True)):
-        assert "last-capture/3 under survivor/3" in pot
+        assert "lie on one another, each group showing as one line: survivor/3 and last-capture/3" in pot
     else:
-        assert "under" not in pot
+        assert "lie on one another" not in pot

@@ -67,11 +67,22 @@ def hidden(series: dict[str, list[tuple[float, float]]], share: float = 0.02) ->
 
 
 def _said(pairs: Sequence[tuple[str, str]]) -> str:
-    """The caption's sentence for lines hidden under others ('' when there are none)."""
-    if not pairs:
+    """The caption's sentence for lines that lie on one another ('' when there are none).
+
+    >>> _said([("b", "a"), ("c", "a"), ("e", "d")])
+    ' Lines that lie on one another, each group showing as one line: a, b and c; d and e.'
+    """
+    groups: list[list[str]] = []
+    for b, a in pairs:
+        group = next((g for g in groups if a in g), None)
+        if group is None:
+            groups.append([a, b])
+        elif b not in group:
+            group.append(b)
+    if not groups:
         return ""
-    return (" Lines that lie on one another, the first under the second: "
-            + "; ".join(f"{b} under {a}" for b, a in pairs) + ".")
+    words = ["{} and {}".format(", ".join(g[:-1]), g[-1]) for g in groups]
+    return " Lines that lie on one another, each group showing as one line: " + "; ".join(words) + "."
 
 
 def line_style(i: int) -> tuple[str, str]:
