@@ -233,6 +233,15 @@ def test_the_parts_of_a_face_import_only_down(module: str) -> None:
         assert layers[there[1]] < layers[here[1]], f"{module} imports {target}, which is not below it"
 
 
+@pytest.mark.parametrize("face", ["rl", "tui"])
+def test_the_tests_of_a_face_mirror_its_parts(face: str) -> None:
+    # tests/rl/vector/ holds the tests of lald.rl.vector, and so on: a folder of tests in a
+    # face's folder names one of its sub-packages.
+    folders = {p.parent.relative_to(TESTS / face) for p in (TESTS / face).rglob("test_*.py")} - {Path()}
+    for folder in sorted(folders):
+        assert (PACKAGE / face / folder / "__init__.py").exists(), f"tests/{face}/{folder} names no package"
+
+
 def test_the_parts_checker_sees_a_sideways_import(tmp_path: Path) -> None:
     # The test above must be able to fail: the text table importing the full-screen one.
     probe = tmp_path / "lald" / "tui" / "text" / "probe.py"
