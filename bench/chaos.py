@@ -19,7 +19,7 @@ opens another table. Afterwards it checks, and prints beside the figures:
   the check's bound (3 s), and every worker said ready again within 15 s of each fault's
   end.
 
-It exits 1 when one of these fails (so ``tests/web/test_chaos.py`` runs a short one), 0
+It exits 1 when one of these fails (so ``tests/web/site/test_chaos.py`` runs a short one), 0
 otherwise.
 
     .venv/bin/python bench/chaos.py --minutes 30 --seed 1 --tables 100

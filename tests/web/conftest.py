@@ -1,6 +1,6 @@
 """Helpers for the web tests: an app with instant bots, sockets that never hang, a
 real ``lald serve`` process on 127.0.0.1, and for the browser tests one such server for
-the whole run and one Chromium per module (helpers in ``pages.py``)."""
+the whole run and one Chromium per module (helpers in ``browser/pages.py``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
 # The tests' sockets do not ping as a page does: a silent one is kept for an hour, not
-# dropped after 30 s (test_heartbeat.py sets its own short timeouts).
+# dropped after 30 s (table/test_heartbeat.py sets its own short timeouts).
 FAST = Settings(bot_delay=0.0, claim_window=0.0, deal_pause=0.0, threaded_bots=False, create_burst=10_000,
                 silent_seconds=3600.0)
 
@@ -193,7 +193,7 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``lald serve`` with fast bots and a quick review, for every browser test."""
-    from .pages import FAST
+    from .browser.pages import FAST
 
     tmp = tmp_path_factory.mktemp("browser")
     s = Server(f"sqlite:///{tmp / 'browser.db'}", *FAST, log=tmp / "server.log")
@@ -210,7 +210,7 @@ def browser() -> Iterator[Browser]:
     event loop while it is open, which tests after it must not find running)."""
     from playwright.sync_api import sync_playwright
 
-    from .pages import ARGS, ARTIFACTS
+    from .browser.pages import ARGS, ARTIFACTS
 
     chromium = shutil.which("chromium")
     assert chromium, "the browser test needs Debian's chromium: apt-get install chromium"
@@ -224,7 +224,7 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """Open a URL in a fresh context; at the end, no page may have logged an error."""
-    from .pages import DESKTOP
+    from .browser.pages import DESKTOP
 
     contexts = []
     errors: list[str] = []
