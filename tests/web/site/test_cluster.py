@@ -26,6 +26,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
+from lald.clock import ManualClock
 from lald.store import NewAction, SeatChange, Store, TableChange, Write
 from lald.store.leases import Leases
 from lald.web.server.app import create_app
@@ -556,7 +557,7 @@ def test_a_table_two_servers_gave_up_is_taken_at_once(postgres: Any) -> None:
         async with _server(db) as cluster:
             t, _ = cluster.hub.create(PEOPLE)
             await asyncio.wait_for(t.until_saved(), 30)
-            cluster._given[t.id] = time.monotonic()  # given up to even the load, as balance() does
+            cluster._given[t.id] = cluster.clock.monotonic()  # given up, as balance() does
             cluster.hub.hand_over(t)
             cluster.leased.discard(t.id)
             cluster.leases.release([t.id])
@@ -570,7 +571,8 @@ def test_a_table_two_servers_gave_up_is_taken_at_once(postgres: Any) -> None:
 def test_a_worker_that_cannot_write_says_so_on_readyz(postgres: Any) -> None:
     """A server whose writes the database refuses, or does not answer, is not ready
     (503 and why), and is ready again once its writes go through (it said 200 throughout)."""
-    app = create_app(postgres.database(), QUICK, ClusterConfig("w1", sweep_every=3600.0))
+    clock = ManualClock()
+    app = create_app(postgres.database(), QUICK, ClusterConfig("w1", sweep_every=3600.0), clock=clock)
 
     def readyz(client: TestClient, status: int, words: str = "") -> dict[str, Any]:
         deadline = time.monotonic() + 30
@@ -594,12 +596,10 @@ def test_a_worker_that_cannot_write_says_so_on_readyz(postgres: Any) -> None:
             refuse.clear()
             readyz(client, 200)
             # A write the database does not answer: late after a while, by the server's clock.
-            now = [1000.0]
-            cluster.clock = lambda: now[0]
             block.clear()
             client.portal.call(cluster.journal.add, TableChange("nope", {"active_at": 2.0}), Saved())
             assert client.get("/readyz").status_code == 200
-            now[0] += cluster.config.write_late + 1
+            clock.advance(cluster.config.write_late + 1)
             assert "has waited" in readyz(client, 503, "waited")["reason"]
         finally:  # the database answers again (before the fix, the stop waited for it)
             refuse.clear()

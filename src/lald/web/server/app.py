@@ -537,7 +537,7 @@ def create_app(db: str = "sqlite:///lald.db", settings: Settings | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
-        site = Cluster(store, settings, cluster) if cluster is not None else None
+        site = Cluster(store, settings, cluster, clock) if cluster is not None else None
         hub = site.hub if site is not None else Hub(store, settings, clock=clock)
         app.state.hub, app.state.cluster = hub, site
         metrics = app.state.metrics = ops.Metrics(hub)

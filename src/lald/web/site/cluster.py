@@ -53,12 +53,13 @@ import math
 import random
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from ...clock import SYSTEM, Clock
 from ...store import NewAction, NewTable, SeatData, Store, Write
 from ...store.leases import Leases
 from ..ops import failpoint
@@ -201,7 +202,7 @@ class ClusterJournal(Journal):
         human = any(isinstance(w, NewAction) and w.source == "human" for w in writes)
         if human:
             failpoint("before_commit")  # accepted, not committed
-        self.since = self.cluster.clock() if self.cluster is not None else time.monotonic()
+        self.since = (self.cluster.clock if self.cluster is not None else SYSTEM).monotonic()
         try:
             await super()._commit(writes)
         finally:
@@ -306,19 +307,22 @@ class SiteChannel:
 class Cluster:
     """This server's part in the site: its leases, its sweeps, its events, its handover."""
 
-    def __init__(self, store: Store, settings: Settings, config: ClusterConfig) -> None:
+    def __init__(self, store: Store, settings: Settings, config: ClusterConfig,
+                 clock: Clock = SYSTEM) -> None:
         if not ROUTE.fullmatch(config.route):
             raise ValueError(f"{config.route!r} is not a server's name: use lower-case letters and "
                              "digits, a letter first (w1)")
         self.config = config
-        self.clock: Callable[[], float] = time.monotonic
-        """The clock of the writer's lateness (seconds; tests set their own)."""
+        self.clock = clock
+        """What this server's time is read on and its loops wait on (:mod:`lald.clock`): its
+        tables', the writer's lateness, the leases' renewal and the sweeps; the leases end
+        by the database's clock, which every server shares."""
         self.leases = Leases(store, config.route, config.ttl)
         self.me = self.leases.owner
         self.journal = ClusterJournal(store, self.leases)
         self.journal.cluster = self
         self.channel = Channel(conninfo(store.url), self.me, self.leases.life_lock())
-        self.hub = Hub(store, settings, self.journal, channel=SiteChannel(self.channel))
+        self.hub = Hub(store, settings, self.journal, channel=SiteChannel(self.channel), clock=clock)
         self.hub.ownership = self
         self.metrics: Metrics | None = None
         self.leased: set[str] = set()
@@ -405,7 +409,7 @@ class Cluster:
             return "the server is stopping"
         if not self.channel.connected.is_set():
             return "the server is not listening to the others"
-        trouble = self.journal.trouble(self.clock(), self.config.write_late)
+        trouble = self.journal.trouble(self.clock.monotonic(), self.config.write_late)
         if trouble is not None:
             return trouble
         try:
@@ -433,7 +437,7 @@ class Cluster:
     def _giving(self, table_id: str) -> bool:
         """Whether this server gave the table up lately, to even the load."""
         at = self._given.get(table_id)
-        return at is not None and time.monotonic() - at < GIVEN_SECONDS
+        return at is not None and self.clock.monotonic() - at < GIVEN_SECONDS
 
     def forget(self, table_id: str) -> None:
         """Give up the lease of a table this server dropped from memory."""
@@ -489,7 +493,7 @@ class Cluster:
 
     async def _loop(self, step: Any, every: float) -> None:
         while True:
-            await asyncio.sleep(every)
+            await self.clock.sleep(every)
             try:
                 await step()
             except Exception:
@@ -512,7 +516,7 @@ class Cluster:
     async def _sweep_loop(self) -> None:
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._sweep.wait(), self.config.sweep_every)
+                await self.clock.wait_for(self._sweep.wait(), self.config.sweep_every)
             self._sweep.clear()
             try:
                 await self.sweep()
@@ -585,7 +589,7 @@ class Cluster:
         chosen = [t for t in mine if not t.conns][:min(excess, GIVE_AT_ONCE)]
         if not chosen:
             return 0
-        now = time.monotonic()
+        now = self.clock.monotonic()
         for table in chosen:
             self._given[table.id] = now
             self.hub.hand_over(table)
