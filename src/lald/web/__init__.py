@@ -9,13 +9,14 @@ Its sub-packages, by what they serve, each importing only those above it in this
 (``tests/test_layers.py`` holds them to it):
 
 - the base every part stands on: :mod:`.settings` (the server's settings and rate limits),
-  :mod:`.ops` (logs, metrics, fail points), :mod:`.wire` (what goes on the wire, both ways);
-- :mod:`.table`, the live table: one table and its driver (:mod:`.table.tables`), what each
-  page is told of it (:mod:`.table.frames`), one page's websocket (:mod:`.table.conn`),
-  committing writes before anyone is told (:mod:`.table.journal`), the chat and the laugh
-  (:mod:`.table.chat`), a new table's request checked (:mod:`.table.create`), and the
-  coach's work at a web table (:mod:`.table.hints`, :mod:`.table.lesson`,
-  :mod:`.table.reviews`, :mod:`.table.replay`);
+  :mod:`.ops` (logs, metrics, fail points), :mod:`.wire` (what goes on the wire, both ways),
+  :mod:`.endpoint` (what every HTTP endpoint shares: a refusal in words, the JSON body);
+- :mod:`.table`, the live table: one table and its driver (:mod:`.table.tables`), its seats
+  and who is at them (:mod:`.table.seats`), what each page is told of it
+  (:mod:`.table.frames`), one page's websocket (:mod:`.table.conn`), committing writes
+  before anyone is told (:mod:`.table.journal`), the chat and the laugh (:mod:`.table.chat`),
+  a new table's request checked (:mod:`.table.create`), and the coach's work at a web table
+  (:mod:`.table.hints`, :mod:`.table.lesson`, :mod:`.table.reviews`, :mod:`.table.replay`);
 - :mod:`.people`, where strangers meet: the registry of live tables and hosts
   (:mod:`.people.hub`), the public lobby (:mod:`.people.lobby`), accounts and lookalike names
   (:mod:`.people.accounts`, :mod:`.people.names`), ratings (:mod:`.people.ratings`);
