@@ -166,3 +166,25 @@ def test_the_leaderboard_and_a_profile_with_its_rating_history_plotted(server: S
     audit(board, "a player's profile")
     missing = open_page(server.base + "/player#Nobody%20at%20all")
     expect(missing.locator("#player-missing")).to_be_visible()
+
+
+def test_an_account_agrees_to_be_named_in_the_sites_dataset_and_takes_it_back(
+        server: Server, open_page: Opener) -> None:
+    # issue 33: the exported games name only the accounts whose owners ticked this
+    lobby = open_page(server.base + "/")
+    lobby.set_extra_http_headers(own_address())
+    form = lobby.locator("#login-form")
+    name = f"Nell {int(time.time() * 1000) % 100000}"
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=password]").fill("a long enough secret")
+    lobby.locator("#register").click()
+    box = lobby.locator("#share-name")
+    expect(box).to_be_visible()
+    expect(box).not_to_be_checked()  # off until its owner says so
+    said = "() => fetch('/api/session').then((r) => r.json()).then((s) => s.account.share_name)"
+    box.check()
+    lobby.wait_for_function(f"async () => await ({said})() === true")
+    lobby.reload()
+    expect(lobby.locator("#share-name")).to_be_checked()
+    lobby.locator("#share-name").uncheck()
+    lobby.wait_for_function(f"async () => await ({said})() === false")
