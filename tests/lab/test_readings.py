@@ -107,6 +107,17 @@ def test_bots_that_cannot_be_reproduced_are_refused(mix: str, words: str) -> Non
         parse_table(mix)
 
 
+def test_the_expert_plays_without_a_clock_whatever_form_its_parameters_take() -> None:
+    """(seen before: once the expert read its parameters into a frozen value, readings no
+    longer found its time limit and seated it with the default clock of 80 ms.)"""
+    import random
+
+    table = parse_table("expert:worlds=8,heuristic")
+    assert table.hero is not None and ("=", "time_limit", "inf") in table.hero.params
+    bot = table.hero.make(0, Rules.make("survivor"), random.Random(1))
+    assert bot.time_limit == math.inf  # type: ignore[attr-defined]
+
+
 def test_search_bots_play_by_their_world_cap_without_a_clock() -> None:
     table = parse_table("pimc:worlds=2,heuristic")
     assert table.hero is not None and ("=", "time_limit", "inf") in table.hero.params

@@ -34,6 +34,8 @@ import hashlib
 import inspect
 import math
 import random
+import re
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -114,17 +116,39 @@ def _reproducible(text: str, spec: BotSpec) -> BotSpec:
     factory = LEVELS[spec.level]
     if getattr(factory, "needs_state", False):
         raise ValueError(f"bot {text!r} sees every hand: readings seat only bots that play from their view")
-    try:
-        timed = "time_limit" in inspect.signature(factory).parameters
-    except (TypeError, ValueError):  # pragma: no cover - classes and functions have one
-        timed = False
-    if not timed:
+    if not _timed(factory):
         return spec
     if any(p[0] == "=" and p[1] == "time_limit" for p in spec.params):
         raise ValueError(f"bot {text!r}: a time limit makes play depend on the machine; "
                          "readings cap the search by worlds=N instead")
     params = (*spec.params, ("=", "time_limit", "inf"))
     return dataclasses.replace(spec, params=params)
+
+
+def _timed(factory: Any) -> bool:
+    """Whether a level takes a ``time_limit``: as a parameter of its own, or as a field of
+    the frozen parameters it reads them into (the expert's :class:`lald.bots.params.ExpertParams`)."""
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # pragma: no cover - classes and functions have one
+        return False
+    if "time_limit" in parameters:
+        return True
+    given = parameters.get("params")
+    if given is None:
+        return False
+    annotation = given.annotation
+    module = sys.modules.get(getattr(factory, "__module__", ""), None)
+    if isinstance(annotation, str):  # postponed: the names in 'ExpertParams | None'
+        names = re.findall(r"\w+", annotation)
+    else:
+        names = [getattr(annotation, "__name__", "")]
+    for name in names:
+        kind = getattr(module, name, None)
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+            if any(f.name == "time_limit" for f in dataclasses.fields(kind)):
+                return True
+    return False
 
 
 def parse_table(text: str) -> Table:
