@@ -74,7 +74,8 @@ def _account(request: Request) -> tuple[int, str] | None:
 def start(app: Any, hub: Hub) -> None:
     """What these endpoints keep in the running application (its lifespan calls it)."""
     settings = hub.settings
-    app.state.sessions = Sessions(hub.accounts, settings.session_days, memory_cost=settings.password_memory)
+    app.state.sessions = Sessions(hub.accounts, settings.session_days, memory_cost=settings.password_memory,
+                                  clock=hub.clock.now)
 
 
 def _sessions(request: Request) -> Sessions:
