@@ -24,7 +24,9 @@ Its sub-packages, by what they serve, each importing only those above it in this
   and played by :mod:`lald.lab` in a worker process (:mod:`.readings.work`), the queue,
   the bounds on what a visitor may ask and the comparisons kept (:mod:`.readings.jobs`);
 - :mod:`.site`, a site of several servers: one server of several (:mod:`.site.cluster`),
-  the servers' channel (:mod:`.site.events`), the proxy in front (:mod:`.site.proxy`);
+  its writes under the lease (:mod:`.site.leased`), the others' tables and the lobby across
+  servers (:mod:`.site.remote`), the servers' channel (:mod:`.site.events`), the proxy in
+  front (:mod:`.site.proxy`);
 - :mod:`.server`, the one server's HTTP face: the ASGI application and its guard
   (:mod:`.server.app`), what the endpoints share (:mod:`.server.http`), the community's
   endpoints (:mod:`.server.community`), the laboratory's (:mod:`.server.readings`), the

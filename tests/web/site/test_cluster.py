@@ -417,8 +417,8 @@ def test_a_lobby_message_too_long_for_one_event_is_sent_whole_in_parts(
     that starts, or a burst of changes) goes in parts that each fit, rows and dropped ids
     in order, none lost (the dropped ids of a thousand tables once went in one event,
     refused as too long: the other servers' lobby pages kept those tables listed)."""
-    from lald.web.site.cluster import SiteChannel
     from lald.web.site.events import MAX_PAYLOAD, Channel
+    from lald.web.site.remote import SiteChannel
 
     events = Channel("host=127.0.0.1 port=1", "w1")  # never connected: what it would send is queued
     site = SiteChannel(events)

@@ -18,8 +18,8 @@ other servers' events, below), and sends a reissue or a close to the table's own
 
 Between the servers, PostgreSQL's LISTEN/NOTIFY (:mod:`.events`) carries each table's
 summary as it changes (rules, progress, who has joined and who is connected), so that the
-lobby lists every server's open tables and any server answers the host's view. A server
-that starts asks the others for everything (``sync``).
+lobby lists every server's open tables and any server answers the host's view
+(:mod:`.remote`). A server that starts asks the others for everything (``sync``).
 
 When a server dies (``kill -9``), PostgreSQL drops its life lock with its connection: its
 leases are free at once. The others sweep for free tables every second and take a share
@@ -34,7 +34,7 @@ whatever the database does: past it, the writes not yet committed are dropped (t
 nobody) and the leases end with the process.
 
 A batch of writes that can never be committed (its table was played by another server
-meanwhile, :meth:`Leases.write <lald.store.leases.Leases.write>`) is dropped with its
+meanwhile, :meth:`Leases.write <lald.store.leases.Leases.write>`; :mod:`.leased`) is dropped with its
 table, handed over and its lease given up; a table lost takes its queued writes with it.
 A table still in memory that a sweep takes from another server's lease (both lost their
 life locks while PostgreSQL restarted, and the other played it meanwhile) is loaded
@@ -60,16 +60,13 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from ...clock import SYSTEM, Clock
-from ...store import NewAction, NewTable, SeatData, Store, Write
+from ...store import Store
 from ...store.leases import Leases
-from ..ops import failpoint
 from ..people.hub import Elsewhere, Hub
-from ..people.lobby import LocalChannel, Subscription
 from ..settings import Settings
-from ..table.journal import Journal, Saved
-from ..table.tables import Table
-from ..wire import Status
-from .events import MAX_PAYLOAD, Channel, encoded
+from .events import Channel
+from .leased import ClusterJournal
+from .remote import RemoteTable, SiteChannel, table_event
 
 if TYPE_CHECKING:
     from ..ops import Metrics
@@ -118,192 +115,6 @@ def conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-class ClusterJournal(Journal):
-    """The journal of one server of several: a batch commits only the writes of tables
-    the server still holds (:meth:`Leases.write`); the tables lost are handed over before
-    anyone is told of the batch, and so are the tables whose batch could never be
-    committed (another server played them meanwhile). It keeps how its commits fare, for
-    ``/readyz`` (:meth:`trouble`), and its stop is bounded (:meth:`settle`)."""
-
-    def __init__(self, store: Store, leases: Leases) -> None:
-        super().__init__(store, threaded=True)
-        self.leases = leases
-        self.cluster: Cluster | None = None
-        self._lost: set[str] = set()
-        self.failures = 0
-        """Tries in a row the database refused (0: the last one went through)."""
-        self.error = ""
-        """The kind of the last refusal (``OperationalError``)."""
-        self.since: float | None = None
-        """When the batch being committed was first tried (the cluster's clock), or None."""
-
-    def write(self, writes: Sequence[Write], mark: tuple[str, int]) -> None:
-        try:
-            lost = self.leases.write(writes, mark)
-        except Exception as e:
-            self.failures += 1
-            self.error = type(getattr(e, "orig", None) or e).__name__
-            raise
-        self.failures = 0
-        self._lost |= lost
-
-    def trouble(self, now: float, late: float) -> str | None:
-        """Why this server cannot write now, or None: the database refuses its writes, or
-        a batch has waited over ``late`` seconds for it (``now``: the cluster's clock)."""
-        if self.failures:
-            return f"the database refuses this server's writes ({self.failures} tries failed: {self.error})"
-        if self.since is not None and now - self.since > late:
-            return f"a batch of writes has waited {now - self.since:.0f} s for the database"
-        return None
-
-    def discard(self, owner: Saved) -> int:
-        """Drop the writes of ``owner`` (a table handed over) still queued: they were
-        accepted against a table this server no longer holds, and told to nobody."""
-        kept = [(w, o) for w, o in self._queue if o is not owner]
-        dropped = len(self._queue) - len(kept)
-        if dropped:
-            self._queue = kept
-            owner.unsaved -= dropped
-            if owner.unsaved == 0:
-                owner._saved.set()
-        return dropped
-
-    async def settle(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for everything queued to be committed; past that, stop
-        the writer and drop what it holds (told to nobody; a commit under way in its
-        thread still renews its leases first, so it commits only what the server held).
-        Returns whether everything was committed."""
-        try:
-            await asyncio.wait_for(self.flush(), seconds)
-            return True
-        except TimeoutError:
-            pass
-        dropped = len(self._queue)
-        for _, owner in self._queue:
-            owner.unsaved = 0
-            owner._saved.set()
-        self._queue = []
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._idle.set()
-        log.error("the database took no writes for %.1f s: the writer stops, %d queued writes and the "
-                  "batch it was trying are dropped (told to nobody)", seconds, dropped,
-                  extra={"event": {"writes": dropped, "error": self.error}})
-        return False
-
-    async def close(self) -> None:
-        await self.settle(self.cluster.config.stop_seconds if self.cluster is not None else 10.0)
-        await super().close()
-
-    async def _commit(self, writes: list[Write]) -> None:
-        human = any(isinstance(w, NewAction) and w.source == "human" for w in writes)
-        if human:
-            failpoint("before_commit")  # accepted, not committed
-        self.since = (self.cluster.clock if self.cluster is not None else SYSTEM).monotonic()
-        try:
-            await super()._commit(writes)
-        finally:
-            self.since = None
-        lost, self._lost = self._lost, set()
-        if self.cluster is not None:
-            self.cluster.committed([w.data.id for w in writes if isinstance(w, NewTable)], lost)
-        if human:
-            failpoint("after_commit")  # committed, nobody told yet
-
-
-class RemoteTable:
-    """Another server's table as its events tell it: enough for the lobby and the host's
-    view (:func:`lald.web.people.hub.host_answer`)."""
-
-    def __init__(self, body: dict[str, Any]) -> None:
-        self.id: str = body["id"]
-        self.created: float = body["created"]
-        self.host_hash: str | None = body["host"]
-        self._summary: dict[str, Any] = body["summary"]
-        self.seats = [SeatData(s["seat"], digest, s["human"], s["level"], s["name"], s["joined"], generation)
-                      for s, (generation, digest) in zip(self._summary["seats"], body["seats"], strict=True)]
-
-    def summary(self) -> dict[str, Any]:
-        """The table's summary, as its server last told it."""
-        return self._summary
-
-    @property
-    def open_seats(self) -> frozenset[int]:
-        """The seats open to strangers from the lobby."""
-        return frozenset(s["seat"] for s in self._summary["seats"] if s.get("open"))
-
-    def online(self, seat: int) -> bool:
-        """Whether a page was connected on ``seat`` (at its server, as last told)."""
-        return bool(self._summary["seats"][seat]["online"])
-
-    @property
-    def open(self) -> bool:
-        """Whether the table is still to be played."""
-        return Status(self._summary["status"]).open
-
-
-def _body(table: Table) -> dict[str, Any]:
-    return {"id": table.id, "created": table.created, "host": table.host_hash,
-            "summary": table.summary(), "seats": [[s.generation, s.token_hash] for s in table.seats]}
-
-
-class SiteChannel:
-    """The lobby's channel (:class:`lald.web.people.lobby.Channel`) over the servers' events: a
-    message published here is delivered to this server's lobby pages at once and sent to
-    the other servers, which deliver it to theirs; so every lobby page lists every
-    server's public tables, live. A message too long for one event is sent a row at a time."""
-
-    KIND = "lobby"
-
-    def __init__(self, events: Channel) -> None:
-        self.local = LocalChannel()
-        self.events = events
-        events.on(self.KIND, self._heard)
-
-    def publish(self, topic: str, message: Any) -> None:
-        """Deliver ``message`` here and send it to the other servers."""
-        self.local.publish(topic, message)
-        for part in self.parts(topic, message):
-            self.events.publish(self.KIND, {"topic": topic, "message": part})
-
-    def parts(self, topic: str, message: dict[str, Any]) -> list[dict[str, Any]]:
-        """``message`` as events of the channel's size: whole if it fits in one, else its
-        rows (``put``) and the ids it drops (``drop``) packed in order into as few parts as
-        fit, each with the message's other fields."""
-        if len(self.events.payload(self.KIND, {"topic": topic, "message": message})) <= MAX_PAYLOAD:
-            return [message]
-        rest = {k: v for k, v in message.items() if k not in ("put", "drop")}
-
-        def fresh() -> dict[str, Any]:
-            return rest | {"put": [], "drop": []}
-        room = MAX_PAYLOAD - len(self.events.payload(self.KIND, {"topic": topic, "message": fresh()}))
-        parts: list[dict[str, Any]] = []
-        part, used = fresh(), 0
-        for key in ("put", "drop"):
-            for item in message.get(key, ()):
-                size = len(encoded(item)) + 1  # and the comma before it
-                if used + size > room and (part["put"] or part["drop"]):
-                    parts.append(part)
-                    part, used = fresh(), 0
-                part[key].append(item)
-                used += size
-        if part["put"] or part["drop"]:
-            parts.append(part)
-        return parts
-
-    def subscribe(self, topic: str) -> Subscription:
-        """A subscriber of ``topic`` on this server."""
-        return self.local.subscribe(topic)
-
-    def _heard(self, sender: str, body: dict[str, Any]) -> None:
-        topic, message = body.get("topic"), body.get("message")
-        if isinstance(topic, str) and isinstance(message, dict):
-            self.local.publish(topic, message)
-
-
 class Cluster:
     """This server's part in the site: its leases, its sweeps, its events, its handover."""
 
@@ -319,7 +130,7 @@ class Cluster:
         by the database's clock, which every server shares."""
         self.leases = Leases(store, config.route, config.ttl)
         self.me = self.leases.owner
-        self.journal = ClusterJournal(store, self.leases)
+        self.journal = ClusterJournal(store, self.leases, config.stop_seconds)
         self.journal.cluster = self
         self.channel = Channel(conninfo(store.url), self.me, self.leases.life_lock())
         self.hub = Hub(store, settings, self.journal, channel=SiteChannel(self.channel), clock=clock)
@@ -620,7 +431,7 @@ class Cluster:
                               [[s.human, s.joined, s.name, s.level, s.generation, table.online(s.seat)]
                                for s in table.seats]])
             if last is None or last[1] != key:
-                self.channel.publish("table", _body(table))
+                self.channel.publish("table", table_event(table))
             self._published[table.id] = (table.epoch, key)
         gone = [t for t in self._published if t not in tables]
         for i in range(0, len(gone), 100):

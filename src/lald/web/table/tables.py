@@ -555,7 +555,7 @@ class Table(Seats, Saved):
 
     def summary(self) -> dict[str, Any]:
         """What the lobby and the host are told of the table (:meth:`.frames.Frames.summary`),
-        as another server's table tells it too (:class:`lald.web.site.cluster.RemoteTable`)."""
+        as another server's table tells it too (:class:`lald.web.site.remote.RemoteTable`)."""
         return self.frames.summary()
 
     def refusal(self, seat: int, action: Action, catalog: Catalog) -> str | None:
