@@ -25,7 +25,7 @@ from .core import (
     TableMournival,
     Trail,
 )
-from .core.rules import PrizeRule, Scoring
+from .core.rules import Scoring
 from .i18n import Catalog
 
 _EN = Catalog("en")
@@ -90,9 +90,9 @@ def explain_settlement(
     chips and balance, the pot. ``balances`` are after the deal.
 
     One word, one meaning: the *pot* is the chips in the middle, the *prize* is what the
-    last with cards (or the last capture) wins from it, a seat is *paid* from the pot for
-    pairs above the quota and *pays* into it for pairs below, its *balance* is its chips
-    over the session.
+    last with cards (or the last capture, or whoever took the last card) wins from it, a
+    seat is *paid* from the pot for pairs above the quota and *pays* into it for pairs
+    below, its *balance* is its chips over the session.
     """
     t = catalog.t
     n = rules.players
@@ -118,8 +118,7 @@ def explain_settlement(
     if result.prize_to is None:
         lines.append(t("settle_prize_none", count=rules.prize))
     else:
-        key = ("settle_prize_survivor" if rules.prize_rule is PrizeRule.SURVIVOR
-               else "settle_prize_last_capture")
+        key = f"settle_prize_{rules.prize_rule.value}"
         lines.append(t(key, name=names[result.prize_to], count=rules.prize))
     for s in range(n):
         if result.pairs[s] > 0:

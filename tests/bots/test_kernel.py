@@ -41,7 +41,8 @@ def _traced(policy: RolloutPolicy, fs: FastState) -> tuple[FastState, list[int]]
 
 
 def _end(fs: FastState) -> tuple[object, ...]:
-    return fs.won, fs.survivor, fs.last_capture, fs.last_actor, fs.foreplay, fs.lain, fs.values()
+    return (fs.won, fs.survivor, fs.last_capture, fs.last_actor, fs.foreplay, fs.lain, fs.last_take,
+            fs.values())
 
 
 @pytest.mark.parametrize("version", ["4", "3"])

@@ -73,6 +73,8 @@ HEURISTIC: Params = {"single": 0.0, "sweep": 0.0, "pair": 0.0, "prial": 0.0, "de
 TUNED: dict[PrizeRule, Params] = {
     PrizeRule.SURVIVOR: {**HEURISTIC, "single": 2.0, "sweep": 2.0, "deny": 0.0, "safe": 2.25, "keep": 0.25},
     PrizeRule.LAST_CAPTURE: {**HEURISTIC, "single": 2.0, "deny": 0.0},
+    # not tuned on its own: the last capture's scores, the rule nearest it (a claim counts too)
+    PrizeRule.LAST_CARD: {**HEURISTIC, "single": 2.0, "deny": 0.0},
 }
 
 
@@ -259,6 +261,10 @@ def compiled_plausible(k: Knowledge, hands: list[list[int]], capped: list[int], 
 # -- the expert's search in one world, in the compiled kernel ---------------------------
 
 
+#: The prize rules in the order the kernel numbers them (``_rules.h``'s ``lald_prize_to``).
+_PRIZE_RULES = (PrizeRule.SURVIVOR, PrizeRule.LAST_CAPTURE, PrizeRule.LAST_CARD)
+
+
 def search_context(template: FastState, policy: HeuristicTables, seat: int,
                    codes: list[int]) -> object | None:
     """One decision's search for the compiled kernel: the deal as ``seat`` sees it
@@ -272,7 +278,7 @@ def search_context(template: FastState, policy: HeuristicTables, seat: int,
     rules = template.rules
     scoring = (int(rules.scoring is Scoring.CARD_COUNT), rules.hand_size,
                int(rules.rounding is Rounding.FLOOR), rules.prize,
-               int(rules.prize_rule is PrizeRule.SURVIVOR))
+               _PRIZE_RULES.index(rules.prize_rule))
     context: object | None = kernel.search_context(template, policy.best, policy.others, seat, codes, scoring)
     return context
 

@@ -22,6 +22,7 @@ from ..core import (
     TableMournival,
     Trail,
 )
+from ..core.actions import last_taker
 from ..core.cards import NUM_RANKS
 from ..core.codes import RANKS_OF, counts, presence
 from ..core.fast import FastState
@@ -106,7 +107,8 @@ class Knowledge:
         pot_before = v.pot - v.rules.antes if not v.over else v.pot
         return FastState.from_world(
             v.rules, hands, self.table, won, [st is Status.LAIN_DOWN for st in v.statuses],
-            v.dealer, v.to_move, v.foreplay, v.last_capture, self.last_actor, pot_before, v.over)
+            v.dealer, v.to_move, v.foreplay, v.last_capture, self.last_actor, pot_before, v.over,
+            last_taker(v.history))
 
     def outside(self) -> list[int]:
         """Per rank: how many live cards lie in other hands, as far as this seat knows (the

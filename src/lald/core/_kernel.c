@@ -105,7 +105,7 @@ static void *last_tables = NULL;
 static int enabled = 0;
 static PyObject *s_random, *s_getrandbits;
 static PyObject *s_rules, *s_dealer, *s_hc, *s_tc, *s_lc, *s_hs, *s_won, *s_to_move;
-static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest, *s_over;
+static PyObject *s_foreplay, *s_last_capture, *s_last_actor, *s_eldest, *s_over, *s_last_take;
 
 /* pick[mask][bits]: as tables.pick_table */
 static int8_t pick[1 << NUM_RANKS][1 << PICK_BITS];
@@ -471,13 +471,13 @@ static int plain_random(PyObject *rng) {
 /* Reading a deal's fields: for exactly the type configure_deal was given (FastState, whose
  * fields are slots), straight from the slot while the class is unchanged (its version tag);
  * for anything else, by attribute lookup. */
-#define DEAL_FIELDS 13
+#define DEAL_FIELDS 14
 static PyTypeObject *deal_type = NULL;
 static unsigned int deal_tag = 0;
 static PyObject **deal_names[DEAL_FIELDS];
 static Py_ssize_t deal_offsets[DEAL_FIELDS];
 enum { F_RULES, F_DEALER, F_ELDEST, F_HC, F_TC, F_LC, F_HS, F_WON, F_TO_MOVE, F_FOREPLAY, F_LAST_CAPTURE,
-       F_LAST_ACTOR, F_OVER };
+       F_LAST_ACTOR, F_OVER, F_LAST_TAKE };
 
 static ALWAYS_INLINE PyObject *deal_attr(PyObject *fs, int field) {
     if (Py_TYPE(fs) == deal_type && (deal_type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) &&
@@ -534,12 +534,14 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     GET(o_dealer, F_DEALER);
     GET(o_la, F_LAST_ACTOR);
     GET(o_lcap, F_LAST_CAPTURE);
+    GET(o_lt, F_LAST_TAKE);
     GET(o_fp, F_FOREPLAY);
     int ok = 1;
     long m = small_int(o_m, 0, n - 1, &ok);
     long dealer = small_int(o_dealer, 0, n - 1, &ok);
     long la = small_int(o_la, LONG_MIN / 2, LONG_MAX / 2, &ok);
     long lcap = small_int(o_lcap, LONG_MIN / 2, LONG_MAX / 2, &ok);
+    long lt = small_int(o_lt, LONG_MIN / 2, LONG_MAX / 2, &ok);
     if (!ok || !PyBool_Check(o_fp)) goto refuse;
     int fp = o_fp == Py_True;
     PyObject **hc = items_of(o_hc, n), **tc = items_of(o_tc, NUM_RANKS), **lc = items_of(o_lc, NUM_RANKS);
@@ -616,7 +618,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                         rs[c->r] = c->j;
                         f_add(f, &c->d);
                         int seat = c->code >> 7;
-                        la = seat;
+                        la = lt = seat;
                         if (append_code(trace, c->code) < 0) goto error;
                         if (lald_after_move(T->ring, &holders, &m, seat, 0,
                                             c->emptied && !f_get(f, T->held[seat], NUM_RANKS))) {
@@ -651,7 +653,7 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
                 }
                 rs[r] = c->j;
                 f_add(f, &c->d);
-                lcap = m;
+                lcap = lt = m;
                 if (append_code(trace, m << 7 | c->code) < 0) goto error;
                 out = c->out && !f_get(f, T->held[m], NUM_RANKS);
             } else if (T->lie_down) {
@@ -704,19 +706,21 @@ static PyObject *k_random_outcome(PyObject *self, PyObject *const *args, Py_ssiz
         if (!v) goto error;
         PyList_SET_ITEM(won_list, s, v);
     }
-    /* (won, survivor, last_capture, last_actor, foreplay, lain) */
-    result = PyTuple_New(6);
+    /* (won, survivor, last_capture, last_actor, foreplay, lain, last_take) */
+    result = PyTuple_New(7);
     if (!result) goto error;
     PyTuple_SET_ITEM(result, 0, won_list);
     won_list = NULL;
     PyTuple_SET_ITEM(result, 5, lain);
     lain = NULL;
     PyObject *v1 = PyLong_FromLong(T->ring[holders][m]), *v2 = PyLong_FromLong(lcap), *v3 = PyLong_FromLong(la);
+    PyObject *v6 = PyLong_FromLong(lt);
     PyTuple_SET_ITEM(result, 1, v1);
     PyTuple_SET_ITEM(result, 2, v2);
     PyTuple_SET_ITEM(result, 3, v3);
     PyTuple_SET_ITEM(result, 4, Py_NewRef(foreplay));
-    if (!v1 || !v2 || !v3) goto error;
+    PyTuple_SET_ITEM(result, 6, v6);
+    if (!v1 || !v2 || !v3 || !v6) goto error;
     for (int i = 0; i < nrefs; i++) Py_DECREF(held_refs[i]);
     return result;
 error:
@@ -738,7 +742,7 @@ refuse:
 
 /* A deal read from a FastState-like object (tables.Deal), as playout._begin reads it. */
 typedef struct {
-    long m, dealer, eldest, la, lcap;
+    long m, dealer, eldest, la, lcap, lt;
     int fp;
     PyObject *o_fp; /* borrowed from the caller's refs */
     long won_total, live_total;
@@ -763,6 +767,7 @@ static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nr
     GETD(o_eldest, F_ELDEST);
     GETD(o_la, F_LAST_ACTOR);
     GETD(o_lcap, F_LAST_CAPTURE);
+    GETD(o_lt, F_LAST_TAKE);
     GETD(o_fp, F_FOREPLAY);
     int ok = 1;
     d->m = small_int(o_m, 0, n - 1, &ok);
@@ -770,6 +775,7 @@ static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nr
     d->eldest = small_int(o_eldest, 0, n - 1, &ok);
     d->la = small_int(o_la, LONG_MIN / 2, LONG_MAX / 2, &ok);
     d->lcap = small_int(o_lcap, LONG_MIN / 2, LONG_MAX / 2, &ok);
+    d->lt = small_int(o_lt, LONG_MIN / 2, LONG_MAX / 2, &ok);
     if (!ok || !PyBool_Check(o_fp)) return 0;
     d->o_fp = o_fp;
     d->fp = o_fp == Py_True;
@@ -813,9 +819,10 @@ static int read_deal(PyObject *fs, Tables *T, CDeal *d, PyObject **refs, int *nr
     return 1;
 }
 
-/* (won, survivor, last_capture, last_actor, foreplay, lain): playout._won and the tuple. */
+/* (won, survivor, last_capture, last_actor, foreplay, lain, last_take): playout._won and
+ * the tuple. */
 static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long survivor, long lcap, long la,
-                            PyObject *foreplay, PyObject *lain) {
+                            PyObject *foreplay, PyObject *lain, long lt) {
     const int n = T->n;
     PyObject *won_list = PyList_New(n);
     if (!won_list) return NULL;
@@ -826,7 +833,7 @@ static PyObject *outcome_of(Tables *T, const CDeal *d, const uint64_t *f, long s
         if (!v) { Py_DECREF(won_list); return NULL; }
         PyList_SET_ITEM(won_list, s, v);
     }
-    return Py_BuildValue("(NlllOO)", won_list, survivor, lcap, la, foreplay, lain);
+    return Py_BuildValue("(NlllOOl)", won_list, survivor, lcap, la, foreplay, lain, lt);
 }
 
 /* A policy of scored_outcome in C: per mover and rank state the preferred capture (an
@@ -949,7 +956,7 @@ typedef struct {
     int rs[NUM_RANKS];
     uint64_t f[4];
     uint32_t holders;
-    long m, la, lcap;
+    long m, la, lcap, lt;
     int fp, over, survivor;
 } KState;
 
@@ -957,7 +964,7 @@ static void kstate_of(const CDeal *d, KState *st) {
     memcpy(st->rs, d->rs, sizeof st->rs);
     memcpy(st->f, d->f, sizeof st->f);
     st->holders = d->holders;
-    st->m = d->m; st->la = d->la; st->lcap = d->lcap;
+    st->m = d->m; st->la = d->la; st->lcap = d->lcap; st->lt = d->lt;
     st->fp = d->fp;
     st->over = 0;
     st->survivor = -1;
@@ -974,7 +981,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
     uint64_t *f = st->f;
     uint32_t holders = st->holders;
     int done = lald_popcount(holders) <= 1;
-    long m = st->m, la = st->la, lcap = st->lcap;
+    long m = st->m, la = st->la, lcap = st->lcap, lt = st->lt;
     int fp = st->fp;
     if (!done) {
         uint32_t x = f_get(f, T->base[m], 2 * NUM_RANKS);
@@ -1005,7 +1012,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                 if (!chosen) break;
                 rs[chosen->r] = chosen->j;
                 f_add(f, &chosen->d);
-                la = chosen->code >> 7;
+                la = lt = chosen->code >> 7;
                 if (append_code(trace, chosen->code) < 0) return -1;
                 if (lald_after_move(T->ring, &holders, &m, la, 0,
                                     chosen->emptied && !f_get(f, T->held[la], NUM_RANKS))) {
@@ -1037,7 +1044,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
                 const CCapture *c = &T->caps[ci];
                 rs[rank] = c->j;
                 f_add(f, &c->d);
-                lcap = m;
+                lcap = lt = m;
                 if (append_code(trace, m << 7 | c->code) < 0) return -1;
                 out = c->out && !f_get(f, T->held[m], NUM_RANKS);
             } else if (T->lie_down) {
@@ -1082,6 +1089,7 @@ static int scored_play(const Tables *T, const int32_t *pcap, const double *pscor
     st->m = -1;
     st->la = la;
     st->lcap = lcap;
+    st->lt = lt;
     st->fp = fp;
     st->over = 1;
     return 0;
@@ -1119,7 +1127,7 @@ static PyObject *k_scored_outcome(PyObject *self, PyObject *const *args, Py_ssiz
     KState st;
     kstate_of(&d, &st);
     if (scored_play(T, P->cap, P->score, P->key, d.eldest, &st, 0, trace, lain) < 0) goto error;
-    result = outcome_of(T, &d, st.f, (long)st.survivor, st.lcap, st.la, st.fp ? Py_True : Py_False, lain);
+    result = outcome_of(T, &d, st.f, (long)st.survivor, st.lcap, st.la, st.fp ? Py_True : Py_False, lain, st.lt);
     Py_DECREF(lain);
     for (int i = 0; i < nrefs; i++) Py_DECREF(refs[i]);
     return result;
@@ -1152,7 +1160,7 @@ static void kstate_capture(const Tables *T, KState *st, int r, const CCapture *c
     const long m = st->m;
     st->rs[r] = c->j;
     f_add(st->f, &c->d);
-    st->lcap = m;
+    st->lcap = st->lt = m;
     st->fp = 0;
     kstate_after(T, st, m, 1, c->out && !f_get(st->f, T->held[m], NUM_RANKS));
 }
@@ -1187,6 +1195,7 @@ static void kstate_claim(const Tables *T, KState *st, const CClaim *c) {
     const long seat = c->code >> 7;
     st->rs[c->r] = c->j;
     f_add(st->f, &c->d);
+    st->lt = seat;
     kstate_after(T, st, seat, 0, c->emptied && !f_get(st->f, T->held[seat], NUM_RANKS));
 }
 
@@ -1273,11 +1282,11 @@ typedef struct {
     const int32_t *pcap, *pkey;
     const double *pscore;
     int n, seat, ncodes;
-    long dealer, eldest, m, la, lcap;
+    long dealer, eldest, m, la, lcap, lt;
     int fp;
     int tc[NUM_RANKS];
     long won[MAX_N];
-    int card_count, hand_size, floor_rounding, prize, survivor_prize;
+    int card_count, hand_size, floor_rounding, prize, prize_rule;
     long *codes;
 } SearchCtx;
 
@@ -1298,7 +1307,7 @@ static double kvalue(const SearchCtx *c, const KState *st, const long *won, int 
         const double share = winners >> seat & 1u ? 1.0 / (double)lald_popcount(winners) : 0.0;
         return share + (double)won[seat] / 100.0;
     }
-    const long to = lald_prize_to(c->survivor_prize, st->survivor, st->lcap);
+    const long to = lald_prize_to(c->prize_rule, st->survivor, st->lcap, st->lt);
     return (double)lald_deal_chips(won[seat], c->hand_size, c->floor_rounding, seat, to, c->prize);
 }
 
@@ -1394,7 +1403,8 @@ static int kapply_code(const Tables *T, KState *st, long code) {
 
 /* search_context(template, best, trail_key, seat, codes, scoring): the search's view of
  * one decision, for world_values; ``template`` is a FastState of the deal (its hands are
- * not read), ``scoring`` (card_count, hand_size, floor_rounding, prize, survivor_prize).
+ * not read), ``scoring`` (card_count, hand_size, floor_rounding, prize, prize_rule: 0 the
+ * survivor, 1 the last capture, 2 the last card, as lald_prize_to).
  * None for what it leaves to the pure path. */
 static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
@@ -1423,6 +1433,7 @@ static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssiz
     GETT(o_eldest, F_ELDEST);
     GETT(o_la, F_LAST_ACTOR);
     GETT(o_lcap, F_LAST_CAPTURE);
+    GETT(o_lt, F_LAST_TAKE);
     GETT(o_fp, F_FOREPLAY);
     GETT(o_over, F_OVER);
     int ok = 1;
@@ -1433,6 +1444,7 @@ static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssiz
     tmp.eldest = small_int(o_eldest, 0, n - 1, &ok);
     tmp.la = small_int(o_la, -1, n - 1, &ok);
     tmp.lcap = small_int(o_lcap, -1, n - 1, &ok);
+    tmp.lt = small_int(o_lt, -1, n - 1, &ok);
     tmp.seat = (int)small_int(args[3], 0, n - 1, &ok);
     if (!ok || !PyBool_Check(o_fp) || o_over != Py_False) goto refuse;
     tmp.fp = o_fp == Py_True;
@@ -1447,7 +1459,7 @@ static PyObject *k_search_context(PyObject *self, PyObject *const *args, Py_ssiz
     tmp.hand_size = (int)small_int(sc[1], 0, 52, &ok);
     tmp.floor_rounding = (int)small_int(sc[2], 0, 1, &ok);
     tmp.prize = (int)small_int(sc[3], -1000000, 1000000, &ok);
-    tmp.survivor_prize = (int)small_int(sc[4], 0, 1, &ok);
+    tmp.prize_rule = (int)small_int(sc[4], 0, 2, &ok);
     if (!ok) goto refuse;
     SearchCtx *c = PyMem_Calloc(1, sizeof(SearchCtx));
     if (!c) { PyErr_NoMemory(); goto error; }
@@ -1528,7 +1540,7 @@ static PyObject *k_world_values(PyObject *self, PyObject *const *args, Py_ssize_
         base.f[0] += (uint64_t)c->won[s] << (WON_BITS * s);
     }
     if (lald_popcount(base.holders) <= 1 || !(base.holders >> c->m & 1u)) Py_RETURN_NONE;
-    base.m = c->m; base.la = c->la; base.lcap = c->lcap; base.fp = c->fp;
+    base.m = c->m; base.la = c->la; base.lcap = c->lcap; base.lt = c->lt; base.fp = c->fp;
     base.over = 0; base.survivor = -1;
     PyObject *out = PyList_New(c->ncodes);
     if (!out) return NULL;
@@ -2298,9 +2310,11 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     INTERN(s_last_actor, "last_actor");
     INTERN(s_eldest, "eldest");
     INTERN(s_over, "over");
+    INTERN(s_last_take, "last_take");
     {
         PyObject **names[DEAL_FIELDS] = {&s_rules, &s_dealer, &s_eldest, &s_hc, &s_tc, &s_lc, &s_hs, &s_won,
-                                         &s_to_move, &s_foreplay, &s_last_capture, &s_last_actor, &s_over};
+                                         &s_to_move, &s_foreplay, &s_last_capture, &s_last_actor, &s_over,
+                                         &s_last_take};
         memcpy(deal_names, names, sizeof names);
     }
     INTERN(s_randbelow, "_randbelow");

@@ -108,10 +108,14 @@ static inline long lald_round_pairs(long d, int floor_rounding) {
     return floor_rounding ? -((-d + 1) / 2) : -((-d) / 2);
 }
 
-/* Who takes the prize: the survivor (PrizeRule.SURVIVOR) or the last to capture on a turn
- * (-1: nobody captured, no prize). */
-static inline long lald_prize_to(int survivor_prize, long survivor, long last_capture) {
-    return survivor_prize ? survivor : last_capture;
+/* The prize rules (PrizeRule), as lald_prize_to takes them. */
+enum { LALD_PRIZE_SURVIVOR = 0, LALD_PRIZE_LAST_CAPTURE = 1, LALD_PRIZE_LAST_CARD = 2 };
+
+/* Who takes the prize: the survivor, the last to capture on a turn, or the last to take
+ * cards by a capture or a claim (-1: nobody did, no prize). */
+static inline long lald_prize_to(int prize_rule, long survivor, long last_capture, long last_take) {
+    return prize_rule == LALD_PRIZE_SURVIVOR ? survivor
+         : prize_rule == LALD_PRIZE_LAST_CAPTURE ? last_capture : last_take;
 }
 
 /* A seat's chips from the deal before its ante: its pairs, and the prize if it takes it. */

@@ -22,6 +22,7 @@ Trail(seat=3, card=Card.parse('4D'))
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from enum import StrEnum, unique
 from typing import Any
 
@@ -258,3 +259,14 @@ class DealEnded:
 
 #: A capture and a trail enter the history as the actions themselves.
 Operation = TableMournival | Capture | Claimed | LaidDown | Trail | DealEnded
+
+
+def last_taker(history: Sequence[Operation]) -> int | None:
+    """The seat whose capture or claim was the last to take cards into a won pile, whose
+    turn it was or not (None: no seat took any); a table mournival dealt to the dealer and
+    the residue are taken by nobody.  The prize rule ``last_card`` pays it
+    (docs/rules.md#6-the-end-of-a-deal)."""
+    for op in reversed(history):
+        if isinstance(op, Capture | Claimed):
+            return op.seat
+    return None

@@ -168,9 +168,12 @@ def describe(rules: Rules) -> list[str]:
     if r.scoring is Scoring.CARD_COUNT:
         out.append("No chips are played for (low stakes): whoever wins most cards wins the deal.")
     else:
-        prize_to = ("the survivor, the last player still holding cards"
-                    if r.prize_rule is PrizeRule.SURVIVOR else
-                    "the player who made the last capture (nobody, if no capture was made)")
+        prize_to = {
+            PrizeRule.SURVIVOR: "the survivor, the last player still holding cards",
+            PrizeRule.LAST_CAPTURE: "the player who made the last capture (nobody, if no capture was made)",
+            PrizeRule.LAST_CARD: "whoever took the very last card, by a capture or a claim (nobody, if "
+                                 "nobody took a card)",
+        }[r.prize_rule]
         out.append(f"The dealer antes {r.ante_dealer} and every other player {r.ante_other} "
                    f"({r.antes} in all); a prize of {r.prize} goes to {prize_to}; every pair won "
                    f"above the {r.quota} cards dealt is paid a chip, every pair short costs one.")

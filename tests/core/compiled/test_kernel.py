@@ -62,7 +62,7 @@ KERNEL_OPTIONS: dict[str, tuple[str, ...]] = {
     "no_capture": ("lie_down", "trail"),
 }
 OTHER_OPTIONS: dict[str, tuple[str, ...]] = {
-    "prize_rule": ("survivor", "last_capture"),
+    "prize_rule": ("survivor", "last_capture", "last_card"),
     "scoring": ("chips", "card_count"),
     "table_mournival_to_dealer": ("on", "off"),
 }

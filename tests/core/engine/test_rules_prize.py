@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,7 @@ from lald.core import (
     settle,
 )
 from lald.core.fast import FastState
+from lald.narrate import explain_settlement
 from lald.record import Record
 from lald.rl.vector.tables import make_tables
 
@@ -122,20 +124,42 @@ def test_rules_6_2_last_card_in_a_record_and_replayed_by_lald_replay() -> None:
     assert json.loads(out.stdout)["prize_to"] == takers[-1] == state.result.prize_to
 
 
-def test_rules_6_2_last_card_refused_by_the_fast_path_and_its_twins() -> None:
-    state = State.deal(LAST_CARD, seed=1)
-    with pytest.raises(RulesError, match="prize_rule=last_card is played by the checked engine only"):
-        FastState.from_state(state)
+def test_rules_6_2_last_card_the_fast_path_pays_the_engine_s_taker() -> None:
+    """The fast twin of the worked example, from before its claim: it pays seat 4."""
+    state = position(LAST_CARD, ["", "AS", "", "3S 3H KS", "QS QH"], "AH KH", to_move=1, lain=(0, 2))
+    state.apply(cap(1, "AS", "AH"))
+    fast = FastState.from_state(state)
+    assert (fast.last_capture, fast.last_take) == (1, 1)
+    claims = [code for code in fast.open_claim_codes() if code >> 7 == 4]
+    assert len(claims) == 1
+    fast.apply(claims[0])
+    assert fast.over and fast.last_take == 4 and fast.last_capture == 1
+    assert fast.result().prize_to == 4 == worked_example(LAST_CARD).result.prize_to  # type: ignore[union-attr]
+    assert fast.value(4) == fast.result().pairs[4] + 5  # type: ignore[index]
+
+
+def test_rules_6_2_last_card_refused_by_the_vectorized_tables() -> None:
     for backend in ("python", None):
-        with pytest.raises(RulesError, match="last_card"):
+        with pytest.raises(RulesError, match="prize_rule=last_card is not played by the vectorized tables"):
             make_tables(LAST_CARD, 2, 0, backend=backend)
 
 
-def test_rules_6_2_last_card_refused_by_lald_play_for_a_search_bot_in_one_line() -> None:
+def test_rules_6_2_last_card_played_by_lald_play_with_a_search_bot(tmp_path: Path) -> None:
+    """The terminal's public entry takes the option and plays a whole session under it,
+    a heuristic bot among random ones."""
     out = subprocess.run([sys.executable, "-m", "lald", "play", "--plain", "--no-setup", "--option",
-                          "prize_rule=last_card", "--seat", "0=heuristic"], input="",
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode != 0
-    assert out.stderr.strip().splitlines() == [
-        "lald: prize_rule=last_card is played by the checked engine only: the fast path and its "
-        "compiled twins do not yet track who took the last card"]
+                          "prize_rule=last_card", "--option", "deals=1", "--seed", "3", "--pace", "0",
+                          "--claim-window", "0", "--save-dir", str(tmp_path),
+                          *(f"--seat={s}={'heuristic' if s == 0 else 'random'}" for s in range(5))],
+                         input="", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "wins the session" in out.stdout or "share the win" in out.stdout
+
+
+
+def test_rules_6_2_last_card_the_settlement_says_who_took_the_last_card() -> None:
+    state = worked_example(LAST_CARD)
+    assert state.result is not None
+    names = ["Anne", "Ben", "Cis", "Dick", "Eve"]
+    lines = explain_settlement(LAST_CARD, state.result, state.dealer, names, state.result.chips)
+    assert "Eve took the very last card and wins the prize: 5 chips from the pot." in lines

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from lald.core import Rules, State
+from lald.core.actions import last_taker
 from lald.core.codes import (
     HAND_CLAIM,
     LIE,
@@ -46,6 +47,8 @@ RULESETS: list[tuple[str, int, tuple[str, ...], dict[str, Any]]] = [
     ("last-capture", 3, ("modern-laugh",), {"hand_set_timing": "foreplay_or_own_turn",
                                             "dead_claims": "own_turn", "spotter_claims": "on"}),
     ("survivor", 4, ("modern-laugh",), {"hand_sets_face_down": "on", "prize_rule": "last_capture"}),
+    ("survivor", 5, (), {"prize_rule": "last_card"}),
+    ("last-capture", 3, ("modern-laugh",), {"prize_rule": "last_card", "spotter_claims": "on"}),
 ]
 IDS = ["-".join([p, str(n), *v, *(f"{k}={x}" for k, x in o.items())]) for p, n, v, o in RULESETS]
 
@@ -72,6 +75,8 @@ def _same_position(state: State, fast: FastState) -> None:
     assert fast.foreplay == state.foreplay
     assert fast.to_move == (-1 if state.to_move is None else state.to_move)
     assert fast.last_capture == (-1 if state.last_capture is None else state.last_capture)
+    taker = last_taker(state.history)
+    assert fast.last_take == (-1 if taker is None else taker)
     fresh = FastState.from_state(state)
     # the dead-rank flags kept move by move equal those read afresh
     assert (fast.tdead, fast.hdead, fast.lc, fast.h3, fast.holding) == (
@@ -163,14 +168,14 @@ def test_random_outcome_leaves_the_state_and_matches_random_playout(
         before = (fast.hc, fast.tc, fast.won, fast.lain, fast.to_move, fast.foreplay, fast.hs)
         snapshot = repr(before)
         trace: list[int] = []
-        won, survivor, last_capture, last_actor, foreplay, lain = fast.random_outcome(
+        won, survivor, last_capture, last_actor, foreplay, lain, last_take = fast.random_outcome(
             random.Random(seed), trace=trace)
         assert repr(before) == snapshot and not fast.over
         again: list[int] = []
         done = fast.copy().random_playout(random.Random(seed), trace=again)
         assert again == trace
-        assert (done.won, done.survivor, done.last_capture, done.last_actor, done.foreplay) == (
-            won, survivor, last_capture, last_actor, foreplay)
+        assert (done.won, done.survivor, done.last_capture, done.last_actor, done.foreplay,
+                done.last_take) == (won, survivor, last_capture, last_actor, foreplay, last_take)
         assert done.lain == [s in lain or fast.lain[s] for s in range(rules.players)]
         assert sum(won) == 52
 

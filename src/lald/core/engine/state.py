@@ -27,6 +27,7 @@ from ..actions import (
     Status,
     TableMournival,
     Trail,
+    last_taker,
 )
 from ..cards import (
     NUM_CARDS,
@@ -581,8 +582,7 @@ class State(Checks):
         self.table_mask = self._live = self._dead = self._spotted = 0
         self.over = True
         self.to_move = None
-        took = (next((op.seat for op in reversed(self.history) if isinstance(op, Capture | Claimed)), None)
-                if self.rules.prize_rule is PrizeRule.LAST_CARD else None)  # the last capture or claim
+        took = last_taker(self.history) if self.rules.prize_rule is PrizeRule.LAST_CARD else None
         self.result = settle(self.rules, tuple(w.bit_count() for w in self.won), self.dealer,
                              survivor, self.last_capture, self.pot_before, took)
 

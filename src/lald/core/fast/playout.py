@@ -20,7 +20,8 @@ kernel lists them differs, which leaves every claim's probability the same.
 >>> from lald.core import Rules, State
 >>> from lald.core.fast import FastState
 >>> fs = FastState.from_state(State.deal(Rules.make(), seed=1))
->>> won, survivor, last_capture, last_actor, foreplay, lain = random_outcome(fs, random.Random(2), 0.5, None)
+>>> won, survivor, last_capture, last_actor, foreplay, lain, last_take = random_outcome(
+...     fs, random.Random(2), 0.5, None)
 >>> sum(won), fs.over
 (52, False)
 """
@@ -148,6 +149,7 @@ def random_outcome_py(fs: Deal, rng: Random, claim_p: float, trace: list[int] | 
     rings = k.ring
     nxt = rings[holders]
     m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
+    took = fs.last_take
     lain: list[int] = []
     turn, multi, base, held = k.turn, k.multi, k.base, k.held
     pick, pick_bits, field, both = pick_table(), PICK_BITS, FIELD, BOTH
@@ -164,6 +166,7 @@ def random_outcome_py(fs: Deal, rng: Random, claim_p: float, trace: list[int] | 
                 if rnd() < claim_p:
                     f, m, la, holders, survivor = _claims(
                         k, rs, f, x, m, holders, foreplay, rnd, claim_p, trace)
+                    took = la  # the last claim's seat
                     nxt = rings[holders]
                     if survivor >= 0:
                         break
@@ -183,7 +186,7 @@ def random_outcome_py(fs: Deal, rng: Random, claim_p: float, trace: list[int] | 
                 j, d, out, code = capture
                 rs[r] = j
                 f += d
-                lcap = m
+                lcap = took = m
                 if trace is not None:
                     trace.append(m << 7 | code)
                 out = out and not f >> held[m] & field
@@ -205,7 +208,7 @@ def random_outcome_py(fs: Deal, rng: Random, claim_p: float, trace: list[int] | 
             x = f >> base[m] & both
     # the one seat still holding cards (the next after m among the holders, or m itself
     # if it alone holds) survives; its hand and the table go to the dealer
-    return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain
+    return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain, took
 
 
 def random_outcome(fs: Deal, rng: Random, claim_p: float, trace: list[int] | None) -> Outcome:
@@ -286,6 +289,7 @@ def scored_outcome_py(
     rings = k.ring
     nxt = rings[holders]
     m, la, lcap, foreplay = fs.to_move, fs.last_actor, fs.last_capture, fs.foreplay
+    took = fs.last_take
     lain: list[int] = []
     held, base, claims, orders = k.held, k.base, k.claims, k.orders
     lie_down = k.lie_down
@@ -308,7 +312,7 @@ def scored_outcome_py(
                 code, r, j, d, emptied = step
                 rs[r] = j
                 f += d
-                la = code >> 7
+                la = took = code >> 7
                 if trace is not None:
                     trace.append(code)
                 if emptied and not f >> held[la] & FIELD:
@@ -338,7 +342,7 @@ def scored_outcome_py(
                 j, d, out, code = capture
                 rs[rank] = j
                 f += d
-                lcap = m
+                lcap = took = m
                 if trace is not None:
                     trace.append(m << 7 | code)
                 out = out and not f >> held[m] & FIELD
@@ -363,4 +367,4 @@ def scored_outcome_py(
                 nxt = rings[holders]
             m = nxt[m]
             x = f >> base[m] & BOTH
-    return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain
+    return _won(k, f, fs), nxt[m], lcap, la, foreplay, lain, took

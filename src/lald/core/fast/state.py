@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable, Sequence
 from math import comb
 
+from ..actions import last_taker
 from ..cards import NUM_RANKS
 from ..codes import (
     HAND_CLAIM,
@@ -54,7 +55,7 @@ from ..rules import (
 )
 from ..scoring import DealResult, settle
 from .playout import random_outcome
-from .tables import Outcome, check_playable
+from .tables import Outcome
 
 CaptureOption = tuple[int, int, int, int]
 """(kind, number of concrete captures it stands for, cards played, cards taken)."""
@@ -109,6 +110,7 @@ class FastState:
     __slots__ = (
         "rules", "n", "dealer", "eldest", "hc", "tc", "lc", "hp", "tp", "h3", "hs", "won", "lain",
         "to_move", "foreplay", "over", "last_capture", "last_actor", "holding", "pot_before",
+        "last_take",
         "survivor", "tdead", "hdead", "_opts", "_flags",
     )
 
@@ -130,6 +132,7 @@ class FastState:
     over: bool
     last_capture: int
     last_actor: int
+    last_take: int
     holding: int
     pot_before: int
     survivor: int
@@ -147,7 +150,8 @@ class FastState:
         return cls.from_world(
             state.rules, [counts(h) for h in state.hands], counts(state.table_mask),
             [w.bit_count() for w in state.won], state.lain, state.dealer, state.to_move,
-            state.foreplay, state.last_capture, last_actor, state.pot_before, state.over)
+            state.foreplay, state.last_capture, last_actor, state.pot_before, state.over,
+            last_taker(state.history))
 
     @classmethod
     def from_world(
@@ -164,14 +168,14 @@ class FastState:
         last_actor: int,
         pot_before: int,
         over: bool = False,
+        last_take: int | None = None,
     ) -> FastState:
         """A deal from per-rank counts: ``hands`` (13 counts per seat; a search bot's
         sampler fills in the hidden ones), ``table``, won-pile sizes, who lay down, whose
-        turn, the last turn capture and the seat that acted last (-1 before any).
-
-        Rules the fast path does not play yet raise :class:`~lald.core.rules.RulesError`
-        (:func:`~.tables.check_playable`)."""
-        check_playable(rules)
+        turn, the last turn capture, the seat that acted last (-1 before any) and the seat
+        that last took cards by a capture or a claim (:func:`lald.core.actions.last_taker`;
+        None: none did).
+"""
         s = cls.__new__(cls)
         n = rules.players
         s.rules, s.n, s.dealer, s.eldest = rules, n, dealer, (dealer + 1) % n
@@ -187,6 +191,7 @@ class FastState:
         s.foreplay, s.over = foreplay, over
         s.last_capture = -1 if last_capture is None else last_capture
         s.last_actor = last_actor
+        s.last_take = -1 if last_take is None else last_take
         s.pot_before = pot_before
         s.holding = sum(1 for size in s.hs if size)
         s.survivor = -1
@@ -219,6 +224,7 @@ class FastState:
         c.h3, c.hs, c.won, c.lain = self.h3[:], self.hs[:], self.won[:], self.lain[:]
         c.to_move, c.foreplay, c.over = self.to_move, self.foreplay, self.over
         c.last_capture, c.last_actor, c.holding = self.last_capture, self.last_actor, self.holding
+        c.last_take = self.last_take
         c.pot_before, c.survivor, c.tdead, c.hdead = self.pot_before, self.survivor, self.tdead, self.hdead
         c._opts, c._flags = self._opts, self._flags
         return c
@@ -336,7 +342,7 @@ class FastState:
                 self.h3[seat] &= ~bit
             if not t:
                 self.tp &= ~bit
-            self.last_capture = seat
+            self.last_capture = self.last_take = seat
             self.foreplay = False
             if live:  # the rank was not dead before a capture of it; is it now?
                 if t == live:
@@ -358,12 +364,14 @@ class FastState:
                 self.hp[seat] &= ~bit
             self.h3[seat] &= ~bit
             self.hdead &= ~bit
+            self.last_take = seat
         elif kind == TABLE_CLAIM:
             c = tc[r]
             tc[r] = lc[r] = 0
             self.tp &= ~bit
             self.tdead &= ~bit
             self.won[seat] += c
+            self.last_take = seat
         elif kind == LIE:
             held = self.hp[seat]
             tdead = self.tdead
@@ -427,7 +435,8 @@ class FastState:
         """The settlement of the finished deal, exactly as the engine makes it."""
         assert self.over
         last = None if self.last_capture < 0 else self.last_capture
-        return settle(self.rules, tuple(self.won), self.dealer, self.survivor, last, self.pot_before)
+        took = None if self.last_take < 0 else self.last_take
+        return settle(self.rules, tuple(self.won), self.dealer, self.survivor, last, self.pot_before, took)
 
     def value(self, seat: int) -> float:
         """What the finished deal is worth to ``seat``: its chips for the deal (antes
@@ -441,7 +450,8 @@ class FastState:
             return share + won[seat] / 100
         d = won[seat] - rules.hand_size
         pairs = d // 2 if d >= 0 or rules.rounding is Rounding.FLOOR else -((-d) // 2)
-        to = self.survivor if self._flags[6] else self.last_capture
+        to = (self.survivor if self._flags[6] else
+              self.last_take if rules.prize_rule is PrizeRule.LAST_CARD else self.last_capture)
         return float(pairs + rules.prize) if to == seat else float(pairs)
 
     def values(self) -> list[float]:
@@ -486,18 +496,20 @@ class FastState:
     ) -> Outcome:
         """Play a copy of this deal to the end as :meth:`random_playout` does, leaving this
         state unchanged, and return the end: ``(won, survivor, last_capture, last_actor,
-        foreplay, lain)``, the won-pile sizes with the residue, the survivor, the seat of the
-        last turn capture (-1: none), the seat that acted last, whether the deal ended
-        before any turn action, and the seats that lay down on the way.  It is the
+        foreplay, lain, last_take)``, the won-pile sizes with the residue, the survivor, the
+        seat of the last turn capture (-1: none), the seat that acted last, whether the deal
+        ended before any turn action, the seats that lay down on the way, and the seat that
+        last took cards by a capture or a claim (-1: none).  It is the
         roll-out without the cost of copying the state; see :mod:`lald.core.fast.playout`."""
         if self.over:
-            return list(self.won), self.survivor, self.last_capture, self.last_actor, self.foreplay, []
+            return (list(self.won), self.survivor, self.last_capture, self.last_actor, self.foreplay, [],
+                    self.last_take)
         return random_outcome(self, rng, claim_p, trace)
 
     def finish_as(self, outcome: Outcome) -> FastState:
         """Make this state the finished deal ``outcome`` (of :meth:`random_outcome`, or
         another play-out of this state that returns its end the same way); return it."""
-        won, survivor, last_capture, last_actor, foreplay, lain = outcome
+        won, survivor, last_capture, last_actor, foreplay, lain, last_take = outcome
         n = self.n
         self.won = won
         for seat in lain:
@@ -510,6 +522,7 @@ class FastState:
         self.hs = [0] * n
         self.tp = self.tdead = self.hdead = self.holding = 0
         self.survivor, self.last_capture, self.last_actor = survivor, last_capture, last_actor
+        self.last_take = last_take
         self.foreplay = foreplay
         self.to_move = -1
         self.over = True

@@ -37,7 +37,7 @@ from typing import Protocol
 
 from ..cards import NUM_RANKS
 from ..codes import HAND_CLAIM, PAIR, PRIAL, RANKS_OF, SHAPES, SINGLE, SWEEP, TABLE_CLAIM
-from ..rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rules, RulesError, SingleTakesThree
+from ..rules import DeadClaims, HandSetTiming, NoCapture, Rules, SingleTakesThree
 
 
 class Deal(Protocol):
@@ -56,6 +56,7 @@ class Deal(Protocol):
     foreplay: bool
     over: bool
     last_capture: int
+    last_take: int
     last_actor: int
 
 
@@ -70,9 +71,10 @@ Step = tuple[int, int]
 """A lie-down or trail on one rank: (rank state after, addition to F)."""
 ClaimStep = tuple[int, int, int, int, bool]
 """(code, rank, rank state after, addition to F, whether the claimer's rank ran out)."""
-Outcome = tuple[list[int], int, int, int, bool, list[int]]
+Outcome = tuple[list[int], int, int, int, bool, list[int], int]
 """A finished play-out: won-pile sizes (residue included), survivor, last turn capture
-(-1: none), last actor, whether it ended in foreplay, and the seats that lay down."""
+(-1: none), last actor, whether it ended in foreplay, the seats that lay down, and the
+seat that last took cards by a capture or a claim (-1: none)."""
 Best = list[list[tuple[float, Capture] | None]]
 """``best[m][g]``: for the mover ``m`` and rank state ``g``, the capture a policy prefers
 on that rank and its score (None where ``m`` cannot capture)."""
@@ -231,15 +233,6 @@ class Tables:
                 j, d = self.step(g, s, 0, -c[n], c[n])
                 out.append((code, r, j, d, False))
         return tuple(out)
-
-
-def check_playable(rules: Rules) -> None:
-    """Raise :class:`~lald.core.rules.RulesError` for rules the fast path and its compiled
-    twins do not play yet, so that nothing plays them wrong: they are left to the checked
-    engine (docs/architecture.md#the-compiled-twins)."""
-    if rules.prize_rule is PrizeRule.LAST_CARD:
-        raise RulesError("prize_rule=last_card is played by the checked engine only: the fast path "
-                         "and its compiled twins do not yet track who took the last card")
 
 
 def key_of(rules: Rules) -> tuple[object, ...]:

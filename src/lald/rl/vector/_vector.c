@@ -499,7 +499,9 @@ static void end_deal(const Config *c, Tab *T) {
         T->pot = 0;
         return;
     }
-    long prize_to = lald_prize_to(c->prize_survivor, survivor, T->last_capture);
+    /* (the tables refuse prize_rule=last_card: lald.rl.vector.tables.make_tables) */
+    long prize_to = lald_prize_to(c->prize_survivor ? LALD_PRIZE_SURVIVOR : LALD_PRIZE_LAST_CAPTURE, survivor,
+                                  T->last_capture, -1);
     int total = 0;
     for (int s = 0; s < n; s++) {
         T->chips[s] = (int32_t)(lald_deal_chips(won[s], c->quota, c->floor_rounding, s, prize_to, c->prize) -

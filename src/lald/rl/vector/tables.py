@@ -14,9 +14,8 @@ from ...bots.learned.encoding import CHIP_LIMIT, CHIP_SCALE, LAYOUT, observation
 from ...core import Rules
 from ...core.codes import SHAPES
 from ...core.engine.moves import captures_of
-from ...core.fast.tables import check_playable
 from ...core.rng import KeyedRandom, PortableRandom
-from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, Scoring
+from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, RulesError, Scoring
 from .opponents import heuristic_scores
 from .vecpy import AUTO_NEXT, OPP_HEURISTIC, OPP_RANDOM, PyTables
 
@@ -143,9 +142,10 @@ def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM
     """``count`` tables of ``rules`` and the name of their kind: the compiled ones when
     they are loaded (``backend`` None) or asked for (``"compiled"``), else the pure ones
     (``"python"``); their observations show the latest ``history`` actions.  Rules the
-    fast path does not play yet are refused, compiled or pure
-    (:func:`lald.core.fast.tables.check_playable`)."""
-    check_playable(rules)
+    tables do not play yet are refused, compiled or pure, rather than played wrong."""
+    if rules.prize_rule is PrizeRule.LAST_CARD:
+        raise RulesError("prize_rule=last_card is not played by the vectorized tables yet: "
+                         "play it on the engine (lald.rl.deal, the adapters)")
     if backend not in (None, "compiled", "python"):
         raise ValueError(f"unknown backend {backend!r}: choose compiled or python (or None: the best loaded)")
     status = backend_status()
