@@ -27,10 +27,11 @@ Its sub-packages, by what they serve, each importing only those above it in this
   its writes under the lease (:mod:`.site.leased`), the others' tables and the lobby across
   servers (:mod:`.site.remote`), the servers' channel (:mod:`.site.events`), the proxy in
   front (:mod:`.site.proxy`);
-- :mod:`.server`, the one server's HTTP face: the ASGI application and its guard
-  (:mod:`.server.app`), what the endpoints share (:mod:`.server.http`), the community's
-  endpoints (:mod:`.server.community`), the laboratory's (:mod:`.server.readings`), the
-  websocket messages (:mod:`.server.protocol`), the OpenAPI document (:mod:`.server.openapi`).
+- :mod:`.server`, the one server's HTTP face: the ASGI application (:mod:`.server.app`)
+  and the guard in front of it (:mod:`.server.guard`), what the endpoints share
+  (:mod:`.server.http`), the community's endpoints (:mod:`.server.community`), the
+  laboratory's (:mod:`.server.readings`), the websocket messages (:mod:`.server.protocol`),
+  the OpenAPI document (:mod:`.server.openapi`).
 
 The pages, scripts and styles are ``static/``. Heavy imports stay in
 :mod:`lald.web.server.app`, so ``import lald.web`` is cheap.

@@ -21,7 +21,8 @@ from starlette.testclient import TestClient
 
 from lald.web.people.accounts import COOKIE, DEVICE_COOKIE, LoginLimits
 from lald.web.people.names import NameRefused, check_name, lookalike_key
-from lald.web.server.app import SECURITY_HEADERS, create_app
+from lald.web.server.app import create_app
+from lald.web.server.guard import SECURITY_HEADERS
 
 from ..conftest import FAST, hub_of, recv
 

@@ -17,7 +17,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from lald.clock import ManualClock
 from lald.i18n import Catalog, messages
-from lald.web.server.app import MAX_BODY, create_app
+from lald.web.server.app import create_app
+from lald.web.server.guard import MAX_BODY
 from lald.web.settings import Settings
 
 from ..conftest import FAST, Server, create, hub_of, recv, state_at
