@@ -3,7 +3,7 @@
 
 Every request that names a table (``/ws/{id}``, ``/api/tables/{id}/...``) goes to the
 server that holds the table: nginx asks a server first (``auth_request`` to
-``/_lald/route``, :func:`lald.web.site.cluster.route`), which answers with the holder's name in
+``/_lald/route``, :meth:`lald.web.site.cluster.Cluster.route`), which answers with the holder's name in
 ``X-Lald-Route``; nginx then passes the request (a websocket too) to the upstream of that
 name, ``lald_NAME``. Logins and seats taken (``/api/account/...``, ``/api/sit``) go to the
 server the client's address hashes to, so that the limits each server keeps per address
