@@ -25,7 +25,7 @@ from .core import (
     TableMournival,
     Trail,
 )
-from .core.rules import Scoring
+from .core.rules import PotRule, Scoring
 from .i18n import Catalog
 
 _EN = Catalog("en")
@@ -112,16 +112,19 @@ def explain_settlement(
     for s in range(n):
         lines.append(t("settle_won", name=names[s], cards=t("n_cards", count=result.won[s]),
                        pairs=t("n_pairs", count=result.pairs[s]), quota=rules.quota))
-    for s in range(n):
-        if result.pairs[s] < 0:
-            lines.append(t("settle_pays", name=names[s], count=-result.pairs[s]))
+    pays = [t("settle_pays", name=names[s], count=-result.pairs[s]) for s in range(n) if result.pairs[s] < 0]
     if result.prize_to is None:
-        lines.append(t("settle_prize_none", count=rules.prize))
+        prize = t("settle_prize_none", count=rules.prize)
     else:
-        key = f"settle_prize_{rules.prize_rule.value}"
-        lines.append(t(key, name=names[result.prize_to], count=rules.prize))
+        prize = t(f"settle_prize_{rules.prize_rule.value}", name=names[result.prize_to],
+                  count=result.prize_paid)
+    # in the order the pot is paid (docs/rules.md#7-settlement): a real pot pays the prize first
+    lines += [prize, *pays] if rules.pot_rule is PotRule.REAL else [*pays, prize]
     for s in range(n):
-        if result.pairs[s] > 0:
+        if result.pairs[s] > 0 and result.taken[s] < result.pairs[s]:  # a real pot ran short
+            lines.append(t("settle_takes_short", name=names[s], pairs=t("n_pairs", count=result.pairs[s]),
+                           count=result.taken[s]))
+        elif result.pairs[s] > 0:
             lines.append(t("settle_takes", name=names[s], count=result.pairs[s]))
     for s in range(n):
         lines.append(t("settle_chips", name=names[s], chips=result.chips[s], balance=balances[s]))

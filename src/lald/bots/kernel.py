@@ -43,7 +43,7 @@ from ..core.codes import SHAPES
 from ..core.compiled import KERNEL
 from ..core.fast.playout import first_claim, scored_outcome
 from ..core.fast.tables import Capture, Outcome, Tables, tables_for
-from ..core.rules import PrizeRule, Rounding, Scoring
+from ..core.rules import PotRule, PrizeRule, Rounding, Scoring
 
 if TYPE_CHECKING:
     from random import Random
@@ -271,11 +271,11 @@ def search_context(template: FastState, policy: HeuristicTables, seat: int,
     (``template``: a fast state of it, whose hands are not read), the roll-out policy's
     tables, the candidate ``codes`` (-1: let the open claims pass) and the rules'
     scoring; None where the pure path plays (no kernel, :func:`lald.core.compiled.pure_path`,
-    tables or a deal it does not take)."""
+    tables or a deal it does not take, a real pot: docs/rules.md#7-settlement)."""
     kernel = KERNEL.playing()
-    if kernel is None:
-        return None
     rules = template.rules
+    if kernel is None or rules.pot_rule is PotRule.REAL:  # the kernel's values know no real pot
+        return None
     scoring = (int(rules.scoring is Scoring.CARD_COUNT), rules.hand_size,
                int(rules.rounding is Rounding.FLOOR), rules.prize,
                _PRIZE_RULES.index(rules.prize_rule))

@@ -101,6 +101,18 @@ class Rounding(StrEnum):
 
 
 @unique
+class PotRule(StrEnum):
+    """What the pot is, and so the order in which a deal is settled."""
+
+    SIGNED = "signed"
+    """A signed ledger: shortfalls paid in, then the prize, then the surpluses; the pot may
+    go below zero."""
+    REAL = "real"
+    """A real pot: the prize first, then shortfalls paid in, then the surpluses, each paid
+    only while the pot holds chips; it never goes below zero."""
+
+
+@unique
 class Scoring(StrEnum):
     """What a deal is played for."""
 
@@ -143,6 +155,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "dead_claims": DeadClaims,
     "no_capture": NoCapture,
     "rounding": Rounding,
+    "pot_rule": PotRule,
     "scoring": Scoring,
     "tie_break": TieBreak,
     "first_dealer": FirstDealer,
@@ -169,6 +182,7 @@ class Rules:
     table_mournival_to_dealer: bool = True
     no_capture: NoCapture = NoCapture.LIE_DOWN
     rounding: Rounding = Rounding.TOWARD_ZERO
+    pot_rule: PotRule = PotRule.SIGNED
     scoring: Scoring = Scoring.CHIPS
     tie_break: TieBreak = TieBreak.SHARED
     laugh: bool = True

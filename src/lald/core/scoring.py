@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .rules import PrizeRule, Rounding, Rules, Scoring
+from .rules import PotRule, PrizeRule, Rounding, Rules, Scoring
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -38,6 +38,11 @@ class DealResult:
     """The pot after settlement; it carries into the next deal."""
     winners: tuple[int, ...]
     """The seats with the most won cards (the deal's winners under card-count scoring)."""
+    prize_paid: int = 0
+    """The chips of the prize paid (less than the prize when a real pot ran short)."""
+    taken: tuple[int, ...] = ()
+    """What each seat took from the pot for its pairs above the quota (less than its pairs
+    when a real pot ran short); empty under card-count scoring."""
 
 
 def round_pairs(surplus: int, rounding: Rounding) -> int:
@@ -78,9 +83,23 @@ def settle(
     prize_to = {PrizeRule.SURVIVOR: survivor, PrizeRule.LAST_CAPTURE: last_capture,
                 PrizeRule.LAST_CARD: last_take}[rules.prize_rule]
     prize = rules.prize if prize_to is not None else 0
+    if rules.pot_rule is PotRule.REAL:
+        # the English text's order: the prize, the shortfalls, then the surpluses from the
+        # eldest round, each only while the pot holds chips (docs/rules.md#7-settlement)
+        pot = pot_before + sum(antes)
+        prize = min(prize, max(pot, 0))
+        pot += -prize - sum(p for p in pairs if p < 0)
+        paid = [0] * n
+        for s in (seat % n for seat in range(dealer + 1, dealer + 1 + n)):
+            if pairs[s] > 0:
+                paid[s] = min(pairs[s], max(pot, 0))
+                pot -= paid[s]
+        taken = tuple(paid)
+    else:
+        taken = tuple(max(p, 0) for p in pairs)
     chips = tuple(
-        pairs[s] - antes[s] + (prize if s == prize_to else 0) for s in range(n)
+        min(pairs[s], 0) + taken[s] - antes[s] + (prize if s == prize_to else 0) for s in range(n)
     )
     pot_after = pot_before - sum(chips)
     return DealResult(won, survivor, last_capture, prize_to, pairs, antes, chips,
-                      pot_before, pot_after, winners)
+                      pot_before, pot_after, winners, prize, taken)

@@ -39,6 +39,7 @@ from ..core import (
     DeadClaims,
     HandSetTiming,
     NoCapture,
+    PotRule,
     PrizeRule,
     Rules,
     RulesError,
@@ -178,17 +179,19 @@ def describe(rules: Rules) -> list[str]:
                    f"({r.antes} in all); a prize of {r.prize} goes to {prize_to}; every pair won "
                    f"above the {r.quota} cards dealt is paid a chip, every pair short costs one.")
         surplus = 52 - n * r.quota
+        below = ("and may go below zero (the ledger is signed)" if r.pot_rule is PotRule.SIGNED else
+                 "but never below zero: a real pot pays the prize first, then what it holds")
         if surplus % 2 == 0 and surplus // 2 + r.prize == r.antes:
             out.append("The pot pays out exactly what went in, every deal.")
         elif surplus % 2 == 0:
             drift = r.antes - r.prize - surplus // 2
             out.append(f"The pot cannot balance: it takes in {r.antes} chips and pays the prize "
                        f"and {surplus // 2} pairs, so it moves by {drift:+d} whenever the prize is "
-                       "paid, and may go below zero (the ledger is signed).")
+                       f"paid, {below}.")
         else:
             out.append(f"The pot cannot balance: the won piles can be odd, pairs are rounded, and "
                        f"the pot takes in {r.antes} chips against the prize and about "
-                       f"{surplus // 2} pairs, so it drifts and may go below zero (the ledger is signed).")
+                       f"{surplus // 2} pairs, so it drifts, {below}.")
     sweep = {SingleTakesThree.CHOICE: "a single card may take one card of its rank or all three",
              SingleTakesThree.FORCED: "a single card facing three of its rank must take all three",
              SingleTakesThree.OFF: "a single card takes one card of its rank, never three"}

@@ -257,6 +257,18 @@ SOURCES: dict[tuple[str, str], Attribution] = {
         choice="the German and Portuguese texts say nothing of such claims, and one of their own tips "
                "(Tipps und Strategien, Dicas e estratégias: read the pool) points the other way",
         against=(Cite(S, "04"),)),
+    ("pot_rule", "signed"): Attribution(
+        "the pot and the balances may go below zero", (Cite(S, "05"), Cite(S, "06")),
+        choice="the Spanish text's reserve or signed register read as a signed ledger, paid as its "
+               "worked example pays (section 06): shortfalls in, then the prize, then the surpluses; "
+               "with a signed ledger the order changes no one's chips"),
+    ("pot_rule", "real"): Attribution(
+        "a real pot that never goes below zero, paid the prize first, then the shortfalls, then "
+        "the surpluses while it lasts", (Cite(E, "PAYOUT"),),
+        choice="the English text's order of payment (PAYOUT), with chips that are real: what the "
+               "pot does not hold is not paid; the texts do not say who is paid first when it runs "
+               "short, and lald pays the surpluses from the eldest round (the German and Portuguese "
+               "texts only carry what is left in the pot: Punktewertung, Pontuação)"),
     ("table_mournival_to_dealer", "on"): Attribution(
         "four of a kind dealt to the table go to the dealer", (Cite(E, "THE DEAL"), Cite(S, "04"))),
     ("table_mournival_to_dealer", "off"): Attribution(
@@ -344,15 +356,6 @@ FIXED: dict[str, Attribution] = {
     "end": Attribution(
         "the deal ends when one player holds cards; the rest and the table go to the dealer",
         (Cite(G, "Spielablauf", 6), Cite(P, "Jogabilidade", 6), Cite(E, "THE PLAY"), Cite(S, "05"))),
-    "signed ledger": Attribution(
-        "the pot and the balances may go below zero", (Cite(S, "05"),),
-        choice="the Spanish text's reserve or signed register read as a signed ledger; the German "
-               "and Portuguese texts carry what is left in the pot (Punktewertung, Pontuação); a "
-               "pot that cannot go below zero has no option yet"),
-    "order of payment": Attribution(
-        "shortfalls are paid in, then the prize, then the surpluses", (Cite(S, "06"),),
-        choice="the English text pays the prize first (PAYOUT); with a signed ledger the order "
-               "changes no one's chips"),
 }
 
 #: The texts and works each preset follows.

@@ -657,6 +657,7 @@ PRESET_TABLE = {
     "table_mournival_to_dealer": (True, True),
     "no_capture": ("lie_down", "lie_down"),
     "rounding": ("toward_zero", "toward_zero"),
+    "pot_rule": ("signed", "signed"),
     "scoring": ("chips", "chips"),
     "tie_break": ("shared", "extra_deals"),
     "ante_dealer": (3, 3),

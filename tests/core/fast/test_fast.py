@@ -48,6 +48,8 @@ RULESETS: list[tuple[str, int, tuple[str, ...], dict[str, Any]]] = [
                                             "dead_claims": "own_turn", "spotter_claims": "on"}),
     ("survivor", 4, ("modern-laugh",), {"hand_sets_face_down": "on", "prize_rule": "last_capture"}),
     ("survivor", 5, (), {"prize_rule": "last_card"}),
+    ("last-capture", 4, (), {"pot_rule": "real", "prize": "9"}),
+    ("survivor", 3, ("modern-laugh",), {"pot_rule": "real", "prize_rule": "last_card"}),
     ("last-capture", 3, ("modern-laugh",), {"prize_rule": "last_card", "spotter_claims": "on"}),
 ]
 IDS = ["-".join([p, str(n), *v, *(f"{k}={x}" for k, x in o.items())]) for p, n, v, o in RULESETS]

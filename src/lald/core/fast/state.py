@@ -47,6 +47,7 @@ from ..rules import (
     DeadClaims,
     HandSetTiming,
     NoCapture,
+    PotRule,
     PrizeRule,
     Rounding,
     Rules,
@@ -441,13 +442,17 @@ class FastState:
     def value(self, seat: int) -> float:
         """What the finished deal is worth to ``seat``: its chips for the deal (antes
         left out, since no move changes them); under card-count scoring, 1 for a win
-        (shared wins split) plus a hundredth per won card."""
+        (shared wins split) plus a hundredth per won card.  A real pot pays what it
+        holds, so there the settlement itself is asked."""
         rules = self.rules
         won = self.won
         if rules.scoring is Scoring.CARD_COUNT:
             best = max(won)
             share = 1.0 / won.count(best) if won[seat] == best else 0.0
             return share + won[seat] / 100
+        if rules.pot_rule is PotRule.REAL:
+            result = self.result()
+            return float(result.chips[seat] + result.antes[seat])
         d = won[seat] - rules.hand_size
         pairs = d // 2 if d >= 0 or rules.rounding is Rounding.FLOOR else -((-d) // 2)
         to = (self.survivor if self._flags[6] else

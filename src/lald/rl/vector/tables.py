@@ -15,7 +15,16 @@ from ...core import Rules
 from ...core.codes import SHAPES
 from ...core.engine.moves import captures_of
 from ...core.rng import KeyedRandom, PortableRandom
-from ...core.rules import DeadClaims, HandSetTiming, NoCapture, PrizeRule, Rounding, RulesError, Scoring
+from ...core.rules import (
+    DeadClaims,
+    HandSetTiming,
+    NoCapture,
+    PotRule,
+    PrizeRule,
+    Rounding,
+    RulesError,
+    Scoring,
+)
 from .opponents import heuristic_scores
 from .vecpy import AUTO_NEXT, OPP_HEURISTIC, OPP_RANDOM, PyTables
 
@@ -145,6 +154,9 @@ def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM
     tables do not play yet are refused, compiled or pure, rather than played wrong."""
     if rules.prize_rule is PrizeRule.LAST_CARD:
         raise RulesError("prize_rule=last_card is not played by the vectorized tables yet: "
+                         "play it on the engine (lald.rl.deal, the adapters)")
+    if rules.pot_rule is PotRule.REAL:
+        raise RulesError("pot_rule=real is not played by the vectorized tables yet: "
                          "play it on the engine (lald.rl.deal, the adapters)")
     if backend not in (None, "compiled", "python"):
         raise ValueError(f"unknown backend {backend!r}: choose compiled or python (or None: the best loaded)")

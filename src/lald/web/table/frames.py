@@ -233,7 +233,7 @@ class Frames:
                     "chips": list(r.chips), "pot_after": r.pot_after, "survivor": r.survivor,
                     "prize_to": r.prize_to, "winners": list(r.winners), "antes": list(r.antes),
                     "pairs": None if r.pairs is None else list(r.pairs),
-                    "prize": table.rules.prize if r.prize_to is not None else 0}
+                    "prize": r.prize_paid}
                    for i, r in enumerate(session.results)]
         return {"pot": session.pot, "balances": list(session.balances), "results": results,
                 "over": session.over, "winners": list(session.winners), "laugh": table.rules.laugh}
