@@ -177,6 +177,7 @@ class Rules:
     hand_sets: bool = True
     hand_set_timing: HandSetTiming = HandSetTiming.FOREPLAY_OR_OWN_TURN
     hand_sets_face_down: bool = False
+    prials_face_up: bool = False
     dead_claims: DeadClaims = DeadClaims.ANY_TIME
     spotter_claims: bool = True
     table_mournival_to_dealer: bool = True

@@ -243,7 +243,16 @@ SOURCES: dict[tuple[str, str], Attribution] = {
                "whole won pile face down has no option yet)"),
     ("hand_sets_face_down", "off"): Attribution(
         "set-aside cards stay visible", (Cite(S, "02"), Cite(S, "04"), Cite(E, "THE FOREPLAY")),
-        choice="the English text sets prials face up but a mournival face down; lald shows both"),
+        choice="the English text sets prials face up but a mournival face down (prials_face_up "
+               "with hand_sets_face_down); lald shows both"),
+    ("prials_face_up", "on"): Attribution(
+        "a prial's set shown, only a mournival set face down", (Cite(E, "THE FOREPLAY"),),
+        choice="played with hand_sets_face_down on; with it off every set is shown anyway"),
+    ("prials_face_up", "off"): Attribution(
+        "a prial's set shown or hidden as a mournival's",
+        choice="hand_sets_face_down alone decides, as the German and Portuguese texts set both "
+               "aside face down (Vorbereitung und Austeilen step 5, Preparação e distribuição step 5) "
+               "and the Spanish text shows both (section 04)"),
     ("dead_claims", "any_time"): Attribution(
         "a rank whose live cards are all in one hand may be laid down at any time, even out of turn",
         (Cite(G, "Spielablauf", 4), Cite(P, "Jogabilidade", 4), Cite(S, "04"), Cite(E, "THE PLAY"))),

@@ -652,6 +652,7 @@ PRESET_TABLE = {
     "hand_sets": (True, True),
     "hand_set_timing": ("foreplay_or_own_turn", "foreplay"),
     "hand_sets_face_down": (False, True),
+    "prials_face_up": (False, False),
     "dead_claims": ("any_time", "any_time"),
     "spotter_claims": (True, False),
     "table_mournival_to_dealer": (True, True),

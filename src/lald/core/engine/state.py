@@ -499,7 +499,8 @@ class State(Checks):
                 hands[seat] ^= m
                 kind = ClaimKind.HAND_SET if is_set else ClaimKind.DEAD
             self.won[seat] |= m
-            face_down = kind is ClaimKind.HAND_SET and self.rules.hand_sets_face_down
+            face_down = (kind is ClaimKind.HAND_SET and self.rules.hand_sets_face_down
+                         and not (self.rules.prials_face_up and m.bit_count() == 2))
             if face_down:
                 self.face_down[seat] |= m
             op = Claimed(seat, cards_of(m), len(action.cards), kind, face_down)

@@ -151,7 +151,9 @@ def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM
     """``count`` tables of ``rules`` and the name of their kind: the compiled ones when
     they are loaded (``backend`` None) or asked for (``"compiled"``), else the pure ones
     (``"python"``); their observations show the latest ``history`` actions.  Rules the
-    tables do not play yet are refused, compiled or pure, rather than played wrong."""
+    tables do not play yet are refused, compiled or pure, rather than played wrong;
+    ``prials_face_up`` only the pure ones play (asked for the compiled ones, it is refused;
+    left to the best loaded, the pure ones play it)."""
     if rules.prize_rule is PrizeRule.LAST_CARD:
         raise RulesError("prize_rule=last_card is not played by the vectorized tables yet: "
                          "play it on the engine (lald.rl.deal, the adapters)")
@@ -163,7 +165,10 @@ def make_tables(rules: Rules, count: int, mode: int, opponents: int = OPP_RANDOM
     status = backend_status()
     if backend == "compiled" and _compiled is None:
         raise ValueError(f"the compiled tables are not loaded: {status}")
-    if backend != "python" and _compiled is not None:
+    if backend == "compiled" and rules.prials_face_up:
+        raise RulesError("prials_face_up is not played by the compiled tables yet: "
+                         "the pure ones play it (backend='python', or None)")
+    if backend != "python" and _compiled is not None and not rules.prials_face_up:
         scores = np.array(heuristic_scores(rules), np.float64) if opponents == OPP_HEURISTIC else None
         tables: Tables = _compiled.Tables(count, mode, opponents, autoreset, random_seat,
                                           *_config(rules, history), scores, history)
