@@ -282,7 +282,9 @@ SOURCES: dict[tuple[str, str], Attribution] = {
         "four of a kind dealt to the table go to the dealer", (Cite(E, "THE DEAL"), Cite(S, "04"))),
     ("table_mournival_to_dealer", "off"): Attribution(
         "a mournival dealt to the table stays there",
-        choice="the German and Portuguese texts say nothing of it",
+        choice="the German and Portuguese texts say nothing of it; with spotter_claims on it goes "
+               "to whoever claims it first, as the Spanish text gives a forgotten one (section 04), "
+               "though there it is the dealer's until forgotten",
         against=(Cite(E, "THE DEAL"), Cite(S, "04"))),
     ("no_capture", "lie_down"): Attribution(
         "a player who cannot capture lies down",

@@ -1,11 +1,12 @@
 """docs/rules.md §5 under ``prials_face_up``: the English text's foreplay, a mournival set
-aside face down and a prial's two cards shown; and what each seat may see of it (§12)."""
+aside face down and a prial's two cards shown; and what each seat may see of it (§12).
+§2.4: the Spanish text's forgotten table mournival, for whoever spots it."""
 
 from __future__ import annotations
 
 import pytest
 
-from lald.core import Claim, Claimed, Rules, RulesError, State, parse_cards
+from lald.core import Claim, Claimed, ClaimWindow, Rules, RulesError, State, parse_cards
 from lald.rl.vector.tables import make_tables
 
 from ..positions import position
@@ -62,3 +63,23 @@ def test_rules_5_1_prials_face_up_the_compiled_vector_tables_leave_it_to_the_pur
     assert kind == "python"
     with pytest.raises(RulesError, match="prials_face_up is not played by the compiled tables yet"):
         make_tables(ENGLISH_SETS, 2, 0, backend="compiled")
+
+
+def test_rules_2_4_a_mournival_left_on_the_table_is_for_whoever_spots_it() -> None:
+    """docs/rules.md §2.4: seed 41 deals 7S 7H 7D 7C to the table (seat 0 deals); left there,
+    it is a spotter claim open to every seat before the first move, eldest asked first."""
+    seven = parse_cards("7S 7H 7D 7C")
+    kept = State.deal(Rules.make(), seed=41)
+    assert kept.dealer == 0 and set(seven) <= set(kept.won_cards(0))
+    left = State.deal(Rules.make(options={"table_mournival_to_dealer": "off"}), seed=41)
+    assert set(seven) <= set(left.table)
+    for seat in range(5):
+        assert Claim(seat, seven) in left.claims(seat)
+    window = ClaimWindow(left)
+    asked = window.asking()
+    assert asked is not None and asked[0] == 1  # the eldest
+    left.apply(Claim(3, seven))
+    assert set(seven) <= set(left.won_cards(3)) and not set(seven) & set(left.table)
+    silent = State.deal(Rules.make(options={"table_mournival_to_dealer": "off", "spotter_claims": "off"}),
+                        seed=41)
+    assert all(Claim(seat, seven) not in silent.claims(seat) for seat in range(5))
