@@ -9,7 +9,7 @@ claimant's left; when every seat asked has let its claims pass, the window close
 seat to move takes its turn.
 
 Every table drives this one object: the tournament loop (:func:`lald.play.loop.step`), the
-terminal (:class:`lald.tui.game.Game`), the web table (:class:`lald.web.tables.Table`) and
+terminal (:class:`lald.tui.game.Game`), the web table (:class:`lald.web.table.tables.Table`) and
 the research adapters (:class:`lald.rl.deal.Deal`), so that they offer the same claims at
 the same moments. How long a person is given to answer is the face's (it has the clock);
 whom the window asks, for which claims, and when it closes, are decided here.

@@ -3,7 +3,7 @@ terminal, as lines of text, like ``--plain``.
 
 The URL is a link the site gave: a seat's (``…/play#t=TOKEN``) or a table's to watch
 (``…/play#w=ID``). The terminal speaks the page's websocket protocol
-(:mod:`lald.web.protocol`, over the network: nothing of the server is imported) and prints
+(:mod:`lald.web.server.protocol`, over the network: nothing of the server is imported) and prints
 what a page shows: the log in the chosen language (moves, the laugh, the settlement), the
 chat (a spectator's line marked), and, when this seat has a decision, the table, its hand
 and its moves numbered, in words: one number a move, captures that differ only in suits
