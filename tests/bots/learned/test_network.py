@@ -28,6 +28,11 @@ def test_the_shipped_weights_are_small_and_say_how_they_were_made(preset: str) -
     assert meta["curve"] and all({"round", "hours", "diff", "ci"} <= p.keys() for p in meta["curve"])
 
 
+def test_the_prize_to_the_last_card_plays_on_the_last_capture_s_weights() -> None:
+    rules = Rules.make(options={"prize_rule": "last_card"})
+    assert shipped_file(rules) == WEIGHTS_DIR / "last-capture-5.npz"
+
+
 def test_numpy_gives_the_values_pytorch_recorded() -> None:
     """tests/bots/learned/data/positions.npz holds PyTorch's values of the shipped networks on
     recorded positions (record_positions.py beside it); numpy alone gives the same."""

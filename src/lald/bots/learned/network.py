@@ -177,8 +177,8 @@ WEIGHTS_DIR = Path(__file__).with_name("weights")
 
 def shipped_file(rules: Rules) -> Path:
     """The shipped weights for ``rules``: the preset's (survivor or last-capture), trained
-    at five players."""
-    preset = "last-capture" if rules.prize_rule is PrizeRule.LAST_CAPTURE else "survivor"
+    at five players; the prize to the last card plays on the last capture's, its nearest."""
+    preset = "survivor" if rules.prize_rule is PrizeRule.SURVIVOR else "last-capture"
     return WEIGHTS_DIR / f"{preset}-5.npz"
 
 
