@@ -135,8 +135,7 @@ def _follow(world: FastState, code: int, seat: int, bot: ExpertBot, tally: _Tall
         if code_kind(fs.turn_codes()[0]) >= LIE:
             tally.deny += 1
     bot.player.play(fs)
-    prize_to = fs.survivor if fs.rules.prize_rule is PrizeRule.SURVIVOR else fs.last_capture
-    tally.prize += prize_to == seat
+    tally.prize += fs.prize_to() == seat
     tally.lain += fs.lain[seat]
     tally.won += fs.won[seat]
     return nxt

@@ -263,3 +263,15 @@ def test_rules_5_spotter_claim_and_residue_on_the_fast_path() -> None:
     codes = fast.open_claim_codes()
     assert make_code(TABLE_CLAIM, 11, 0) in codes and make_code(TABLE_CLAIM, 11, 2) in codes
     assert all(c & 7 in (TABLE_CLAIM, HAND_CLAIM) for c in codes)
+
+
+@pytest.mark.parametrize("prize", ["survivor", "last_capture", "last_card"])
+def test_the_prize_goes_where_the_rules_send_it(prize: str) -> None:
+    # One question for every reader of a finished play-out (the review's tally asked
+    # "survivor or last capture" and missed the last card).
+    for seed in range(40):
+        rules = Rules.make(players=4, options={"prize_rule": prize})
+        fs = FastState.from_state(State.deal(rules, seed=seed))
+        fs.random_playout(random.Random(seed))
+        want = {"survivor": fs.survivor, "last_capture": fs.last_capture, "last_card": fs.last_take}[prize]
+        assert fs.prize_to() == want

@@ -455,9 +455,15 @@ class FastState:
             return float(result.chips[seat] + result.antes[seat])
         d = won[seat] - rules.hand_size
         pairs = d // 2 if d >= 0 or rules.rounding is Rounding.FLOOR else -((-d) // 2)
-        to = (self.survivor if self._flags[6] else
-              self.last_take if rules.prize_rule is PrizeRule.LAST_CARD else self.last_capture)
-        return float(pairs + rules.prize) if to == seat else float(pairs)
+        return float(pairs + rules.prize) if self.prize_to() == seat else float(pairs)
+
+    def prize_to(self) -> int:
+        """The seat the prize goes to as things stand (docs/rules.md#6-the-end-of-a-deal): the
+        survivor, the last to capture, or the last to take cards, as the rules say; -1
+        for none yet."""
+        if self._flags[6]:
+            return self.survivor
+        return self.last_take if self.rules.prize_rule is PrizeRule.LAST_CARD else self.last_capture
 
     def values(self) -> list[float]:
         """:meth:`value` for every seat."""
