@@ -131,7 +131,7 @@ def _diff(a: str, measure: str, mean: float, real: bool = True, paired: bool = T
 def test_what_is_real_gives_every_paired_real_difference_and_keeps_welch_apart() -> None:
     """(issue 26, item 3: the eldest's chips were given, the fifth seat's −0.43, the third
     and fourth seats, actions and singles, all real, were left out without a word.)"""
-    from lald.lab.report import _findings
+    from lald.lab.report.blocks import _findings
 
     diffs = [_diff("last-capture", "chips_1", 0.22), _diff("last-capture", "chips_4", -0.43),
              _diff("last-capture", "chips_2", 0.11), _diff("last-capture", "chips_3", -0.12),
@@ -180,8 +180,8 @@ def test_every_plot_keeps_its_lines_distinct_its_legends_outside_and_one_unit_an
     matplotlib.use("Agg")
     from matplotlib.colors import to_hex
 
-    from lald.lab import plots
     from lald.lab.reading import STANDARD
+    from lald.lab.report import plots
 
     figures: list[Any] = []
     monkeypatch.setattr(plots, "_figure", lambda fig: figures.append(fig) or b"")

@@ -114,7 +114,7 @@ def test_legends_are_big_enough_to_read_on_a_phone(monkeypatch: pytest.MonkeyPat
     import matplotlib
 
     matplotlib.use("Agg")
-    from lald.lab import plots
+    from lald.lab.report import plots
 
     figures: list[Any] = []
     monkeypatch.setattr(plots, "_figure", lambda fig: figures.append(fig) or b"")

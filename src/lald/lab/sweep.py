@@ -136,7 +136,7 @@ def figure(sweep: dict[str, Any]) -> list[tuple[Any, ...]]:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from .plots import LEGEND, _bars, _figure, line_style
+    from .report.plots import LEGEND, _bars, _figure, line_style
 
     tables = sweep["tables"]
     fig, axes = plt.subplots(len(tables), 1, figsize=(7.5, 0.6 + 3.0 * len(tables)), squeeze=False)

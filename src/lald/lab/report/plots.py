@@ -11,9 +11,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import Scoring
-from .reading import parse_reading
-from .summary import position_name
+from ...core import Scoring
+from ..reading import parse_reading
+from ..summary import position_name
 
 Block = tuple[Any, ...]
 """A block of the report's document: a heading, a paragraph, a table or a figure
