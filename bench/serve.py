@@ -380,7 +380,7 @@ class Site:
                  src: str | None = None) -> None:
         import shutil
 
-        from lald.cli.site import nginx_binary
+        from lald.cli.host.site import nginx_binary
         from lald.web.site.proxy import nginx_standalone
 
         self.db, self.bot_delay, self.logs = db, bot_delay, logs

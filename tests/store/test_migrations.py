@@ -383,7 +383,7 @@ def test_lald_serve_refuses_a_newer_or_unasked_older_database(tmp_path: Path, po
 
 def test_lald_serve_upgrade_upgrades_a_shared_database(postgres: Any,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from lald.cli.serve import check_database
+    from lald.cli.host.serve import check_database
 
     shared = postgres.database()
     version_1_from_before_alembic(shared).dispose()

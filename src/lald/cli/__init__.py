@@ -40,7 +40,7 @@ from .args import (
 #: Modules that add sub-commands with ``register(subparsers)``.
 EXTENSIONS: list[str] = [
     "lald.cli.play", "lald.cli.tournament", "lald.cli.eval", "lald.cli.readings", "lald.cli.review",
-    "lald.cli.serve", "lald.cli.db", "lald.cli.train", "lald.cli.worker",
+    "lald.cli.host.serve", "lald.cli.host.db", "lald.cli.train", "lald.cli.host.worker",
 ]
 
 #: The documents every help text points to (in the source tree, beside the README).

@@ -47,7 +47,7 @@ def site_tables(url: str, command: str) -> list[SiteTable]:
     from ..store import Store, StoreError
     from ..store.accounts import Accounts
     from ..store.migrate import status
-    from .serve import shown_url
+    from .host.serve import shown_url
 
     shown = shown_url(url)
     try:

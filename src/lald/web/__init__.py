@@ -3,7 +3,7 @@ a static front end of plain ES modules, SQLAlchemy persistence).
 
 A face, for players in a browser: it may import the core, the bots, records, the catalogs,
 :mod:`lald.narrate`, :mod:`lald.play`, :mod:`lald.coach` and :mod:`lald.store`; never
-another face (:mod:`lald.tui`, :mod:`lald.rl`). ``lald serve`` is :mod:`lald.cli.serve`.
+another face (:mod:`lald.tui`, :mod:`lald.rl`). ``lald serve`` is :mod:`lald.cli.host.serve`.
 
 Its sub-packages, by what they serve, each importing only those above it in this list
 (``tests/test_layers.py`` holds them to it):

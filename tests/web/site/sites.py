@@ -23,7 +23,7 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from lald.cli.site import nginx_binary
+from lald.cli.host.site import nginx_binary
 from lald.store import Store
 from lald.web.site.proxy import nginx_standalone
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lald.cli.site import nginx_binary
+from lald.cli.host.site import nginx_binary
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -8,7 +8,7 @@ import asyncio
 import sys
 from typing import Any
 
-from .args import in_range
+from ..args import in_range
 from .serve import (
     DB_HELP,
     add_logging,
@@ -52,8 +52,8 @@ def cmd_worker(args: argparse.Namespace) -> None:
     """Serve as one of several until stopped; on SIGTERM, hand the tables over first."""
     import uvicorn
 
-    from ..web.server.app import create_app
-    from ..web.site.cluster import ROUTE, ClusterConfig
+    from ...web.server.app import create_app
+    from ...web.site.cluster import ROUTE, ClusterConfig
     from .serve import server_process, uvicorn_options
 
     if not postgresql(args.db):

@@ -8,10 +8,10 @@ import sys
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from .args import in_range
+from ..args import in_range
 
 if TYPE_CHECKING:
-    from ..web.settings import Settings
+    from ...web.settings import Settings
 
 #: The database of ``lald serve`` and ``lald db`` unless ``--db`` names another.
 DEFAULT_DB = "sqlite:///lald.db"
@@ -30,7 +30,7 @@ def _origin(text: str) -> str:
 
 
 def _upstream(text: str) -> tuple[str, str]:
-    from ..web.site.cluster import ROUTE
+    from ...web.site.cluster import ROUTE
 
     name, eq, address = text.partition("=")
     if not eq:
@@ -210,7 +210,7 @@ def check_database(url: str, upgrade: bool = False, command: str = "lald serve")
     a one-line error beginning with ``command`` and exit status 1 if it cannot be used."""
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
-    from ..store import Store, StoreError
+    from ...store import Store, StoreError
 
     shown = shown_url(url)
     try:
@@ -230,7 +230,7 @@ def check_database(url: str, upgrade: bool = False, command: str = "lald serve")
 
 def settings_of(args: argparse.Namespace) -> Settings:
     """The server's settings from ``lald serve``'s arguments."""
-    from ..web.settings import Settings
+    from ...web.settings import Settings
 
     if args.silent_seconds <= args.ping_seconds:
         _fail(f"--silent-seconds ({args.silent_seconds:g}) must be more than --ping-seconds "
@@ -268,7 +268,7 @@ def postgresql(url: str) -> bool:
 
 def uvicorn_options(args: argparse.Namespace, route: str | None = None) -> dict[str, object]:
     """uvicorn's options for lald (the websocket's limits, the log)."""
-    from ..web.ops import log_config
+    from ...web.ops import log_config
 
     options: dict[str, object] = {
         "host": args.host, "port": args.port, "log_level": args.log_level,
@@ -304,7 +304,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     """Run the service until interrupted."""
     import uvicorn
 
-    from ..web.server.app import create_app
+    from ...web.server.app import create_app
 
     if args.upstream and not args.print_proxy_config:
         args.parser.error("--upstream is for --print-proxy-config (lald serve --workers N starts its "
@@ -320,7 +320,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
                               "one --upstream for each server")
     args.workers = args.workers or len(args.upstream) or 1
     if args.workers > 1 or args.print_proxy_config:
-        from ..web.site.proxy import nginx_site
+        from ...web.site.proxy import nginx_site
         from .site import run_site, site_servers
 
         if args.print_proxy_config:

@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import NoReturn
 
-from .args import SubcommandParser
+from ..args import SubcommandParser
 from .serve import DB_HELP, DEFAULT_DB, shown_url
 
 
@@ -29,13 +29,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="the table's id: the part of its address after /play?t= or /ws/")
     q.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     q.set_defaults(func=cmd_where)
-    from .evidence import register_export
+    from ..evidence import register_export
 
     register_export(sub, DEFAULT_DB, DB_HELP)
 
 
 def _table_id(text: str) -> str:
-    from ..web.people.hub import ID
+    from ...web.people.hub import ID
 
     if not ID.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a table's id "
@@ -51,7 +51,7 @@ def _fail(message: str, command: str = "lald db") -> NoReturn:
 def _database_error(url: str, e: Exception, command: str = "lald db") -> NoReturn:
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
-    from ..store import StoreError
+    from ...store import StoreError
 
     shown = shown_url(url)
     if isinstance(e, ArgumentError | NoSuchModuleError):
@@ -66,14 +66,14 @@ def _database_error(url: str, e: Exception, command: str = "lald db") -> NoRetur
 def _errors() -> tuple[type[Exception], ...]:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..store import StoreError
+    from ...store import StoreError
 
     return (SQLAlchemyError, StoreError, OSError, ImportError, ValueError)
 
 
 def cmd_current(args: argparse.Namespace) -> None:
     """Print the revision, changing nothing."""
-    from ..store.migrate import status
+    from ...store.migrate import status
 
     try:
         found = status(args.db)
@@ -84,7 +84,7 @@ def cmd_current(args: argparse.Namespace) -> None:
 
 def cmd_upgrade(args: argparse.Namespace) -> None:
     """Upgrade (or create) the database."""
-    from ..store import Store
+    from ...store import Store
 
     try:
         store = Store(args.db, upgrade=True)
@@ -93,7 +93,7 @@ def cmd_upgrade(args: argparse.Namespace) -> None:
     store.close()
     shown = shown_url(args.db)
     if store.upgraded is None:
-        from ..store import HEAD
+        from ...store import HEAD
 
         print(f"lald: the database {shown} is at revision {HEAD} already, the newest this lald knows")
     else:
@@ -109,7 +109,7 @@ def cmd_where(args: argparse.Namespace) -> None:
 
     from sqlalchemy import create_engine
 
-    from ..store.leases import holder
+    from ...store.leases import holder
     from .serve import postgresql
 
     shown = shown_url(args.db)

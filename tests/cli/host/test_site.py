@@ -1,4 +1,4 @@
-"""``lald serve --workers N`` watching its site (:class:`lald.cli.site.Site`), on a clock of
+"""``lald serve --workers N`` watching its site (:class:`lald.cli.host.site.Site`), on a clock of
 the test's own with processes that only pretend: nginx is started once the servers are
 ready and "serving" said once nginx answers; a server or nginx that stops is started again
 after pauses that double; nginx stopping again and again stops the site."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from lald.cli.site import NGINX_RESTARTS, Restarts, Site
+from lald.cli.host.site import NGINX_RESTARTS, Restarts, Site
 
 
 class Clock:

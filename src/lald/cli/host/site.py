@@ -75,7 +75,7 @@ def run_site(args: argparse.Namespace, worker_args: list[str], shown: str) -> No
     gets besides its name, port and database (checked already: ``lald serve`` does it),
     ``shown`` the database's URL as printed. Exit status 1 if it cannot start or nginx
     keeps stopping."""
-    from ..web.site.proxy import nginx_standalone
+    from ...web.site.proxy import nginx_standalone
 
     servers = site_servers(args)
     nginx = nginx_binary()

@@ -53,7 +53,7 @@ def test_a_bad_argument_is_a_usage_error_naming_it(args: list[str], words: str, 
 def test_the_hints_budget_reaches_the_server() -> None:
     import argparse
 
-    from lald.cli.serve import register, settings_of
+    from lald.cli.host.serve import register, settings_of
     from lald.web.settings import Settings
     from lald.web.table.hints import Hints
 
@@ -70,7 +70,7 @@ def test_the_hints_budget_reaches_the_server() -> None:
 def test_the_grace_of_an_absent_person_reaches_the_server() -> None:
     import argparse
 
-    from lald.cli.serve import register, settings_of
+    from lald.cli.host.serve import register, settings_of
     from lald.web.settings import Settings
 
     parser = argparse.ArgumentParser()
@@ -82,7 +82,7 @@ def test_the_grace_of_an_absent_person_reaches_the_server() -> None:
 def test_the_heartbeats_reach_the_server() -> None:
     import argparse
 
-    from lald.cli.serve import register, settings_of
+    from lald.cli.host.serve import register, settings_of
     from lald.web.settings import Settings
 
     parser = argparse.ArgumentParser()
@@ -187,7 +187,7 @@ def test_forwarded_allow_ips_says_whose_x_forwarded_for_counts(
     (the default: nginx on this machine), the second refused when it may not."""
     import httpx
 
-    from ..conftest import free_port
+    from ...conftest import free_port
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
