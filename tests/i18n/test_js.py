@@ -27,7 +27,7 @@ for (const [lang, messages] of Object.entries(catalogs)) {
   out[lang] = {};
   for (const [key, entry] of Object.entries(messages)) {
     if (typeof entry !== "object") continue;
-    const values = (n) => ({ count: n, amount: n, name: "Anne", names: "Anne", cards: "4♥" });
+    const values = (n) => ({ count: n, amount: n, name: "Anne", names: "Anne", cards: "4♥", pairs: "2 pairs" });
     out[lang][key] = counts.map((n) => t(key, values(n)));
   }
   out[lang].__plural = counts.map(plural);
@@ -67,6 +67,6 @@ def _fill(catalog: Catalog, key: str, n: int | str) -> str:
     entry = messages(catalog.lang).get(key) or messages("en")[key]
     assert isinstance(entry, dict)
     template = entry.get(catalog.plural(n)) or entry["other"]
-    shown = {"count": n, "amount": n, "name": "Anne", "names": "Anne", "cards": "4♥"}
+    shown = {"count": n, "amount": n, "name": "Anne", "names": "Anne", "cards": "4♥", "pairs": "2 pairs"}
     return template.replace("{count:+d}", ("+" if not str(n).startswith("-") else "") + str(n)) \
         .format(**shown)

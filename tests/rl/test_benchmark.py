@@ -56,3 +56,14 @@ def test_citation_cff_is_there_and_names_the_version() -> None:
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     assert cff["cff-version"] == "1.2.0" and cff["title"] and cff["message"] and cff["license"] == "MIT"
     assert cff["version"] == "0.1.0" and f"v{ENV_VERSION}" in cff["abstract"]
+
+
+def test_an_option_added_since_v0_is_read_only_where_it_plays_otherwise() -> None:
+    from lald.core import Rules
+    from lald.rl.benchmark import ADDED_SINCE_V0, _as_in_v0
+
+    plain = _as_in_v0(Rules.make())
+    assert not any(f"{name}=" in plain for name in ADDED_SINCE_V0)
+    assert "pot_rule=<PotRule.REAL" in _as_in_v0(Rules.make(options={"pot_rule": "real"}))
+    assert "prials_face_up=True" in _as_in_v0(
+        Rules.make(options={"hand_sets_face_down": True, "prials_face_up": True}))

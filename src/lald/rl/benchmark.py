@@ -29,6 +29,11 @@ ENV_IDS = {"gymnasium": f"lald/Seat-v{ENV_VERSION}", "vector": f"lald/VectorSeat
            "pettingzoo": f"lald_v{ENV_VERSION}"}
 #: Each version's fingerprint, as docs/research.md's changelog gives it.
 FINGERPRINTS = {0: "9893bc786cb2"}
+#: Options added to the rules since v0, each at the value under which every v0 rules set
+#: plays as it did (the tables refuse the others): a rules set that leaves one there is
+#: fingerprinted as it was before the option existed, so adding an option does not move the
+#: fingerprint, while changing what a v0 rules set plays still does.
+ADDED_SINCE_V0 = {"prials_face_up": False, "pot_rule": "signed"}
 
 
 def fingerprint(steps: int = 120, tables: int = 32) -> str:
@@ -48,7 +53,7 @@ def fingerprint(steps: int = 120, tables: int = 32) -> str:
     for preset, players in itertools.product(PRESET_NAMES, (3, 4, 5)):
         for k in range(len(VARIANT_NAMES) + 1):
             for variants in itertools.combinations(VARIANT_NAMES, k):
-                h.update(repr(Rules.make(preset, players, variants)).encode())
+                h.update(_as_in_v0(Rules.make(preset, players, variants)).encode())
         env = VectorDeals(tables, preset=preset, players=players)
         obs, info = env.reset(seed=players * 1000)
         rng = np.random.default_rng(players)
@@ -63,4 +68,18 @@ def fingerprint(steps: int = 120, tables: int = 32) -> str:
     return h.hexdigest()[:12]
 
 
-__all__ = ["ENV_IDS", "ENV_VERSION", "FINGERPRINTS", "fingerprint"]
+def _as_in_v0(rules: object) -> str:
+    """``repr(rules)`` without the options added since v0 where they hold their v0 value."""
+    import dataclasses
+    import enum
+
+    text = repr(rules)
+    for field in dataclasses.fields(rules):  # type: ignore[arg-type]
+        value = getattr(rules, field.name)
+        plain = value.value if isinstance(value, enum.Enum) else value
+        if field.name in ADDED_SINCE_V0 and plain == ADDED_SINCE_V0[field.name]:
+            text = text.replace(f", {field.name}={value!r}", "", 1)
+    return text
+
+
+__all__ = ["ADDED_SINCE_V0", "ENV_IDS", "ENV_VERSION", "FINGERPRINTS", "fingerprint"]
