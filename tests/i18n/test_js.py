@@ -27,7 +27,8 @@ for (const [lang, messages] of Object.entries(catalogs)) {
   out[lang] = {};
   for (const [key, entry] of Object.entries(messages)) {
     if (typeof entry !== "object") continue;
-    const values = (n) => ({ count: n, amount: n, name: "Anne", names: "Anne", cards: "4♥", pairs: "2 pairs" });
+    const values = (n) => ({ count: n, amount: n, name: "Anne", names: "Anne", cards: "4♥",
+                             pairs: "2 pairs" });
     out[lang][key] = counts.map((n) => t(key, values(n)));
   }
   out[lang].__plural = counts.map(plural);
