@@ -568,6 +568,36 @@ def test_a_table_two_servers_gave_up_is_taken_at_once(postgres: Any) -> None:
     asyncio.run(scenario())
 
 
+def test_a_stop_waits_for_the_database_calls_its_loops_left_running(postgres: Any) -> None:
+    """A loop cancelled at the stop leaves its database call running in its thread; the
+    store closed under it, that call's connection was left open (psycopg warned when it was
+    collected, failing whichever test was running then). The stop waits for it."""
+    db = postgres.database()
+    release, asked, done = threading.Event(), threading.Event(), threading.Event()
+
+    async def scenario() -> None:
+        async with _server(db) as cluster:
+            real = cluster.leases.orphans
+
+            def orphans() -> list[str]:
+                asked.set()
+                release.wait(30)
+                try:
+                    return real()
+                finally:
+                    done.set()
+
+            cluster.leases.orphans = orphans  # type: ignore[method-assign]
+            sweep = asyncio.create_task(cluster.sweep())
+            await asyncio.to_thread(asked.wait, 30)
+            sweep.cancel()
+            threading.Timer(0.3, release.set).start()
+            await cluster.close()
+            assert done.is_set(), "the stop returned while its loop's database call still ran"
+
+    asyncio.run(scenario())
+
+
 def test_a_worker_that_cannot_write_says_so_on_readyz(postgres: Any) -> None:
     """A server whose writes the database refuses, or does not answer, is not ready
     (503 and why), and is ready again once its writes go through (it said 200 throughout)."""

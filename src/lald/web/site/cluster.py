@@ -45,6 +45,7 @@ waiting, says so on ``/readyz``.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import json
@@ -53,8 +54,8 @@ import math
 import random
 import re
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -72,6 +73,13 @@ if TYPE_CHECKING:
     from ..ops import Metrics
 
 log = logging.getLogger("lald.web")
+T = TypeVar("T")
+
+
+def _database_threads() -> concurrent.futures.ThreadPoolExecutor:
+    """Where a server's loops ask the database (their calls run on though a loop is cancelled)."""
+    return concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="lald-leases")
+
 
 #: The most tables a server gives up in one sweep to even the load.
 GIVE_AT_ONCE = 25
@@ -151,6 +159,10 @@ class Cluster:
         self.adopted = asyncio.Event()
         """Set (then replaced) each time a sweep has loaded a slice of tables."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._db = _database_threads()
+        """The threads that ask the database for this server's loops: :meth:`close` waits
+        for the calls still running there (a cancelled loop's call runs on), so that none
+        holds a connection when the store closes."""
         self.channel.on("table", self._on_table)
         self.channel.on("gone", self._on_gone)
         self.channel.on("bye", self._on_bye)
@@ -194,7 +206,7 @@ class Cluster:
         await self.journal.settle(self.config.stop_seconds)
         ids = sorted(self.leased)
         try:  # within the bound: if the database does not answer, they end with the process
-            await asyncio.wait_for(asyncio.to_thread(self.leases.release), max(1.0, deadline - loop.time()))
+            await asyncio.wait_for(self._in_thread(self.leases.release), max(1.0, deadline - loop.time()))
         except Exception:
             log.exception("giving up the leases failed: they end with this process")
         self.leased.clear()
@@ -204,14 +216,25 @@ class Cluster:
         log.info("handed over %d tables", len(ids), extra={"event": {"tables": len(ids)}})
         return len(ids)
 
+    async def _in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in one of this server's database threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
     async def close(self) -> None:
-        """Stop the loops and leave the channel (the life lock goes with it)."""
+        """Stop the loops, wait (within the stop's bound) for their database calls still
+        running, and leave the channel (the life lock goes with it)."""
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        running, self._db = self._db, _database_threads()  # (a server started again gets new ones)
+        finished = asyncio.get_running_loop().run_in_executor(None, running.shutdown, True)
+        try:  # a database that does not answer keeps its call: it ends with the process
+            await asyncio.wait_for(asyncio.shield(finished), self.config.stop_seconds)
+        except TimeoutError:
+            log.warning("a call to the database still runs as the server stops")
         await self.channel.close()
 
     async def ready(self) -> str | None:
@@ -224,7 +247,7 @@ class Cluster:
         if trouble is not None:
             return trouble
         try:
-            await asyncio.wait_for(asyncio.to_thread(self._ping), 2.0)
+            await asyncio.wait_for(self._in_thread(self._ping), 2.0)
         except Exception:
             return "the database does not answer"
         return None
@@ -314,11 +337,11 @@ class Cluster:
         """Renew every lease; hand over the tables whose lease another server took; drop
         the other servers' tables whose holder has changed."""
         before = set(self.leased)
-        held = await asyncio.to_thread(self.leases.renew)
+        held = await self._in_thread(self.leases.renew)
         self.lose(before - held)
         if self.remote:
             ids = list(self.remote)
-            holders = await asyncio.to_thread(self.leases.where, ids)
+            holders = await self._in_thread(self.leases.where, ids)
             for table_id in ids:
                 found, holder = self.remote.get(table_id), holders.get(table_id)
                 if found is not None and (holder is None or not holder.held or holder.owner != found[0]):
@@ -340,17 +363,17 @@ class Cluster:
         (loaded from the database: their actions replayed). Returns how many."""
         if self.draining:
             return 0
-        orphans = await asyncio.to_thread(self.leases.orphans)
+        orphans = await self._in_thread(self.leases.orphans)
         if not orphans:
             return 0
         orphans = [t for t in orphans if not self._giving(t)]
         random.shuffle(orphans)
-        share = await asyncio.to_thread(self.leases.share, len(orphans))
+        share = await self._in_thread(self.leases.share, len(orphans))
         if share < len(orphans):  # up to this server's fair share, if it holds less
-            live = await asyncio.to_thread(self.leases.live_servers)
-            fair = math.ceil(await asyncio.to_thread(self.leases.open_tables) / max(1, live))
+            live = await self._in_thread(self.leases.live_servers)
+            fair = math.ceil(await self._in_thread(self.leases.open_tables) / max(1, live))
             share = max(share, min(len(orphans), fair - sum(t.open for t in self.hub.tables.values())))
-        before = await asyncio.to_thread(self.leases.take, orphans[:share])
+        before = await self._in_thread(self.leases.take, orphans[:share])
         taken = sorted(before)
         for table_id in taken:  # here, but another server held it since: played there meanwhile
             table = self.hub.tables.get(table_id)
@@ -364,7 +387,7 @@ class Cluster:
         start = time.perf_counter()
         for i in range(0, len(fresh), 50):  # in slices: the tables here play on meanwhile
             chunk = [t for t in fresh[i:i + 50] if t not in self.hub.tables]
-            datas = await asyncio.to_thread(self.hub.store.load_tables, None, chunk)
+            datas = await self._in_thread(self.hub.store.load_tables, None, chunk)
             if self.draining:
                 break
             for j in range(0, len(datas), ADOPT_AT_ONCE):
@@ -387,10 +410,10 @@ class Cluster:
         then its lease given up; the others take them at once. Returns how many."""
         if self.draining:
             return 0
-        live = await asyncio.to_thread(self.leases.live_servers)
+        live = await self._in_thread(self.leases.live_servers)
         if live < 2:
             return 0
-        total = await asyncio.to_thread(self.leases.open_tables)
+        total = await self._in_thread(self.leases.open_tables)
         mine = [t for t in self.hub.tables.values() if t.open and t.id in self.leased]
         fair = math.ceil(total / live)
         excess = len(mine) - fair
@@ -407,7 +430,7 @@ class Cluster:
         await self.journal.flush()  # their last writes committed before the others load them
         ids = [t.id for t in chosen]
         self.leased.difference_update(ids)
-        await asyncio.to_thread(self.leases.release, ids)
+        await self._in_thread(self.leases.release, ids)
         self.channel.publish("released", {"ids": ids})
         for table_id in [t for t, at in self._given.items() if now - at > GIVEN_SECONDS]:
             del self._given[table_id]
@@ -497,22 +520,22 @@ class Cluster:
                     await asyncio.wait_for(self.adopted.wait(), max(0.01, deadline - time.monotonic()))
             if table_id in self.hub.tables:
                 return me
-        holder = (await asyncio.to_thread(self.leases.where, [table_id])).get(table_id)
+        holder = (await self._in_thread(self.leases.where, [table_id])).get(table_id)
         if holder is not None and holder.held and holder.owner != self.me:
             return holder.route
         if self.draining:
             return None
         # Free: take it here (its holder died, or it was never held), without holding up the
         # tables here meanwhile; the others of a dead server are swept at once.
-        if table_id in await asyncio.to_thread(self.leases.claim, [table_id]):
+        if table_id in await self._in_thread(self.leases.claim, [table_id]):
             self._taken([table_id])
             self._sweep.set()
             if table_id not in self.hub.tables:
-                datas = await asyncio.to_thread(self.hub.store.load_tables, None, [table_id])
+                datas = await self._in_thread(self.hub.store.load_tables, None, [table_id])
                 if table_id not in self.hub.tables and table_id in self.leased:
                     self.hub.adopt(datas)
             return me
-        holder = (await asyncio.to_thread(self.leases.where, [table_id])).get(table_id)
+        holder = (await self._in_thread(self.leases.where, [table_id])).get(table_id)
         if holder is None:
             return "any"  # no such table: any server says so
         if not holder.held:
